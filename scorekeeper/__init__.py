@@ -1,0 +1,122 @@
+"""Scorekeeper: keeps score for card games played with a real deck."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Request, request
+from flask.sessions import SecureCookieSessionInterface
+
+from .config import default_config
+from .extensions import csrf, db, migrate
+
+__version__ = "0.1.0"
+
+
+def _asset_dir(name: str) -> str:
+    """Templates and static files ship inside the wheel, and sit at the top level in a checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / name, here.parent / name):
+        if candidate.is_dir():
+            return str(candidate)
+    raise RuntimeError(f"{name}/ folder not found next to the scorekeeper package")
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Session cookies are marked Secure whenever the page itself came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app.  ``config`` overrides the environment-derived defaults (tests use it)."""
+    app = Flask(
+        __name__,
+        template_folder=_asset_dir("templates"),
+        static_folder=_asset_dir("static"),
+        instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
+        instance_relative_config=True,
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.update(default_config(app.instance_path, config))
+    app.config.update(config or {})
+    app.session_interface = SessionInterface()
+
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_commands(app)
+    register_headers(app)
+    if app.config["AUTO_MIGRATE"]:
+        from .database import upgrade_schema
+
+        upgrade_schema(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    from .database import configure_engine, migrations_dir
+
+    db.init_app(app)
+    csrf.init_app(app)
+    migrate.init_app(app, db, directory=migrations_dir(), render_as_batch=True)
+    configure_engine(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    from .api import bp as api_bp
+    from .web import bp as web_bp
+
+    app.register_blueprint(web_bp)
+    app.register_blueprint(api_bp)
+    # The API authenticates with a bearer key, not a cookie: CSRF cannot reach it.
+    csrf.exempt(api_bp)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    from .web.errors import register
+
+    register(app)
+
+
+def register_commands(app: Flask) -> None:
+    from .cli import register
+
+    register(app)
+
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def register_headers(app: Flask) -> None:
+    @app.after_request
+    def security_headers(response: Any) -> Any:
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        if _request_is_secure(request):
+            headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return response
+
+
+def _request_is_secure(req: Request) -> bool:
+    return bool(req and req.is_secure)

@@ -1,0 +1,1 @@
+"""API routes (filled in by the API work)."""

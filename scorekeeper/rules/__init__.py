@@ -1,0 +1,46 @@
+"""The rules engine: pure game logic, no web or database imports.
+
+``get_ruleset("mizerka")`` returns the ruleset; ``ruleset.replay(setup, deals)``
+turns recorded facts into a validated ``GameState``.
+"""
+
+from __future__ import annotations
+
+from .base import (
+    MAX_NAME_LENGTH,
+    TRICKS_PER_DEAL,
+    Contract,
+    DealRecord,
+    DealState,
+    GameSetup,
+    GameState,
+    NextDeal,
+    OptionSpec,
+    RuleError,
+    Ruleset,
+    Standing,
+    name_key,
+    normalise_name,
+    standings_for,
+)
+from .registry import RULESETS, get_ruleset
+
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "RULESETS",
+    "TRICKS_PER_DEAL",
+    "Contract",
+    "DealRecord",
+    "DealState",
+    "GameSetup",
+    "GameState",
+    "NextDeal",
+    "OptionSpec",
+    "RuleError",
+    "Ruleset",
+    "Standing",
+    "get_ruleset",
+    "name_key",
+    "normalise_name",
+    "standings_for",
+]

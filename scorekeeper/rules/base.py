@@ -1,0 +1,470 @@
+"""The vocabulary every ruleset speaks: setup, recorded deals, replayed state, errors.
+
+Everything here is plain, frozen data.  A ruleset turns a ``GameSetup`` and
+the list of ``DealRecord`` facts into a ``GameState`` by replaying the deals;
+nothing derived (roles, quotas, scores, totals) is ever stored.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+MAX_NAME_LENGTH = 40
+TRICKS_PER_DEAL = 13
+
+
+class RuleError(ValueError):
+    """A rule of the game forbids this input.
+
+    ``code`` is one of the machine-readable codes of the JSON API contract,
+    ``message`` is a sentence a player understands, ``field`` names the input
+    it concerns (``"tricks"``, ``"contract"``, ``"players"``...).
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code!r}, {self.message!r}, field={self.field!r})"
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One contract (Mizerka) or fixed deal kind (Misère)."""
+
+    id: str
+    label: str
+    trumps: str | None
+    """The trump suit's id, or None for a deal without trumps."""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game-level option chosen when the game is created."""
+
+    id: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    """(value, label) pairs; the first is the default."""
+
+    @property
+    def default(self) -> str:
+        return self.choices[0][0]
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """The facts fixed when a game starts."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    """Names in seating order (the ruleset says which direction that is)."""
+    first_dealer: int
+    """Seat index of the first dealer."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Game options as sorted (id, value) pairs, so the setup stays hashable."""
+
+    def option(self, option_id: str, default: str = "") -> str:
+        return dict(self.options).get(option_id, default)
+
+    @property
+    def options_dict(self) -> dict[str, str]:
+        return dict(self.options)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """What happened at the table in one deal, by seat index.
+
+    ``contract`` is the chosen contract (Mizerka) or None where the deal
+    number fixes it (Misère).  ``bids`` is None for games or deals without
+    bidding.  ``tricks`` is None while the deal is pending.
+    """
+
+    contract: str | None = None
+    bids: tuple[int, ...] | None = None
+    tricks: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class DealState:
+    """A recorded deal with everything the rules derive from it."""
+
+    number: int
+    dealer: int
+    chooser: int | None
+    """The seat that chose the contract (Mizerka forehand); None for Misère."""
+    contract: str
+    roles: tuple[str, ...]
+    """Role of each seat in this deal (``dealer``, ``forehand``, ...)."""
+    bids: tuple[int, ...] | None
+    tricks: tuple[int, ...] | None
+    quotas: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    totals: tuple[int, ...] | None
+    """Running totals after this deal (None while pending)."""
+
+    @property
+    def pending(self) -> bool:
+        return self.tricks is None
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """What the table does next: who deals, who declares, what is allowed."""
+
+    number: int
+    dealer: int
+    chooser: int | None
+    contract: str | None
+    """The fixed contract of this deal, where the deal number fixes it."""
+    available_contracts: tuple[str, ...]
+    roles: tuple[str, ...]
+    bidding_order: tuple[int, ...] = ()
+    """Seats in the order they bid (dealer last); empty when nobody bids."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game replayed from its facts."""
+
+    setup: GameSetup
+    deals: tuple[DealState, ...]
+    totals: tuple[int, ...]
+    """Totals after the last completed deal."""
+    next_deal: NextDeal | None
+    """None while a deal is pending, and once the game is finished."""
+    remaining_contracts: tuple[tuple[str, ...], ...]
+    """Per seat, the contracts that seat may still choose (Mizerka)."""
+    standings: tuple[Standing, ...]
+    finished: bool
+    deal_count: int
+
+    @property
+    def pending_deal(self) -> DealState | None:
+        if self.deals and self.deals[-1].pending:
+            return self.deals[-1]
+        return None
+
+    @property
+    def completed_deals(self) -> int:
+        return sum(1 for deal in self.deals if not deal.pending)
+
+    @property
+    def current_number(self) -> int:
+        """The deal the table is on now (the pending one, else the next one)."""
+        if self.pending_deal is not None:
+            return self.pending_deal.number
+        if self.next_deal is not None:
+            return self.next_deal.number
+        return self.deal_count
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """Seats sharing first place (everyone before the first deal)."""
+        return tuple(s.seat for s in self.standings if s.rank == 1)
+
+
+def standings_for(totals: Sequence[int]) -> tuple[Standing, ...]:
+    """Highest total first; equal totals share a rank (1, 1, 3); ties keep seat order."""
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    standings: list[Standing] = []
+    for position, seat in enumerate(order):
+        if position and totals[seat] == totals[order[position - 1]]:
+            rank = standings[-1].rank
+        else:
+            rank = position + 1
+        standings.append(Standing(seat=seat, total=totals[seat], rank=rank))
+    return tuple(standings)
+
+
+def normalise_name(raw: object) -> str:
+    """A player's name as stored: trimmed, inner runs of white space folded, Unicode NFC.
+
+    NFC makes "José" typed as e + combining accent the same name as the precomposed one.
+    """
+    import unicodedata
+
+    if not isinstance(raw, str):
+        raise RuleError("invalid_players", "Each player's name must be text.", "players")
+    return unicodedata.normalize("NFC", " ".join(raw.split()))
+
+
+def name_key(name: str) -> str:
+    """The form in which two names are compared (ignoring case)."""
+    return normalise_name(name).casefold()
+
+
+def _has_control_characters(name: str) -> bool:
+    import unicodedata
+
+    # Bidi overrides and other format characters can disguise a name on the sheet.
+    return any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} for ch in name)
+
+
+@dataclass(frozen=True)
+class Ruleset(ABC):
+    """One game of the family.  Subclasses are stateless; the registry holds one each."""
+
+    id: str
+    name: str
+    player_count: int
+    deal_count: int
+    contracts: tuple[Contract, ...]
+    options: tuple[OptionSpec, ...] = field(default=())
+    seating_direction: str = "clockwise"
+    summary: str = ""
+
+    declares_contract: bool = True
+    """Whether a player chooses each deal's contract (else the deal number fixes it)."""
+
+    def bids_in(self, number: int) -> bool:
+        """Whether players bid before deal ``number``."""
+        return False
+
+    def bidding_order(self, setup: GameSetup, number: int) -> tuple[int, ...]:
+        """Seats in the order they bid in deal ``number`` (dealer last); empty without bids."""
+        if not self.bids_in(number):
+            return ()
+        dealer = self.dealer_of(setup, number)
+        return tuple((dealer + offset) % self.player_count for offset in range(1, self.player_count + 1))
+
+    def declares(self, number: int) -> bool:
+        """Whether deal ``number`` has a declaration step before its cards are played."""
+        return self.declares_contract or self.bids_in(number)
+
+    # -- setup -------------------------------------------------------------------
+
+    def contract(self, contract_id: str) -> Contract:
+        for contract in self.contracts:
+            if contract.id == contract_id:
+                return contract
+        raise RuleError("unknown_contract", f"There is no contract called {contract_id!r}.", "contract")
+
+    def contract_label(self, contract_id: str) -> str:
+        return self.contract(contract_id).label
+
+    def make_setup(
+        self,
+        players: Sequence[object],
+        first_dealer: object = None,
+        options: Mapping[str, object] | None = None,
+        *,
+        draw: int | None = None,
+    ) -> GameSetup:
+        """Validate names, first dealer and options, and return the setup.
+
+        ``first_dealer`` is a player's name (matched ignoring case) or None;
+        when None, ``draw`` (a seat index the caller drew at random) is used.
+        """
+        names = self.validate_players(players)
+        if first_dealer is None:
+            if draw is None:
+                raise RuleError("unknown_player", "Choose the first dealer.", "first_dealer")
+            dealer_seat = draw % self.player_count
+        else:
+            dealer_seat = self.seat_of(names, first_dealer, "first_dealer")
+        return GameSetup(
+            ruleset=self.id,
+            players=names,
+            first_dealer=dealer_seat,
+            options=self.validate_options(options or {}),
+        )
+
+    def validate_players(self, players: Sequence[object]) -> tuple[str, ...]:
+        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise RuleError("invalid_players", "Players must be a list of names.", "players")
+        if len(players) != self.player_count:
+            raise RuleError(
+                "invalid_players",
+                f"{self.name} needs exactly {self.player_count} players (got {len(players)}).",
+                "players",
+            )
+        names = tuple(normalise_name(raw) for raw in players)
+        seen: dict[str, str] = {}
+        for name in names:
+            if not name:
+                raise RuleError("invalid_players", "Every player needs a name.", "players")
+            if len(name) > MAX_NAME_LENGTH:
+                raise RuleError(
+                    "invalid_players",
+                    f"Names can be at most {MAX_NAME_LENGTH} characters ({name[:12]}… has {len(name)}).",
+                    "players",
+                )
+            if _has_control_characters(name):
+                raise RuleError(
+                    "invalid_players",
+                    "Names cannot contain control or invisible formatting characters.",
+                    "players",
+                )
+            key = name.casefold()
+            if key in seen:
+                raise RuleError(
+                    "invalid_players",
+                    f"Two players are called {name} — names must differ (ignoring case).",
+                    "players",
+                )
+            seen[key] = name
+        return names
+
+    def validate_options(self, options: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
+        known = {spec.id: spec for spec in self.options}
+        for key in options:
+            if key not in known:
+                raise RuleError("invalid_options", f"{self.name} has no option {key!r}.", "options")
+        chosen: list[tuple[str, str]] = []
+        for spec in self.options:
+            value = options.get(spec.id, spec.default)
+            if value is None:
+                value = spec.default
+            allowed = [choice for choice, _ in spec.choices]
+            if value not in allowed:
+                raise RuleError(
+                    "invalid_options",
+                    f"{spec.label} must be one of {', '.join(allowed)}.",
+                    "options",
+                )
+            chosen.append((spec.id, str(value)))
+        return tuple(sorted(chosen))
+
+    @staticmethod
+    def seat_of(players: Sequence[str], name: object, field_name: str = "player") -> int:
+        if isinstance(name, str):
+            key = name_key(name)
+            for seat, player in enumerate(players):
+                if player.casefold() == key:
+                    return seat
+        raise RuleError("unknown_player", f"{name!s} is not playing in this game.", field_name)
+
+    # -- per-player values ------------------------------------------------------------
+
+    def seat_values(
+        self,
+        setup: GameSetup,
+        values: object,
+        field_name: str,
+        *,
+        mismatch_code: str,
+        range_code: str,
+        noun: str,
+    ) -> tuple[int, ...]:
+        """Turn ``{"Ann": 3, ...}`` (or a list in seat order) into a tuple by seat.
+
+        Every player must be there exactly once and every value must be a
+        whole number 0..13; anything else raises with the given codes.
+        """
+        if isinstance(values, Mapping):
+            by_seat: dict[int, object] = {}
+            for raw_name, value in values.items():
+                try:
+                    seat = self.seat_of(setup.players, raw_name, field_name)
+                except RuleError:
+                    raise RuleError(
+                        mismatch_code,
+                        f"{raw_name!s} is not playing in this game; give {noun} for "
+                        f"{_join(setup.players)}.",
+                        field_name,
+                    ) from None
+                if seat in by_seat:
+                    raise RuleError(
+                        mismatch_code, f"{setup.players[seat]} appears twice in the {noun}.", field_name
+                    )
+                by_seat[seat] = value
+            missing = [setup.players[s] for s in range(len(setup.players)) if s not in by_seat]
+            if missing:
+                raise RuleError(mismatch_code, f"{noun.capitalize()} missing for {_join(missing)}.", field_name)
+            ordered = [by_seat[s] for s in range(len(setup.players))]
+        elif isinstance(values, Sequence) and not isinstance(values, (str, bytes)):
+            if len(values) != len(setup.players):
+                raise RuleError(
+                    mismatch_code,
+                    f"Give {noun} for exactly the {len(setup.players)} players.",
+                    field_name,
+                )
+            ordered = list(values)
+        else:
+            raise RuleError(mismatch_code, f"Give {noun} for each player.", field_name)
+        result: list[int] = []
+        for seat, value in enumerate(ordered):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= TRICKS_PER_DEAL:
+                raise RuleError(
+                    range_code,
+                    f"{setup.players[seat]}'s {noun.rstrip('s')} must be a whole number from 0 to "
+                    f"{TRICKS_PER_DEAL} (got {value!r}).",
+                    field_name,
+                )
+            result.append(value)
+        return tuple(result)
+
+    def tricks_for(self, setup: GameSetup, tricks: object) -> tuple[int, ...]:
+        """Validated tricks by seat: one whole number 0..13 per player, summing to 13."""
+        counted = self.seat_values(
+            setup, tricks, "tricks", mismatch_code="tricks_players", range_code="tricks_range", noun="tricks"
+        )
+        check_tricks_sum(counted)
+        return counted
+
+    # -- the game --------------------------------------------------------------------
+
+    def dealer_of(self, setup: GameSetup, number: int) -> int:
+        """Seat index of the dealer of deal ``number`` (1-based)."""
+        return (setup.first_dealer + number - 1) % self.player_count
+
+    @abstractmethod
+    def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
+        """Replay every recorded deal, validating each, and return the state.
+
+        Raises ``RuleError`` at the first deal that breaks a rule.
+        """
+
+    def parse_deal(
+        self,
+        setup: GameSetup,
+        number: int,
+        *,
+        contract: object = None,
+        bids: object = None,
+        tricks: object = None,
+    ) -> DealRecord:
+        """Turn loosely typed input (names as keys) into a ``DealRecord`` for deal ``number``.
+
+        Only the shape is checked here; ``replay`` checks the rules.
+        """
+        return DealRecord(
+            contract=self.parse_contract(setup, number, contract),
+            bids=self.parse_bids(setup, number, bids),
+            tricks=None if tricks is None else self.tricks_for(setup, tricks),
+        )
+
+    @abstractmethod
+    def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None: ...
+
+    @abstractmethod
+    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None: ...
+
+
+def check_tricks_sum(tricks: Sequence[int]) -> None:
+    total = sum(tricks)
+    if total != TRICKS_PER_DEAL:
+        raise RuleError(
+            "tricks_sum", f"Tricks must add up to {TRICKS_PER_DEAL} (got {total}).", "tricks"
+        )
+
+
+def _join(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,258 @@
+"""Italian Misère: four players, eight deals in a fixed order, six of them with bids.
+
+RULES.md section 2 is the decision; this module is its executable form.
+The seating order is stored in playing direction (counter-clockwise at the
+table), so "the player after" a seat is simply the next seat index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .base import (
+    TRICKS_PER_DEAL,
+    Contract,
+    DealRecord,
+    DealState,
+    GameSetup,
+    GameState,
+    NextDeal,
+    OptionSpec,
+    RuleError,
+    Ruleset,
+    standings_for,
+)
+
+DEALER = "dealer"
+LEADER = "leader"
+PLAYER = "player"
+
+CIAPA_CIAPA = "ciapa-ciapa"
+MISERE_DEAL = "misere"
+
+CONTRACTS = (
+    Contract("hearts", "Hearts", "hearts", "Hearts are trumps; bid the tricks you will take, then make it."),
+    Contract(
+        "diamonds", "Diamonds", "diamonds", "Diamonds are trumps; bid the tricks you will take, then make it."
+    ),
+    Contract("clubs", "Clubs", "clubs", "Clubs are trumps; bid the tricks you will take, then make it."),
+    Contract("spades", "Spades", "spades", "Spades are trumps; bid the tricks you will take, then make it."),
+    Contract("no-trumps", "No trumps", None, "No trumps; bid the tricks you will take, then make it."),
+    Contract(
+        "blind",
+        "Blind",
+        None,
+        "No trumps; bids are made before looking at the cards, then make your bid.",
+    ),
+    Contract(CIAPA_CIAPA, "Ciapa-ciapa", None, "No trumps, no bids; take as many tricks as you can."),
+    Contract(MISERE_DEAL, "Misère", None, "No trumps, no bids; take as few tricks as you can."),
+)
+CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
+
+#: Deals 1..BIDDING_DEALS are played to a bid; the rest have none.
+BIDDING_DEALS = 6
+
+STANDARD = "standard"
+VARIANT = "variant"
+SCORING = OptionSpec("scoring", "Scoring", ((STANDARD, "Standard"), (VARIANT, "Variant")))
+
+
+def bid_score(bid: int, tricks: int, scoring: str = STANDARD) -> int:
+    """Points for a player who bid ``bid`` and took ``tricks`` in deals 1-6."""
+    if scoring == VARIANT:
+        if tricks != bid:
+            return tricks
+        return 25 if bid == 0 else 10 + bid
+    if tricks != bid:
+        return -10 * abs(tricks - bid)
+    return 50 if bid == 0 else 10 * bid
+
+
+def trick_score(contract: str, tricks: int, scoring: str = STANDARD) -> int:
+    """Points for ``tricks`` in ciapa-ciapa (a bonus each) or the misère deal (a penalty each)."""
+    per_trick = 3 if scoring == VARIANT else 10
+    return per_trick * tricks if contract == CIAPA_CIAPA else -per_trick * tricks
+
+
+@dataclass(frozen=True)
+class Misere(Ruleset):
+    declares_contract: bool = False
+    """Nobody chooses a contract: the deal number fixes it."""
+
+    # -- the fixed deals ---------------------------------------------------------------
+
+    def fixed_contract(self, number: int) -> Contract:
+        """The contract deal ``number`` (1..8) is played under."""
+        if not 1 <= number <= self.deal_count:
+            raise RuleError(
+                "game_finished", f"The game has {self.deal_count} deals (no deal {number}).", "number"
+            )
+        return self.contracts[number - 1]
+
+    def bids_in(self, number: int) -> bool:
+        """Whether deal ``number`` is played to bids (deals 1-6)."""
+        return 1 <= number <= BIDDING_DEALS
+
+    def roles(self, dealer: int) -> tuple[str, ...]:
+        """Role of each seat: the seat after the dealer bids first and leads."""
+        roles = [PLAYER] * self.player_count
+        roles[dealer] = DEALER
+        roles[(dealer + 1) % self.player_count] = LEADER
+        return tuple(roles)
+
+    def scoring(self, setup: GameSetup) -> str:
+        scoring = setup.option(SCORING.id, SCORING.default)
+        if scoring not in (STANDARD, VARIANT):
+            raise RuleError("invalid_options", f"Scoring must be one of {STANDARD}, {VARIANT}.", "options")
+        return scoring
+
+    # -- the hook rule -----------------------------------------------------------------
+
+    @staticmethod
+    def forbidden_bid(other_bids: Iterable[int]) -> int | None:
+        """The one bid the dealer may not make, given the bids of the three other players.
+
+        It is the number that would make the four bids add up to 13; None when
+        the others have already bid more than 13 between them.
+        """
+        forbidden = TRICKS_PER_DEAL - sum(other_bids)
+        return forbidden if 0 <= forbidden <= TRICKS_PER_DEAL else None
+
+    def dealer_forbidden_bid(self, setup: GameSetup, number: int, bids: Sequence[int]) -> int | None:
+        """``forbidden_bid`` for deal ``number``, from bids by seat (the dealer's own is ignored)."""
+        if not self.bids_in(number):
+            return None
+        dealer = self.dealer_of(setup, number)
+        return self.forbidden_bid(bid for seat, bid in enumerate(bids) if seat != dealer)
+
+    def check_hook_rule(self, setup: GameSetup, number: int, bids: Sequence[int]) -> None:
+        """Raise ``hook_rule`` if the dealer's bid makes the four bids add up to 13."""
+        dealer = self.dealer_of(setup, number)
+        forbidden = self.dealer_forbidden_bid(setup, number, bids)
+        if forbidden is not None and bids[dealer] == forbidden:
+            name = setup.players[dealer]
+            raise RuleError(
+                "hook_rule",
+                f"{name} deals and bids last: {name} may not bid {forbidden}, "
+                f"because the bids would add up to {TRICKS_PER_DEAL}.",
+                "bids",
+            )
+
+    # -- parsing -----------------------------------------------------------------------
+
+    def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None:
+        if not 1 <= number <= self.deal_count:
+            return None
+        fixed = self.fixed_contract(number)
+        if contract is None or contract == "" or contract == fixed.id:
+            return fixed.id
+        raise RuleError(
+            "unknown_contract",
+            f"Deal {number} is {fixed.label}; the contract is fixed by the deal number.",
+            "contract",
+        )
+
+    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
+        if not 1 <= number <= self.deal_count:
+            return None
+        if not self.bids_in(number):
+            if bids is not None:
+                raise RuleError(
+                    "bids_not_allowed",
+                    f"Deal {number} ({self.fixed_contract(number).label}) has no bids.",
+                    "bids",
+                )
+            return None
+        if bids is None:
+            raise RuleError(
+                "bids_required",
+                f"Deal {number} ({self.fixed_contract(number).label}) needs a bid from every player.",
+                "bids",
+            )
+        return self.seat_values(
+            setup, bids, "bids", mismatch_code="bids_required", range_code="bid_range", noun="bids"
+        )
+
+    # -- the game ----------------------------------------------------------------------
+
+    def deal_scores(
+        self, setup: GameSetup, number: int, bids: Sequence[int] | None, tricks: Sequence[int]
+    ) -> tuple[int, ...]:
+        """Each seat's points in deal ``number``."""
+        scoring = self.scoring(setup)
+        if self.bids_in(number):
+            assert bids is not None
+            return tuple(bid_score(b, t, scoring) for b, t in zip(bids, tricks, strict=True))
+        contract = self.fixed_contract(number).id
+        return tuple(trick_score(contract, t, scoring) for t in tricks)
+
+    def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
+        self.scoring(setup)
+        totals = [0] * self.player_count
+        states: list[DealState] = []
+        for number, record in enumerate(deals, start=1):
+            if number > self.deal_count:
+                raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
+            if states and states[-1].pending:
+                raise RuleError(
+                    "deal_pending",
+                    f"Deal {number - 1} has no tricks yet; enter them before the next deal.",
+                    "tricks",
+                )
+            dealer = self.dealer_of(setup, number)
+            roles = self.roles(dealer)
+            contract = self.parse_contract(setup, number, record.contract)
+            assert contract is not None
+            bids = self.parse_bids(setup, number, record.bids)
+            if bids is not None:
+                self.check_hook_rule(setup, number, bids)
+            if record.tricks is None:
+                states.append(DealState(number, dealer, None, contract, roles, bids, None, bids, None, None))
+                continue
+            tricks = self.tricks_for(setup, record.tricks)
+            scores = self.deal_scores(setup, number, bids, tricks)
+            totals = [total + score for total, score in zip(totals, scores, strict=True)]
+            states.append(
+                DealState(number, dealer, None, contract, roles, bids, tricks, bids, scores, tuple(totals))
+            )
+
+        remaining_ids = tuple(contract.id for contract in self.contracts[len(states) :])
+        remaining = tuple(remaining_ids for _ in range(self.player_count))
+        finished = len(states) == self.deal_count and not states[-1].pending
+        next_deal: NextDeal | None = None
+        if not finished and not (states and states[-1].pending):
+            number = len(states) + 1
+            dealer = self.dealer_of(setup, number)
+            fixed = self.fixed_contract(number).id
+            next_deal = NextDeal(
+                number=number,
+                dealer=dealer,
+                chooser=None,
+                contract=fixed,
+                available_contracts=(fixed,),
+                roles=self.roles(dealer),
+                bidding_order=self.bidding_order(setup, number),
+            )
+        return GameState(
+            setup=setup,
+            deals=tuple(states),
+            totals=tuple(totals),
+            next_deal=next_deal,
+            remaining_contracts=remaining,
+            standings=standings_for(totals),
+            finished=finished,
+            deal_count=self.deal_count,
+        )
+
+
+MISERE = Misere(
+    id="misere",
+    name="Misère",
+    player_count=4,
+    deal_count=8,
+    contracts=CONTRACTS,
+    options=(SCORING,),
+    seating_direction="counter-clockwise",
+    summary="Italian, 4 players, 8 fixed deals: six played to exact bids, then ciapa-ciapa and misère.",
+)

@@ -1,0 +1,20 @@
+"""Every ruleset by id.  Adding a game means adding a module and one line here."""
+
+from __future__ import annotations
+
+from .base import RuleError, Ruleset
+from .misere import MISERE
+from .mizerka import MIZERKA
+
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (MIZERKA, MISERE)}
+
+
+def get_ruleset(ruleset_id: object) -> Ruleset:
+    """The ruleset called ``ruleset_id``, or ``unknown_ruleset``."""
+    if isinstance(ruleset_id, str) and ruleset_id in RULESETS:
+        return RULESETS[ruleset_id]
+    raise RuleError(
+        "unknown_ruleset",
+        f"There is no game called {ruleset_id!s}; choose one of {', '.join(RULESETS)}.",
+        "ruleset",
+    )

@@ -1,0 +1,78 @@
+"""WTForms forms.  They collect raw input; the rules engine decides what is legal."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
+from wtforms.widgets import HiddenInput
+
+from ..rules import MAX_NAME_LENGTH, RuleError
+
+MAX_PLAYERS = 4
+_WHOLE_NUMBER = re.compile(r"[+-]?\d{1,6}")
+
+
+def number_or_raw(raw: str | None) -> int | str | None:
+    """'7' -> 7; '' -> None; anything else stays text so the engine can name it."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else text
+
+
+def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun: str) -> list[Any]:
+    """Whole numbers by seat from text inputs; a blank one is refused by name."""
+    values = [number_or_raw(raw) for raw in raw_values[: len(names)]]
+    missing = [names[seat] for seat, value in enumerate(values) if value is None]
+    if len(values) < len(names) or missing:
+        who = ", ".join(missing) if missing else "every player"
+        code = "tricks_players" if noun == "tricks" else "bids_required"
+        raise RuleError(code, f"Enter the {noun} for {who}.", noun)
+    return values
+
+
+class NewGameForm(FlaskForm):
+    players = FieldList(
+        StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off", "autocapitalize": "words"}),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    first_dealer = RadioField(default="random", validate_choice=False)
+    scoring = RadioField(default="standard", validate_choice=False)
+
+
+class DeclareForm(FlaskForm):
+    """The next deal: the contract chosen (Mizerka) or the bids (Misère), maybe the tricks too."""
+
+    number = IntegerField(widget=HiddenInput())
+    contract = HiddenField()
+    bids = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    tricks = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+
+
+class TricksForm(FlaskForm):
+    """The tricks of a declared (pending) deal."""
+
+    number = IntegerField(widget=HiddenInput())
+    tricks = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+
+
+class CorrectForm(FlaskForm):
+    """A correction of a recorded deal: its declaration and its tricks."""
+
+    version = IntegerField(widget=HiddenInput())
+    contract = StringField()
+    bids = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    tricks = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+
+
+class UndoForm(FlaskForm):
+    number = IntegerField(widget=HiddenInput())
+    version = IntegerField(widget=HiddenInput())
+
+
+class HandOverForm(FlaskForm):
+    key = StringField(render_kw={"autocomplete": "off", "spellcheck": "false"})

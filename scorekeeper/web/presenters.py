@@ -1,0 +1,253 @@
+"""Replayed game state shaped for the templates (names instead of seat numbers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import segno
+from flask import url_for
+from markupsafe import Markup
+
+from ..rules import DealState, Ruleset
+from ..services import LoadedGame
+
+ROLE_LABELS = {
+    "forehand": "Forehand",
+    "middlehand": "Middlehand",
+    "dealer": "Dealer",
+    "leader": "Leads",
+    "player": "",
+}
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    total: int
+    rank: int
+    leader: bool
+    remaining: tuple[tuple[str, str], ...]
+    """(contract id, label) still to choose."""
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: str
+    chooser: str | None
+    contract: str
+    contract_label: str
+    roles: tuple[str, ...]
+    bids: tuple[int, ...] | None
+    tricks: tuple[int, ...] | None
+    quotas: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    totals: tuple[int, ...] | None
+
+    @property
+    def pending(self) -> bool:
+        return self.tricks is None
+
+    def role_label(self, seat: int) -> str:
+        return ROLE_LABELS.get(self.roles[seat], self.roles[seat])
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The deal the table is on: recorded-but-pending, or next to declare."""
+
+    number: int
+    dealer: int
+    chooser: int | None
+    roles: tuple[str, ...]
+    contract: str | None
+    contract_label: str | None
+    contract_description: str
+    options: tuple[tuple[str, str], ...]
+    """Contracts the chooser may choose: (id, label)."""
+    bidding_order: tuple[int, ...]
+    quotas: tuple[int, ...] | None
+    pending: bool
+
+    def role_label(self, seat: int) -> str:
+        return ROLE_LABELS.get(self.roles[seat], self.roles[seat])
+
+    def seat_with(self, role: str) -> int | None:
+        return self.roles.index(role) if role in self.roles else None
+
+
+@dataclass(frozen=True)
+class GameView:
+    id: str
+    ruleset: Ruleset
+    names: tuple[str, ...]
+    seats: tuple[Seat, ...]
+    deals: tuple[DealRow, ...]
+    turn: Turn | None
+    finished: bool
+    deal_count: int
+    completed: int
+    version: int
+    created_at: datetime
+    editable: bool
+    standings: tuple[Seat, ...]
+    options: dict[str, str] = field(default_factory=dict)
+
+    def deal(self, number: int) -> DealRow:
+        return self.deals[number - 1]
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.standings if seat.rank == 1)
+
+    @property
+    def started(self) -> bool:
+        return bool(self.deals)
+
+    @property
+    def last_deal(self) -> DealRow | None:
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def option_labels(self) -> list[str]:
+        labels = []
+        for spec in self.ruleset.options:
+            value = self.options.get(spec.id, spec.default)
+            labels.append(f"{spec.label}: {dict(spec.choices).get(value, value)}")
+        return labels
+
+    def grid(self) -> list[tuple[Seat, list[DealRow | None]]]:
+        """Contract grid: per player, per contract, the deal in which they chose it."""
+        boxes: dict[tuple[int, str], DealRow] = {}
+        for row in self.deals:
+            chooser = self.names.index(row.chooser) if row.chooser is not None else None
+            if chooser is not None:
+                boxes[(chooser, row.contract)] = row
+        return [
+            (seat, [boxes.get((seat.seat, contract.id)) for contract in self.ruleset.contracts])
+            for seat in self.seats
+        ]
+
+
+def _row(ruleset: Ruleset, names: tuple[str, ...], deal: DealState) -> DealRow:
+    return DealRow(
+        number=deal.number,
+        dealer=names[deal.dealer],
+        chooser=None if deal.chooser is None else names[deal.chooser],
+        contract=deal.contract,
+        contract_label=ruleset.contract_label(deal.contract),
+        roles=deal.roles,
+        bids=deal.bids,
+        tricks=deal.tricks,
+        quotas=deal.quotas,
+        scores=deal.scores,
+        totals=deal.totals,
+    )
+
+
+def game_view(loaded: LoadedGame, *, editable: bool) -> GameView:
+    ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
+    names = setup.players
+    rank_of = {standing.seat: standing.rank for standing in state.standings}
+    seats = tuple(
+        Seat(
+            seat=seat,
+            name=name,
+            total=state.totals[seat],
+            rank=rank_of[seat],
+            leader=rank_of[seat] == 1 and state.completed_deals > 0,
+            remaining=tuple((c, ruleset.contract_label(c)) for c in state.remaining_contracts[seat]),
+        )
+        for seat, name in enumerate(names)
+    )
+    turn: Turn | None = None
+    pending = state.pending_deal
+    if pending is not None:
+        contract = ruleset.contract(pending.contract)
+        turn = Turn(
+            number=pending.number,
+            dealer=pending.dealer,
+            chooser=pending.chooser,
+            roles=pending.roles,
+            contract=pending.contract,
+            contract_label=contract.label,
+            contract_description=contract.description,
+            options=(),
+            bidding_order=ruleset.bidding_order(setup, pending.number),
+            quotas=pending.quotas,
+            pending=True,
+        )
+    elif state.next_deal is not None:
+        upcoming = state.next_deal
+        fixed = ruleset.contract(upcoming.contract) if upcoming.contract else None
+        turn = Turn(
+            number=upcoming.number,
+            dealer=upcoming.dealer,
+            chooser=upcoming.chooser,
+            roles=upcoming.roles,
+            contract=upcoming.contract,
+            contract_label=fixed.label if fixed else None,
+            contract_description=fixed.description if fixed else "",
+            options=tuple((c, ruleset.contract_label(c)) for c in upcoming.available_contracts),
+            bidding_order=upcoming.bidding_order,
+            quotas=None,
+            pending=False,
+        )
+    return GameView(
+        id=loaded.id,
+        ruleset=ruleset,
+        names=names,
+        seats=seats,
+        deals=tuple(_row(ruleset, names, deal) for deal in state.deals),
+        turn=turn,
+        finished=state.finished,
+        deal_count=state.deal_count,
+        completed=state.completed_deals,
+        version=loaded.game.version,
+        created_at=loaded.game.created_at,
+        editable=editable,
+        standings=tuple(sorted(seats, key=lambda s: (s.rank, s.seat))),
+        options=setup.options_dict,
+    )
+
+
+@dataclass(frozen=True)
+class ShareLink:
+    url: str
+    qr_svg: Markup
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of ``url`` as inline SVG, drawn on the server."""
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title="QR code")
+    return Markup(svg)  # noqa: S704 - segno's own SVG, no user text inside but the escaped URL
+
+
+def share_links(game_id: str, key: str | None) -> dict[str, ShareLink] | None:
+    """The watch link (read-only) and the hand-over link (carries the key in the fragment)."""
+    if not key:
+        return None
+    watch = url_for("web.game", game_id=game_id, _external=True)
+    hand_over = url_for("web.take_pencil", game_id=game_id, _external=True) + "#" + key
+    return {"watch": ShareLink(watch, qr_svg(watch)), "hand_over": ShareLink(hand_over, qr_svg(hand_over))}
+
+
+CONTRACT_MARKS = {
+    "clubs": "♣",
+    "diamonds": "♦",
+    "hearts": "♥",
+    "spades": "♠",
+    "no-trumps": "NT",
+    "mizerka": "Miz",
+    "blind": "Bl",
+    "ciapa-ciapa": "Cc",
+    "misere": "Mis",
+}
+
+
+def contract_mark(contract_id: str) -> str:
+    """A short mark for a contract in narrow table columns and buttons."""
+    return CONTRACT_MARKS.get(contract_id, contract_id[:3].title())

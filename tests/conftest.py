@@ -1,0 +1,95 @@
+"""Fixtures: an app per test on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set."""
+
+from __future__ import annotations
+
+import os
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+
+from scorekeeper import create_app
+from scorekeeper.config import normalise_database_url
+from scorekeeper.extensions import db
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+
+
+@pytest.fixture(scope="session")
+def pg_schema() -> Iterator[tuple[str, str]]:
+    """A private schema for this test run, dropped at the end; tables created once."""
+    url = normalise_database_url(PG_URL)
+    schema = f"scorekeeper_test_{os.getpid()}"
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield url, schema
+    finally:
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def database_config(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> dict[str, Any]:
+    if backend == "sqlite":
+        return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/scorekeeper-test.sqlite3"}
+    url, schema = request.getfixturevalue("pg_schema")
+    return {
+        "SQLALCHEMY_DATABASE_URI": url,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}},
+    }
+
+
+def make_test_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest, **extra: Any) -> Flask:
+    os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "AUTO_MIGRATE": False,
+        "SERVER_NAME": None,
+        **database_config(backend, tmp_path, request),
+        **extra,
+    }
+    app = create_app(config)
+    with app.app_context():
+        if backend == "postgresql":
+            db.create_all()
+            tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
+            db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+            db.session.commit()
+        else:
+            db.create_all()
+    return app
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def app(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[Flask]:
+    app = make_test_app(backend, tmp_path, request)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> Any:
+    return app.test_cli_runner()
+
+
