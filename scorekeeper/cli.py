@@ -1,13 +1,130 @@
-"""Command-line entry points: the development server and database commands."""
+"""Command-line entry points: the development server, schema upgrades and backups."""
 
 from __future__ import annotations
 
-from flask import Flask
+import os
+import socket
+import sqlite3
+import sys
+from pathlib import Path
+
+import click
+import segno
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+from .extensions import db
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def phone_url(host: str, port: int) -> tuple[str, bool]:
+    """The address to open on a phone, and whether other devices can reach it."""
+    if host in ("0.0.0.0", "::", ""):
+        address = lan_address()
+        if address:
+            return f"http://{address}:{port}/", True
+        return f"http://127.0.0.1:{port}/", False
+    shown = "127.0.0.1" if host == "localhost" else host
+    return f"http://{shown}:{port}/", not shown.startswith("127.")
+
+
+def banner(host: str, port: int) -> str:
+    url, reachable = phone_url(host, port)
+    lines = ["", f"  Scorekeeper is running: {url}"]
+    if reachable:
+        lines.append("  Open it on a phone on the same Wi-Fi, or scan:")
+        code = segno.make(url, error="l")
+        qr = _terminal_qr(code)
+        lines.append(qr)
+    else:
+        lines.append("  Only this computer can reach it. To open it on a phone on the same Wi-Fi:")
+        lines.append("      HOST=0.0.0.0 make run")
+    lines.append("  Stop with Ctrl+C.")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _terminal_qr(code: segno.QRCode) -> str:
+    """The QR code drawn with half-block characters (two module rows per text line)."""
+    rows = [list(row) for row in code.matrix_iter(scale=1, border=2)]
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    out = []
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        # Dark modules are drawn as spaces on a light terminal cell, so print inverted.
+        chars = []
+        for upper, lower in zip(top, bottom, strict=True):
+            chars.append({(0, 0): "█", (1, 0): "▄", (0, 1): "▀", (1, 1): " "}[(upper, lower)])
+        out.append("    " + "".join(chars))
+    return "\n".join(out)
+
+
+def serve_dev() -> None:
+    """``make run``: the development server on HOST/PORT, with the address to open on a phone."""
+    from . import create_app
+
+    host = os.environ.get("HOST", "127.0.0.1") or "127.0.0.1"
+    port = int(os.environ.get("PORT", "5000") or 5000)
+    app = create_app()
+    print(banner(host, port), flush=True)
+    app.run(host=host, port=port, debug=False, use_reloader=False)
+
+
+@click.command("db-upgrade")
+@with_appcontext
+def db_upgrade_command() -> None:
+    """Create the database or bring its schema up to date."""
+    from .database import upgrade_schema
+
+    upgrade_schema(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(f"Database ready: {db.engine.url.render_as_string(hide_password=True)}")
+
+
+@click.command("backup")
+@click.argument("destination", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(destination: Path) -> None:
+    """Copy the SQLite database to DESTINATION safely while the app runs (online backup API)."""
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite" or not url.database:
+        raise click.ClickException("backup copies SQLite databases; for PostgreSQL use pg_dump.")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(url.database)
+    target = sqlite3.connect(destination)
+    try:
+        with target:
+            source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    click.echo(f"Backed up {url.database} to {destination}")
 
 
 def register(app: Flask) -> None:
-    pass
+    app.cli.add_command(db_upgrade_command)
+    app.cli.add_command(backup_command)
 
 
 def main() -> None:
-    pass
+    """``scorekeeper serve-dev`` (used by ``make run``)."""
+    command = sys.argv[1] if len(sys.argv) > 1 else "serve-dev"
+    if command == "serve-dev":
+        serve_dev()
+    else:
+        sys.exit(f"usage: {Path(sys.argv[0]).name} serve-dev")
+
+
+if __name__ == "__main__":
+    main()

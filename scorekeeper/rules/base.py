@@ -374,8 +374,7 @@ class Ruleset(ABC):
                 except RuleError:
                     raise RuleError(
                         mismatch_code,
-                        f"{raw_name!s} is not playing in this game; give {noun} for "
-                        f"{_join(setup.players)}.",
+                        f"{raw_name!s} is not playing in this game; give {noun} for {_join(setup.players)}.",
                         field_name,
                     ) from None
                 if seat in by_seat:
@@ -385,7 +384,9 @@ class Ruleset(ABC):
                 by_seat[seat] = value
             missing = [setup.players[s] for s in range(len(setup.players)) if s not in by_seat]
             if missing:
-                raise RuleError(mismatch_code, f"{noun.capitalize()} missing for {_join(missing)}.", field_name)
+                raise RuleError(
+                    mismatch_code, f"{noun.capitalize()} missing for {_join(missing)}.", field_name
+                )
             ordered = [by_seat[s] for s in range(len(setup.players))]
         elif isinstance(values, Sequence) and not isinstance(values, (str, bytes)):
             if len(values) != len(setup.players):
@@ -402,7 +403,8 @@ class Ruleset(ABC):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= TRICKS_PER_DEAL:
                 raise RuleError(
                     range_code,
-                    f"{setup.players[seat]}'s {noun.rstrip('s')} must be a whole number from 0 to "
+                    f"{setup.players[seat]}'s {noun if noun == 'tricks' else noun.rstrip('s')} "
+                    f"must be a whole number from 0 to "
                     f"{TRICKS_PER_DEAL} (got {value!r}).",
                     field_name,
                 )
@@ -459,9 +461,7 @@ class Ruleset(ABC):
 def check_tricks_sum(tricks: Sequence[int]) -> None:
     total = sum(tricks)
     if total != TRICKS_PER_DEAL:
-        raise RuleError(
-            "tricks_sum", f"Tricks must add up to {TRICKS_PER_DEAL} (got {total}).", "tricks"
-        )
+        raise RuleError("tricks_sum", f"Tricks must add up to {TRICKS_PER_DEAL} (got {total}).", "tricks")
 
 
 def _join(names: Sequence[str]) -> str:

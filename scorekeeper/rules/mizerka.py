@@ -84,9 +84,7 @@ class Mizerka(Ruleset):
         states: list[DealState] = []
         for number, record in enumerate(deals, start=1):
             if number > self.deal_count:
-                raise RuleError(
-                    "game_finished", f"The game is over after {self.deal_count} deals.", "number"
-                )
+                raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
             if states and states[-1].pending:
                 raise RuleError(
                     "deal_pending",
@@ -104,7 +102,7 @@ class Mizerka(Ruleset):
                 raise RuleError(
                     "contract_used",
                     f"{setup.players[forehand]} has already played {self.contract_label(contract)} "
-                    f"(deal {used[forehand][contract]}).",
+                    f"(deal {used[forehand][contract]}), so cannot choose it again in deal {number}.",
                     "contract",
                 )
             used[forehand][contract] = number
@@ -118,7 +116,9 @@ class Mizerka(Ruleset):
             scores = tuple(deal_score(contract, t, q) for t, q in zip(tricks, quotas, strict=True))
             totals = [total + score for total, score in zip(totals, scores, strict=True)]
             states.append(
-                DealState(number, dealer, forehand, contract, roles, None, tricks, quotas, scores, tuple(totals))
+                DealState(
+                    number, dealer, forehand, contract, roles, None, tricks, quotas, scores, tuple(totals)
+                )
             )
 
         remaining = tuple(

@@ -368,7 +368,11 @@ def test_correcting_a_contract_to_one_used_later_is_refused_at_the_later_deal() 
     # ... deal 12 is the one that now breaks the rule.
     with pytest.raises(RuleError) as excinfo:
         replay(setup, records)
-    assert rule_error(excinfo) == ("contract_used", "contract", "Bob has already played Hearts (deal 3).")
+    assert rule_error(excinfo) == (
+        "contract_used",
+        "contract",
+        "Bob has already played Hearts (deal 3), so cannot choose it again in deal 12.",
+    )
     with pytest.raises(RuleError):
         replay(setup, records[:12])
 
@@ -434,10 +438,18 @@ def test_contract_used() -> None:
     replay(setup, records)
     with pytest.raises(RuleError) as excinfo:
         replay(setup, [*records, DealRecord("hearts", tricks=(4, 4, 5))])
-    assert rule_error(excinfo) == ("contract_used", "contract", "Bob has already played Hearts (deal 4).")
+    assert rule_error(excinfo) == (
+        "contract_used",
+        "contract",
+        "Bob has already played Hearts (deal 4), so cannot choose it again in deal 7.",
+    )
     with pytest.raises(RuleError) as excinfo:
         replay(setup, [*records, DealRecord("clubs")])  # pending declarations are checked too
-    assert rule_error(excinfo) == ("contract_used", "contract", "Bob has already played Clubs (deal 1).")
+    assert rule_error(excinfo) == (
+        "contract_used",
+        "contract",
+        "Bob has already played Clubs (deal 1), so cannot choose it again in deal 7.",
+    )
 
 
 def test_contract_used_by_a_pending_declaration() -> None:
@@ -450,7 +462,11 @@ def test_contract_used_by_a_pending_declaration() -> None:
     records = [DealRecord("no-trumps", tricks=(4, 4, 5))] + [DealRecord("clubs", tricks=(4, 4, 5))] * 2
     with pytest.raises(RuleError) as excinfo:
         replay(setup, [*records, DealRecord("no-trumps")])
-    assert rule_error(excinfo) == ("contract_used", "contract", "Bob has already played No trumps (deal 1).")
+    assert rule_error(excinfo) == (
+        "contract_used",
+        "contract",
+        "Bob has already played No trumps (deal 1), so cannot choose it again in deal 4.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -834,7 +850,8 @@ def test_random_pending_and_contract_reuse(
         assert excinfo.value.field == "contract"
         assert excinfo.value.message == (
             f"{setup.players[chooser]} has already played "  # type: ignore[index]
-            f"{MIZERKA.contract_label(earlier.contract)} (deal {earlier.number})."
+            f"{MIZERKA.contract_label(earlier.contract)} (deal {earlier.number}), "
+            f"so cannot choose it again in deal {cut}."
         )
 
 
