@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -155,7 +156,11 @@ def list_games(limit: int = 100) -> list[LoadedGame]:
 
 
 def _plausible_id(game_id: str) -> bool:
-    return 0 < len(game_id) <= 24
+    # Ids are URL-safe base64; anything else (a NUL byte breaks PostgreSQL) cannot be one.
+    return _ID_RE.fullmatch(game_id) is not None
+
+
+_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 
 # -- writing -----------------------------------------------------------------------
@@ -292,7 +297,7 @@ def record_deal(
                 else:
                     message = f"The next deal is {next_number}, not {number}."
                 if pending is not None and number == pending.number:
-                    message = f"Deal {number} is already declared; enter its tricks."
+                    message = f"Deal {number} is already recorded; enter its tricks when played."
                 raise ServiceError("wrong_deal_number", message, "number")
         if pending is not None:
             raise ServiceError(

@@ -1,1 +1,245 @@
-"""API routes (filled in by the API work)."""
+"""JSON API v1 views (../shared/API.md): parse the body, check the key, call a service, serialise.
+
+Every game rule is the engine's, reached through ``services``; the views only
+check the *shape* of a request (a JSON object with known fields) and who may
+write.  Every refusal is a ``RuleError`` (or its subclass ``ServiceError``)
+turned into the contract's error body by one handler, with the status the
+contract gives its code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response, current_app, make_response, request, url_for
+
+from .. import services
+from ..access import bearer_key
+from ..rules import RULESETS, RuleError
+from ..services import LoadedGame, ServiceError
+from . import bp
+from .errors import error_body
+from .openapi import openapi_document
+from .serialize import deal_json, game_json, ruleset_json
+
+#: HTTP status for each error code; every other ``RuleError`` code is 422.
+STATUS_BY_CODE = {
+    "bad_json": 400,
+    "auth_required": 401,
+    "bad_key": 403,
+    "not_found": 404,
+    "wrong_deal_number": 409,
+    "deal_pending": 409,
+    "game_finished": 409,
+    "not_last_deal": 409,
+    "conflict": 409,
+    "stale": 409,
+    "too_large": 413,
+}
+
+CREATE_FIELDS = ("ruleset", "players", "first_dealer", "options")
+RECORD_FIELDS = ("number", "contract", "bids", "tricks")
+CORRECT_FIELDS = ("contract", "bids", "tricks")
+
+ETAG_RE = re.compile(r"v(\d{1,18})")
+
+
+def status_for(code: str) -> int:
+    """The HTTP status the contract gives an error code."""
+    return STATUS_BY_CODE.get(code, 422)
+
+
+@bp.errorhandler(RuleError)
+def rule_error(error: RuleError) -> tuple[Response, int]:
+    """Any refusal, from the engine, a service or a view: the contract's error body."""
+    response, status = error_body(error.code, error.message, error.field, status_for(error.code))
+    if error.code == "auth_required":
+        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+    elif error.code == "bad_key":
+        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper", error="invalid_token"'
+    return response, status
+
+
+# -- request parsing -------------------------------------------------------------------------
+
+
+class _NotPerPlayer:
+    """A JSON array or scalar where an object keyed by player name belongs.
+
+    The engine would read a list in seat order; the API speaks names only, so
+    such a value is handed over as this opaque token and the engine refuses it
+    with its own code (``tricks_players``, ``bids_required``, ``bids_not_allowed``).
+    """
+
+
+NOT_PER_PLAYER = _NotPerPlayer()
+
+
+def _per_player(value: Any) -> Any:
+    return value if value is None or isinstance(value, dict) else NOT_PER_PLAYER
+
+
+def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
+    """The request body as a JSON object whose fields are all in ``allowed``.
+
+    Refuses (400 ``bad_json``) a body that is not ``application/json``, not
+    valid JSON, or not an object, and (422 ``unknown_field``) any other field.
+    A body over the size limit never gets here: reading it answers 413.
+    """
+    if not request.is_json:
+        raise ServiceError("bad_json", "Send a JSON object with Content-Type: application/json.", None)
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        # ValueError covers bad syntax, bad UTF-8 and integers too long to convert.
+        raise ServiceError("bad_json", "The request body is not valid JSON.", None) from None
+    if not isinstance(body, dict):
+        raise ServiceError("bad_json", "The request body must be a JSON object.", None)
+    for key in body:
+        if key not in allowed:
+            raise ServiceError(
+                "unknown_field",
+                f"Unknown field {key[:40]!r}; this call takes {', '.join(allowed)}.",
+                key[:40],
+            )
+    return body
+
+
+def authorised_game(game_id: str) -> LoadedGame:
+    """The game (404 if there is none), once the bearer key is shown to be its edit key."""
+    loaded = services.get_game(game_id)
+    key = bearer_key(request)
+    if key is None:
+        raise ServiceError(
+            "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
+        )
+    if not services.key_matches(loaded.game, key):
+        raise ServiceError("bad_key", "That is not this game's edit key.", None)
+    return loaded
+
+
+def expected_version() -> int | None:
+    """The game version an ``If-Match`` header insists on (None without the header).
+
+    A tag that is not one of ours can match no version, so it becomes -1 and the
+    service answers ``stale``.
+    """
+    if_match = request.if_match
+    if not request.headers.get("If-Match") or if_match.star_tag:
+        return None
+    for tag in if_match.as_set():
+        match = ETAG_RE.fullmatch(tag)
+        if match:
+            return int(match.group(1))
+    return -1
+
+
+def json_response(payload: Any, status: int = 200) -> Response:
+    """``payload`` as a JSON response, keys in the order built (per-player maps in seat order)."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return current_app.response_class(body, status=status, mimetype="application/json")
+
+
+def etag(version: int) -> str:
+    return f"v{version}"
+
+
+def no_cache(response: Response) -> Response:
+    """Clients may keep a copy but must revalidate it (If-None-Match) every time."""
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# -- views ---------------------------------------------------------------------------------------
+
+
+@bp.get("/rulesets")
+def rulesets() -> Response:
+    """200: every ruleset with its contracts, player and deal counts, and options."""
+    return json_response({"rulesets": [ruleset_json(ruleset) for ruleset in RULESETS.values()]})
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """200: the OpenAPI 3.1 document describing this API."""
+    return json_response(openapi_document())
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    """201: a new game's state plus its ``edit_key`` (shown only here), with a Location header."""
+    body = json_object(CREATE_FIELDS)
+    options = body.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise RuleError(
+            "invalid_options", 'Options must be an object, e.g. {"scoring": "variant"}.', "options"
+        )
+    ruleset = body.get("ruleset")
+    loaded, key = services.create_game(
+        "mizerka" if ruleset is None else ruleset,
+        body.get("players", ()),  # the engine refuses anything but a list of names
+        body.get("first_dealer"),
+        options,
+    )
+    location = url_for("api.game", game_id=loaded.id)
+    response = json_response({**game_json(loaded), "edit_key": key}, 201)
+    response.headers["Location"] = location
+    response.headers["Cache-Control"] = "no-store"  # the edit key is a secret
+    return response
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Response:
+    """200: the whole game state with an ETag; 304 when ``If-None-Match`` holds the current one."""
+    if request.if_none_match:
+        version = services.game_version(game_id)
+        if version is not None and request.if_none_match.contains(etag(version)):
+            response = make_response("", 304)
+            response.set_etag(etag(version))
+            return no_cache(response)
+    loaded = services.get_game(game_id)
+    response = json_response(game_json(loaded))
+    response.set_etag(etag(loaded.game.version))
+    return no_cache(response)
+
+
+@bp.post("/games/<game_id>/deals")
+def record_deal(game_id: str) -> Response:
+    """201: the next deal recorded (pending without ``tricks``); answers with the deal."""
+    loaded = authorised_game(game_id)
+    body = json_object(RECORD_FIELDS)
+    deal = services.record_deal(
+        game_id,
+        number=body.get("number"),
+        contract=body.get("contract"),
+        bids=_per_player(body.get("bids")),
+        tricks=_per_player(body.get("tricks")),
+    )
+    return json_response(deal_json(loaded.setup, deal), 201)
+
+
+@bp.put("/games/<game_id>/deals/<int:number>")
+def correct_deal(game_id: str, number: int) -> Response:
+    """200: a recorded deal completed or corrected, the whole game re-validated by replay.
+
+    Only the fields present change; ``"tricks": null`` makes the last deal pending again.
+    """
+    loaded = authorised_game(game_id)
+    body = json_object(CORRECT_FIELDS)
+    changes = {
+        field: (_per_player(value) if field in ("bids", "tricks") else value) for field, value in body.items()
+    }
+    deal = services.update_deal(game_id, number, expected_version=expected_version(), **changes)
+    return json_response(deal_json(loaded.setup, deal))
+
+
+@bp.delete("/games/<game_id>/deals/<int:number>")
+def undo_deal(game_id: str, number: int) -> tuple[str, int]:
+    """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
+    authorised_game(game_id)
+    services.undo_deal(game_id, number, expected_version=expected_version())
+    return "", 204
