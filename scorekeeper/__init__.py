@@ -44,6 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(default_config(app.instance_path, config))
     app.config.update(config or {})
     app.session_interface = SessionInterface()
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # per-player objects keep seat order
 
     register_extensions(app)
     register_blueprints(app)

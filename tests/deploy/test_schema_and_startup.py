@@ -1,0 +1,151 @@
+"""The schema comes from migrations, matches the models, and is built safely at start-up."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from sqlalchemy import text
+
+from scorekeeper import create_app
+from scorekeeper.database import upgrade_schema
+from scorekeeper.extensions import db
+from tests.conftest import database_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def migrated_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Flask:
+    """An app whose schema was built by the migrations alone (no create_all)."""
+    os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    config = {"TESTING": True, "SECRET_KEY": "k", "AUTO_MIGRATE": False, **database_config(backend, tmp_path, request)}
+    app = create_app(config)
+    if backend == "postgresql":
+        with app.app_context():
+            # The shared test schema may hold the suite's create_all tables: start from nothing.
+            db.drop_all()
+            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            db.session.commit()
+    return app
+
+
+def schema_differences(app: Flask) -> list[Any]:
+    with app.app_context(), db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return list(compare_metadata(context, db.metadata))
+
+
+def test_migrated_schema_equals_the_models(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    app = migrated_app(backend, tmp_path, request)
+    upgrade_schema(app)
+    assert schema_differences(app) == []
+    upgrade_schema(app)  # a second upgrade is a no-op
+    assert schema_differences(app) == []
+    if backend == "postgresql":
+        with app.app_context():
+            db.drop_all()
+            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            db.session.commit()
+
+
+def test_data_written_at_the_first_migration_survives_upgrades(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    from flask_migrate import upgrade
+
+    from scorekeeper import services
+    from scorekeeper.database import migrations_dir
+
+    app = migrated_app(backend, tmp_path, request)
+    with app.app_context():
+        upgrade(directory=migrations_dir(), revision="0001")
+        loaded, _key = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann")
+        services.record_deal(loaded.id, number=1, contract="hearts", tricks={"Ann": 1, "Bob": 7, "Cid": 5})
+        game_id = loaded.id
+    upgrade_schema(app)
+    with app.app_context():
+        state = services.get_game(game_id).state
+        assert state.deals[0].tricks == (1, 7, 5)
+        assert state.totals == (0, 0, 0)
+        if backend == "postgresql":
+            db.drop_all()
+            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            db.session.commit()
+
+
+STARTUP = textwrap.dedent(
+    """
+    import sys
+    from scorekeeper import create_app
+    app = create_app()
+    response = app.test_client().get("/")
+    sys.exit(0 if response.status_code == 200 else 1)
+    """
+)
+
+
+def test_several_workers_starting_at_once_build_one_schema(tmp_path: Path) -> None:
+    """Four processes start on a brand-new SQLite database at the same moment: all come up."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"),
+        "SCOREKEEPER_AUTO_MIGRATE": "1",
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("SECRET_KEY", None)
+    workers = [
+        subprocess.Popen([sys.executable, "-c", STARTUP], env=env, cwd=tmp_path, stderr=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    outcomes = [(worker.communicate(timeout=120)[1], worker.returncode) for worker in workers]
+    for stderr, returncode in outcomes:
+        assert returncode == 0, stderr.decode()
+    key_file = tmp_path / "instance" / "secret_key"
+    assert len(key_file.read_text().strip()) == 64  # generated once, shared by all workers
+
+
+@pytest.mark.slow
+def test_installed_wheel_serves_the_pages_from_an_empty_folder(tmp_path: Path) -> None:
+    """`pip install .` ships templates, static files and migrations inside the package."""
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("scorekeeper-*.whl")
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    for shipped in ("templates/web/game.html", "static/css/app.css", "migrations/env.py"):
+        assert (target / "scorekeeper" / shipped).is_file(), shipped
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    script = STARTUP + textwrap.dedent(
+        """
+        import scorekeeper
+        assert scorekeeper.__file__.startswith(sys.argv[1]), scorekeeper.__file__
+        client = app.test_client()
+        assert client.get("/games/new").status_code == 200
+        assert client.get("/static/css/app.css").status_code == 200
+        """
+    ).replace("sys.exit(0 if response.status_code == 200 else 1)", "assert response.status_code == 200")
+    env = {**os.environ, "PYTHONPATH": str(target), "SCOREKEEPER_INSTANCE": str(empty / "instance")}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(target)], env=env, cwd=empty, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert (empty / "instance" / "scorekeeper.sqlite3").is_file()
