@@ -137,9 +137,7 @@ def game_version_and_key(game_id: str) -> tuple[int, str] | None:
     """The game's write counter and key hash, from one cheap query (for ETags)."""
     if not _plausible_id(game_id):
         return None
-    row = db.session.execute(
-        select(Game.version, Game.edit_key_hash).where(Game.id == game_id)
-    ).one_or_none()
+    row = db.session.execute(select(Game.version, Game.edit_key_hash).where(Game.id == game_id)).one_or_none()
     return None if row is None else (row[0], row[1])
 
 
@@ -174,9 +172,7 @@ def create_game(
 ) -> tuple[LoadedGame, str]:
     """Create a game; returns it with its edit key (shown once, stored as a hash)."""
     ruleset = get_ruleset(ruleset_id)
-    setup = ruleset.make_setup(
-        players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count)
-    )
+    setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
     key = new_edit_key()
     try:
         people = [_player_named(name) for name in setup.players]
@@ -356,13 +352,11 @@ def update_deal(
         ruleset, setup = loaded.ruleset, loaded.setup
         new_contract = old.contract if contract is UNSET else ruleset.parse_contract(setup, number, contract)
         new_bids = old.bids if bids is UNSET else ruleset.parse_bids(setup, number, bids)
-        new_tricks = old.tricks if tricks is UNSET else (
-            None if tricks is None else ruleset.tricks_for(setup, tricks)
+        new_tricks = (
+            old.tricks if tricks is UNSET else (None if tricks is None else ruleset.tricks_for(setup, tricks))
         )
         if new_tricks is None and index != len(deals) - 1:
-            raise RuleError(
-                "tricks_players", "Only the last deal can be without tricks.", "tricks"
-            )
+            raise RuleError("tricks_players", "Only the last deal can be without tricks.", "tricks")
         record = DealRecord(contract=new_contract, bids=new_bids, tricks=new_tricks)
         records = records_of(deals)
         records[index] = record

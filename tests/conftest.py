@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,9 +92,9 @@ def runner(app: Flask) -> Any:
     return app.test_cli_runner()
 
 
-
-
 def pytest_sessionstart(session: pytest.Session) -> None:
     # CI must run the PostgreSQL half as well; a silent skip would hide half the suite.
     if os.environ.get("CI") and not PG_URL:
-        raise pytest.UsageError("CI is set but TEST_DATABASE_URL is not: the PostgreSQL half would be skipped")
+        raise pytest.UsageError(
+            "CI is set but TEST_DATABASE_URL is not: the PostgreSQL half would be skipped"
+        )

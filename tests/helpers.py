@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from html.parser import HTMLParser
+from typing import Any, NamedTuple
 
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
@@ -52,3 +55,248 @@ def enter_tricks(client: FlaskClient, game_id: str, number: int, tricks: list[in
     for seat, count in enumerate(tricks):
         data[f"tricks-{seat}"] = count
     return client.post(f"/games/{game_id}/deals/{number}/tricks", data=data)
+
+
+# -- reading pages and the database (web tests) ------------------------------------------------
+
+VOID_TAGS = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
+)
+
+
+class Node:
+    """An element of a parsed page: just enough DOM to find things by tag, class and attribute."""
+
+    def __init__(self, tag: str, attrs: dict[str, str | None], parent: Node | None = None) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.parent = parent
+        self.children: list[Node | str] = []
+
+    def __repr__(self) -> str:
+        return f"<{self.tag} {self.attrs}>"
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    @property
+    def text(self) -> str:
+        """The visible text inside, entities decoded, white space collapsed."""
+        parts: list[str] = []
+
+        def walk(node: Node) -> None:
+            for child in node.children:
+                if isinstance(child, str):
+                    parts.append(child)
+                elif child.tag not in ("script", "style", "svg"):
+                    walk(child)
+
+        walk(self)
+        return " ".join("".join(parts).split())
+
+    def iter(self) -> Any:
+        yield self
+        for child in self.children:
+            if isinstance(child, Node):
+                yield from child.iter()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
+        """Descendants (and self) by tag, one class, and attributes (aria_label -> aria-label)."""
+        wanted = {key.rstrip("_").replace("_", "-"): value for key, value in attrs.items()}
+        return [
+            node
+            for node in self.iter()
+            if (tag is None or node.tag == tag)
+            and (cls is None or cls in node.classes)
+            and all(node.attrs.get(key) == value for key, value in wanted.items())
+        ]
+
+    def first(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node | None:
+        found = self.find_all(tag, cls, **attrs)
+        return found[0] if found else None
+
+    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node:
+        found = self.first(tag, cls, **attrs)
+        assert found is not None, f"no <{tag or '*'}> class={cls} {attrs} on the page"
+        return found
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, dict(attrs), self.stack[-1])
+        self.stack[-1].children.append(node)
+        if tag not in VOID_TAGS:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack[-1].children.append(Node(tag, dict(attrs), self.stack[-1]))
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self.stack) - 1, 0, -1):
+            if self.stack[depth].tag == tag:
+                del self.stack[depth:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse_html(html: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def text_of(html: str) -> str:
+    """A page's visible text, entities decoded, white space collapsed."""
+    return parse_html(html).text
+
+
+def signed(value: int) -> str:
+    """A score as the pages print it: +2, −3 (a real minus sign), 0."""
+    if value > 0:
+        return f"+{value}"
+    return f"−{-value}" if value < 0 else "0"
+
+
+def follow(client: FlaskClient, response: Any) -> str:
+    """GET the page a 303 points to; returns its HTML."""
+    assert response.status_code == 303, (response.status_code, response.get_data(as_text=True)[:2000])
+    return page(client, response.headers["Location"])
+
+
+def db_snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in primary-key order: compare before and after a refused request."""
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        snapshot = {
+            table.name: [
+                tuple(row)
+                for row in db.session.execute(select(table).order_by(*table.primary_key.columns)).all()
+            ]
+            for table in db.metadata.sorted_tables
+        }
+        db.session.remove()
+    return snapshot
+
+
+def game_count(app: Flask) -> int:
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    with app.app_context():
+        count = db.session.execute(select(func.count()).select_from(Game)).scalar_one()
+        db.session.remove()
+    return int(count)
+
+
+def edit_key(client: FlaskClient, game_id: str) -> str:
+    """The game's edit key, as the creating browser holds it in its cookie."""
+    cookie = client.get_cookie(f"sk_edit_{game_id}", path=f"/games/{game_id}")
+    assert cookie is not None, "this client has no edit cookie for the game"
+    return cookie.value
+
+
+def play(client: FlaskClient, game_id: str, deals: list[tuple[str, list[int]]], first: int = 1) -> None:
+    """Record whole deals (contract, tricks by seat) quickly: one CSRF token, two posts a deal."""
+    token = csrf_from(page(client, "/games/new"))
+    for number, (contract, tricks) in enumerate(deals, start=first):
+        response = client.post(
+            f"/games/{game_id}/deals", data={"csrf_token": token, "number": number, "contract": contract}
+        )
+        assert response.status_code == 303, response.get_data(as_text=True)
+        data: dict[str, Any] = {"csrf_token": token, "number": number}
+        data.update({f"tricks-{seat}": count for seat, count in enumerate(tricks)})
+        response = client.post(f"/games/{game_id}/deals/{number}/tricks", data=data)
+        assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def form_fields(form: Node) -> dict[str, str]:
+    """What a browser would send for ``form`` as it stands (hidden and text inputs, checked radios)."""
+    data: dict[str, str] = {}
+    for node in form.iter():
+        name = node.attrs.get("name")
+        if node.tag != "input" or not name:
+            continue
+        kind = node.attrs.get("type") or "text"
+        if kind in ("submit", "button", "image", "reset"):
+            continue
+        if kind in ("radio", "checkbox") and "checked" not in node.attrs:
+            continue
+        data[name] = node.attrs.get("value") or ""
+    return data
+
+
+def submit(
+    client: FlaskClient, form: Node, button: Node | None = None, fill: dict[str, Any] | None = None
+) -> Any:
+    """Post ``form`` to its action as a browser would, pressing ``button`` and typing ``fill``."""
+    assert (form.attrs.get("method") or "").lower() == "post", form
+    data: dict[str, Any] = dict(form_fields(form))
+    if button is not None and button.attrs.get("name"):
+        data[button.attrs["name"] or ""] = button.attrs.get("value") or ""
+    data.update(fill or {})
+    return client.post(form.attrs["action"] or "", data=data)
+
+
+class MizerkaDeal(NamedTuple):
+    number: int
+    dealer: str
+    chooser: str
+    middlehand: str
+    contract: str
+    tricks: tuple[int, int, int]
+    scores: tuple[int, int, int]
+    totals: tuple[int, int, int]
+
+
+# A whole Mizerka game, scored by hand from RULES.md section 1.  Ann, Bob, Cid sit clockwise in
+# seats 0, 1, 2 and Cid (seat 2) deals first, so Ann chooses deals 1, 4, ..., 16, Bob 2, 5, ..., 17
+# and Cid 3, 6, ..., 18.  Quotas trumps/no-trumps forehand 7, middlehand 5, dealer 1; mizerka 1, 5, 7.
+# Figures are by seat (Ann, Bob, Cid); the game ends with Ann and Bob tied on +3.
+MIZERKA_NAMES = ["Ann", "Bob", "Cid"]
+MIZERKA_FIRST_DEALER = "2"
+MIZERKA_DEALS = [
+    MizerkaDeal(1, "Cid", "Ann", "Bob", "hearts", (8, 4, 1), (1, -1, 0), (1, -1, 0)),
+    MizerkaDeal(2, "Ann", "Bob", "Cid", "clubs", (2, 6, 5), (1, -1, 0), (2, -2, 0)),
+    MizerkaDeal(3, "Bob", "Cid", "Ann", "mizerka", (4, 9, 0), (1, -2, 1), (3, -4, 1)),
+    MizerkaDeal(4, "Cid", "Ann", "Bob", "mizerka", (3, 3, 7), (-2, 2, 0), (1, -2, 1)),
+    MizerkaDeal(5, "Ann", "Bob", "Cid", "diamonds", (0, 9, 4), (-1, 2, -1), (0, 0, 0)),
+    MizerkaDeal(6, "Bob", "Cid", "Ann", "no-trumps", (5, 2, 6), (0, 1, -1), (0, 1, -1)),
+    MizerkaDeal(7, "Cid", "Ann", "Bob", "clubs", (10, 3, 0), (3, -2, -1), (3, -1, -2)),
+    MizerkaDeal(8, "Ann", "Bob", "Cid", "hearts", (1, 7, 5), (0, 0, 0), (3, -1, -2)),
+    MizerkaDeal(9, "Bob", "Cid", "Ann", "spades", (3, 1, 9), (-2, 0, 2), (1, -1, 0)),
+    MizerkaDeal(10, "Cid", "Ann", "Bob", "no-trumps", (6, 6, 1), (-1, 1, 0), (0, 0, 0)),
+    MizerkaDeal(11, "Ann", "Bob", "Cid", "spades", (2, 8, 3), (1, 1, -2), (1, 1, -2)),
+    MizerkaDeal(12, "Bob", "Cid", "Ann", "hearts", (6, 0, 7), (1, -1, 0), (2, 0, -2)),
+    MizerkaDeal(13, "Cid", "Ann", "Bob", "spades", (7, 6, 0), (0, 1, -1), (2, 1, -3)),
+    MizerkaDeal(14, "Ann", "Bob", "Cid", "no-trumps", (0, 10, 3), (-1, 3, -2), (1, 4, -5)),
+    MizerkaDeal(15, "Bob", "Cid", "Ann", "diamonds", (4, 1, 8), (-1, 0, 1), (0, 4, -4)),
+    MizerkaDeal(16, "Cid", "Ann", "Bob", "diamonds", (9, 3, 1), (2, -2, 0), (2, 2, -4)),
+    MizerkaDeal(17, "Ann", "Bob", "Cid", "mizerka", (6, 2, 5), (1, -1, 0), (3, 1, -4)),
+    MizerkaDeal(18, "Bob", "Cid", "Ann", "clubs", (5, 3, 5), (0, 2, -2), (3, 3, -6)),
+]
+CONTRACTS = ["clubs", "diamonds", "hearts", "spades", "no-trumps", "mizerka"]
+CONTRACT_LABELS = {
+    "clubs": "Clubs",
+    "diamonds": "Diamonds",
+    "hearts": "Hearts",
+    "spades": "Spades",
+    "no-trumps": "No trumps",
+    "mizerka": "Mizerka",
+}
+
+
+def start_mizerka(client: FlaskClient, deals: int = 0) -> str:
+    """The hand-scored game above, started through the form, with its first ``deals`` deals played."""
+    game_id = start_game(client, MIZERKA_NAMES, first_dealer=MIZERKA_FIRST_DEALER)
+    play(client, game_id, [(d.contract, list(d.tricks)) for d in MIZERKA_DEALS[:deals]])
+    return game_id

@@ -38,7 +38,9 @@ def register(app: Flask) -> None:
             from ..api.errors import error_body
 
             codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 429: "rate_limited"}
-            return error_body(codes.get(status, "bad_request"), MESSAGES.get(status, error.description), None, status)
+            return error_body(
+                codes.get(status, "bad_request"), MESSAGES.get(status, error.description), None, status
+            )
         return (
             render_template(
                 "errors/error.html",
@@ -53,4 +55,6 @@ def register(app: Flask) -> None:
     def server_error(error: Exception) -> Any:
         if _wants_json():
             return jsonify(error={"code": "server_error", "message": MESSAGES[500], "field": None}), 500
-        return render_template("errors/error.html", status=500, title="Server error", message=MESSAGES[500]), 500
+        return render_template(
+            "errors/error.html", status=500, title="Server error", message=MESSAGES[500]
+        ), 500

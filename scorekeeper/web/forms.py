@@ -34,9 +34,22 @@ def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun:
     return values
 
 
+class SeatList(FieldList):
+    """A list of per-seat inputs where entry ``i`` always reads the input named ``<name>-i``.
+
+    WTForms renumbers the inputs it finds, so without this an absent ``tricks-0`` would let
+    seat 1's count slide into seat 0 instead of being refused as missing.
+    """
+
+    def _extract_indices(self, prefix: str, formdata: Any) -> Any:
+        return iter(range(self.max_entries or 0))
+
+
 class NewGameForm(FlaskForm):
-    players = FieldList(
-        StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off", "autocapitalize": "words"}),
+    players = SeatList(
+        StringField(
+            render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off", "autocapitalize": "words"}
+        ),
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
@@ -49,15 +62,15 @@ class DeclareForm(FlaskForm):
 
     number = IntegerField(widget=HiddenInput())
     contract = HiddenField()
-    bids = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    tricks = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    bids = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
 
 
 class TricksForm(FlaskForm):
     """The tricks of a declared (pending) deal."""
 
     number = IntegerField(widget=HiddenInput())
-    tricks = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
 
 
 class CorrectForm(FlaskForm):
@@ -65,8 +78,8 @@ class CorrectForm(FlaskForm):
 
     version = IntegerField(widget=HiddenInput())
     contract = StringField()
-    bids = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    tricks = FieldList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    bids = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
 
 
 class UndoForm(FlaskForm):

@@ -160,7 +160,8 @@ def record_deal(game_id: str) -> Any:
     loaded = _load(game_id)
     _require_editor(loaded)
     form = DeclareForm()
-    if not form.validate_on_submit():
+    # The deal number is what makes a double tap or a stale form harmless: it is required here.
+    if not form.validate_on_submit() or form.number.data is None:
         return _render_game(loaded, errors={"form": "The form was incomplete; try again."}, status=422)
     ruleset, names = loaded.ruleset, loaded.setup.players
     number = form.number.data
@@ -171,7 +172,9 @@ def record_deal(game_id: str) -> Any:
         if isinstance(number, int) and ruleset.bids_in(number):
             fields["bids"] = dict(zip(names, per_seat_numbers(form.bids.data, names, "bids"), strict=True))
         if isinstance(number, int) and not ruleset.declares(number):
-            fields["tricks"] = dict(zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True))
+            fields["tricks"] = dict(
+                zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
+            )
         deal = services.record_deal(game_id, number=number, **fields)
     except RuleError as refused:
         return _render_game(
@@ -181,7 +184,10 @@ def record_deal(game_id: str) -> Any:
             declare=form,
         )
     if deal.pending:
-        flash(f"Deal {deal.number}: {ruleset.contract_label(deal.contract)}. Enter the tricks when played.", "ok")
+        flash(
+            f"Deal {deal.number}: {ruleset.contract_label(deal.contract)}. Enter the tricks when played.",
+            "ok",
+        )
     else:
         flash(f"Deal {deal.number} recorded.", "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
@@ -235,7 +241,9 @@ def correct_deal(game_id: str, number: int) -> Any:
                 if loaded.ruleset.declares_contract:
                     fields["contract"] = form.contract.data or None
                 if loaded.ruleset.bids_in(number):
-                    fields["bids"] = dict(zip(names, per_seat_numbers(form.bids.data, names, "bids"), strict=True))
+                    fields["bids"] = dict(
+                        zip(names, per_seat_numbers(form.bids.data, names, "bids"), strict=True)
+                    )
                 if not deal.pending or any((v or "").strip() for v in form.tricks.data[: len(names)]):
                     fields["tricks"] = dict(
                         zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
@@ -313,7 +321,9 @@ def take_pencil(game_id: str) -> Any:
             return response
         error = "That hand-over code does not belong to this game."
     status = 403 if error else (422 if request.method == "POST" else 200)
-    return render_template("web/take.html", g=game_view(loaded, editable=False), form=form, error=error), status
+    return render_template(
+        "web/take.html", g=game_view(loaded, editable=False), form=form, error=error
+    ), status
 
 
 @bp.get("/rules")

@@ -1,0 +1,213 @@
+"""Page-wide properties: security headers, escaping, error pages, ETags, the scoresheet's details."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from helpers import follow, page, parse_html, start_game, start_mizerka, submit, text_of
+
+from scorekeeper import services
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/games/new", "/rules", "{game}", "{game}/scoresheet", "{game}/take", "{game}/deals/1/edit"]
+)
+def test_pages_carry_the_security_headers(client: FlaskClient, path: str) -> None:
+    game_id = start_mizerka(client, deals=1)
+    response = client.get(path.format(game=f"/games/{game_id}"))
+    assert response.status_code == 200
+    policy = response.headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in policy
+    assert "unsafe-eval" not in policy
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_error_pages_and_redirects_carry_the_headers_too(client: FlaskClient) -> None:
+    for response in [client.get("/games/nope"), client.post("/games/new", data={})]:
+        assert response.status_code in (400, 404)
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_pages_load_nothing_from_elsewhere(client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=1)
+    for url in ["/", f"/games/{game_id}", f"/games/{game_id}/scoresheet"]:
+        doc = parse_html(page(client, url))
+        for node in doc.iter():
+            attribute = {"script": "src", "img": "src", "link": "href"}.get(node.tag)
+            if attribute:
+                assert (node.attrs.get(attribute) or "").startswith("/static/"), (url, node)
+            assert "style" not in node.attrs, (url, node)  # the policy would block inline styles
+        assert not [s for s in doc.find_all("script") if s.children], (
+            "inline scripts are blocked by the policy"
+        )
+
+
+SCRIPT = "<script>alert(1)</script>"
+QUOTES = 'O\'Brien "Bob"'
+
+
+def test_names_are_escaped_everywhere(client: FlaskClient) -> None:
+    game_id = start_game(client, [SCRIPT, QUOTES, "Ann"], first_dealer="2")
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    follow(client, submit(client, form, form.find("button", value="hearts")))
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="tricks-form")
+    follow(client, submit(client, form, fill={"tricks-0": 8, "tricks-1": 4, "tricks-2": 1}))
+    # Ask for a refusal whose message names a player, too.
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    refusal = client.post(
+        form.attrs["action"] or "",
+        data={
+            "csrf_token": form.find("input", name="csrf_token").attrs["value"],
+            "number": 2,
+            "contract": "nope",
+        },
+    )
+    assert refusal.status_code == 422
+
+    pages = {
+        "game": page(client, f"/games/{game_id}"),
+        "home": page(client, "/"),
+        "scoresheet": page(client, f"/games/{game_id}/scoresheet"),
+        "take": page(client, f"/games/{game_id}/take"),
+        "correct": page(client, f"/games/{game_id}/deals/1/edit"),
+        "refusal": refusal.get_data(as_text=True),
+    }
+    for name, html in pages.items():
+        assert SCRIPT not in html, name
+        assert "<script>alert" not in html, name
+        assert QUOTES not in html, name
+        assert "O'Brien" not in html, name  # the quote is an entity, so no attribute can be broken out of
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, name
+        assert "O&#39;Brien &#34;Bob&#34;" in html, name
+        # ...and the names read right once decoded.
+        assert SCRIPT in text_of(html), name
+        assert QUOTES in text_of(html), name
+        # Only the site's own script tag.
+        assert [s.attrs.get("src") for s in parse_html(html).find_all("script")] == ["/static/js/app.js"], (
+            name
+        )
+
+
+def test_the_not_found_page_is_in_the_site_style(client: FlaskClient) -> None:
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    doc = parse_html(response.get_data(as_text=True))
+    assert doc.find("link", rel="stylesheet").attrs["href"] == "/static/css/app.css"
+    assert doc.find("header", cls="site")
+    assert doc.find(cls="status-code").text == "404"
+    assert doc.find("h1").text == "Not Found"
+    assert "There is nothing at this address." in doc.text
+
+
+def test_a_server_error_is_a_page_in_the_site_style(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the database fell over")
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    monkeypatch.setattr(services, "list_games", broken)
+    monkeypatch.setattr(app.logger, "disabled", True)  # the traceback is expected; keep the output quiet
+    response = client.get("/")
+    assert response.status_code == 500
+    html = response.get_data(as_text=True)
+    doc = parse_html(html)
+    assert doc.find("header", cls="site")
+    assert doc.find(cls="status-code").text == "500"
+    assert doc.find("h1").text == "Server error"
+    assert "Something went wrong on our side." in doc.text
+    assert "the database fell over" not in html
+    assert "Traceback" not in html
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+
+
+def test_the_game_page_answers_304_while_nothing_changed(client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=1)
+    url = f"/games/{game_id}"
+    first = client.get(url)
+    etag = first.headers["ETag"]
+    assert etag
+    assert first.headers["Cache-Control"] == "no-cache, private"
+
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+    assert again.headers["ETag"] == etag
+
+    form = parse_html(first.get_data(as_text=True)).find("form", cls="declare-form")
+    assert submit(client, form, form.find("button", value="clubs")).status_code == 303
+    changed = client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+    assert "Deal 2: Clubs, chosen by Bob" in text_of(changed.get_data(as_text=True))
+    assert client.get(url, headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
+
+
+def test_a_watcher_and_the_scorer_never_share_a_cached_page(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client)
+    url = f"/games/{game_id}"
+    scorer_etag = client.get(url).headers["ETag"]
+    watcher = app.test_client()
+    watched = watcher.get(url, headers={"If-None-Match": scorer_etag})
+    assert watched.status_code == 200
+    assert watched.headers["ETag"] != scorer_etag
+    assert "Cookie" in watched.headers["Vary"]
+    assert watcher.get(url, headers={"If-None-Match": watched.headers["ETag"]}).status_code == 304
+
+
+def test_the_scoresheet_of_a_new_game_names_the_chosen_first_dealer(client: FlaskClient) -> None:
+    game_id = start_game(client, ["Ann", "Bob", "Cid"], first_dealer="2")
+    sheet = parse_html(page(client, f"/games/{game_id}/scoresheet"))
+    meta = sheet.find("p", cls="sheet-meta").text
+    assert "First dealer: Cid" in meta
+    assert "In progress: 0 of 18 deals" in meta
+    assert len(sheet.find("table", cls="sheet-log").find("tbody").find_all("tr")) == 18  # blank rows to fill
+
+
+def test_the_scoresheet_of_a_game_in_progress(client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=2)
+    sheet = parse_html(page(client, f"/games/{game_id}/scoresheet"))
+    meta = sheet.find("p", cls="sheet-meta").text
+    assert "First dealer: Cid" in meta
+    assert "In progress: 2 of 18 deals" in meta
+    standings = sheet.find("section", aria_labelledby="standings-heading")
+    assert standings.find("h2").text == "Standings"
+    assert [li.text for li in standings.find_all("li")] == ["1. Ann +2", "2. Cid 0", "3. Bob −2"]
+    assert not sheet.first(cls="winner")
+    rows = sheet.find("table", cls="sheet-log").find("tbody").find_all("tr")
+    assert len(rows) == 18
+    assert [cell.text for cell in rows[1].find_all() if cell.tag in ("th", "td")] == [
+        "2",
+        "Ann",
+        "Bob",
+        "Clubs",
+        "2",
+        "6",
+        "5",
+        "+1",
+        "−1",
+        "0",
+        "+2",
+        "−2",
+        "0",
+    ]
+    assert rows[2].find("th").text == "3"
+    assert "blank" in rows[2].classes
+
+
+def test_the_home_page_lists_games_with_their_leader(client: FlaskClient) -> None:
+    assert "No games yet." in text_of(page(client, "/"))
+    game_id = start_mizerka(client, deals=3)
+    item = parse_html(page(client, "/")).find("a", href=f"/games/{game_id}").text
+    assert "Ann · Bob · Cid" in item
+    assert "Deal 4/18" in item
+    assert "Leader: Ann (3)" in item
