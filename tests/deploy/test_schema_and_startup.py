@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +24,40 @@ from tests.conftest import database_config
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def reset_postgresql(app: Flask) -> None:
+    """Drop every table (the session's own read transaction ended first, or DROP waits on it)."""
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        db.session.remove()
+
+
+@pytest.fixture
+def migrated(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Flask]:
+    """An app whose schema will be built by the migrations alone (no create_all)."""
+    app = migrated_app(backend, tmp_path, request)
+    yield app
+    if backend == "postgresql":
+        reset_postgresql(app)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 def migrated_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Flask:
-    """An app whose schema was built by the migrations alone (no create_all)."""
     os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
-    config = {"TESTING": True, "SECRET_KEY": "k", "AUTO_MIGRATE": False, **database_config(backend, tmp_path, request)}
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "k",
+        "AUTO_MIGRATE": False,
+        **database_config(backend, tmp_path, request),
+    }
     app = create_app(config)
     if backend == "postgresql":
-        with app.app_context():
-            # The shared test schema may hold the suite's create_all tables: start from nothing.
-            db.drop_all()
-            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            db.session.commit()
+        # The shared test schema may hold the suite's create_all tables: start from nothing.
+        reset_postgresql(app)
     return app
 
 
@@ -43,42 +67,53 @@ def schema_differences(app: Flask) -> list[Any]:
         return list(compare_metadata(context, db.metadata))
 
 
-def test_migrated_schema_equals_the_models(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    app = migrated_app(backend, tmp_path, request)
+def test_migrated_schema_equals_the_models(migrated: Flask) -> None:
+    app = migrated
     upgrade_schema(app)
     assert schema_differences(app) == []
     upgrade_schema(app)  # a second upgrade is a no-op
     assert schema_differences(app) == []
-    if backend == "postgresql":
-        with app.app_context():
-            db.drop_all()
-            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            db.session.commit()
 
 
-def test_data_written_at_the_first_migration_survives_upgrades(
-    backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+def test_data_written_at_the_first_migration_survives_upgrades(migrated: Flask) -> None:
+    """Rows written as the first schema knew them (plain SQL, not today's models) upgrade intact."""
     from flask_migrate import upgrade
 
     from scorekeeper import services
     from scorekeeper.database import migrations_dir
 
-    app = migrated_app(backend, tmp_path, request)
+    app = migrated
+    rows = [
+        "INSERT INTO players (id, name, name_key, created_at) VALUES "
+        "(1, 'Ann', 'ann', '2026-01-02 20:00:00'), (2, 'Bob', 'bob', '2026-01-02 20:00:00'), "
+        "(3, 'Cid', 'cid', '2026-01-02 20:00:00')",
+        "INSERT INTO games"
+        " (id, ruleset, options, first_dealer, edit_key_hash, version, created_at, updated_at)"
+        " VALUES ('OldGame0001', 'mizerka', '{}', 0, :hash, 3, '2026-01-02 20:00:00', '2026-01-02 21:00:00')",
+        "INSERT INTO seats (game_id, position, player_id) VALUES "
+        "('OldGame0001', 0, 1), ('OldGame0001', 1, 2), ('OldGame0001', 2, 3)",
+        "INSERT INTO deals (game_id, number, contract, bids, tricks, created_at, updated_at) VALUES "
+        "('OldGame0001', 1, 'hearts', NULL, '[1, 7, 5]', '2026-01-02 20:10:00', '2026-01-02 20:10:00'), "
+        "('OldGame0001', 2, 'mizerka', NULL, '[6, 2, 5]', '2026-01-02 20:20:00', '2026-01-02 20:20:00')",
+    ]
     with app.app_context():
         upgrade(directory=migrations_dir(), revision="0001")
-        loaded, _key = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann")
-        services.record_deal(loaded.id, number=1, contract="hearts", tricks={"Ann": 1, "Bob": 7, "Cid": 5})
-        game_id = loaded.id
+        for statement in rows:
+            db.session.execute(text(statement), {"hash": services.hash_key("old-key")})
+        db.session.commit()
+        db.session.remove()
     upgrade_schema(app)
     with app.app_context():
-        state = services.get_game(game_id).state
-        assert state.deals[0].tricks == (1, 7, 5)
-        assert state.totals == (0, 0, 0)
-        if backend == "postgresql":
-            db.drop_all()
-            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            db.session.commit()
+        loaded = services.get_game("OldGame0001")
+        state = loaded.state
+        assert loaded.setup.players == ("Ann", "Bob", "Cid")
+        assert [deal.tricks for deal in state.deals] == [(1, 7, 5), (6, 2, 5)]
+        # Deal 1: Ann deals, Bob forehand (hearts); deal 2: Bob deals, Cid forehand (mizerka).
+        # Mizerka quotas F1 M5 D7: Cid 1-5 = -4, Ann (middlehand) 5-6 = -1, Bob (dealer) 7-2 = +5.
+        assert [deal.scores for deal in state.deals] == [(0, 0, 0), (-1, 5, -4)]
+        assert state.totals == (-1, 5, -4)
+        assert services.key_matches(loaded.game, "old-key")
+        db.session.remove()
 
 
 STARTUP = textwrap.dedent(
