@@ -1,0 +1,137 @@
+/* Scorekeeper: small enhancements. Every page works without this file. */
+(() => {
+  'use strict';
+  const d = document, b = d.body;
+  const all = (sel, root) => Array.from((root || d).querySelectorAll(sel));
+  const num = (i) => (/^\d+$/.test(i.value.trim()) ? +i.value : null);
+  const ok = (n) => n !== null && n >= 0 && n <= 13;
+  const sum = (ns) => (ns.includes(null) ? null : ns.reduce((s, n) => s + n, 0));
+
+  // Tricks add up to 13: when all but one are known, fill in the last. Only boxes
+  // filled here (data-auto) are ever rewritten; what the user typed stays.
+  function autofill(fs) {
+    const inputs = all('input[type=number]', fs);
+    const mine = inputs.filter((i) => i.dataset.auto);
+    const open = inputs.filter((i) => i.dataset.auto || i.value === '');
+    const typed = sum(inputs.filter((i) => !open.includes(i)).map(num));
+    const rest = open.length === 1 && typed !== null ? (+fs.dataset.sum || 13) - typed : null;
+    if (ok(rest)) { open[0].value = rest; open[0].dataset.auto = '1'; return; }
+    mine.forEach((i) => { i.value = ''; delete i.dataset.auto; });
+  }
+
+  // Misère hook rule: the dealer, bidding last, may not make the bids add up to 13.
+  function hook(fs) {
+    const hint = fs.querySelector('[data-hook-hint]'), dealer = fs.querySelector('input[data-dealer]');
+    if (!hint || !dealer) return;
+    const others = sum(all('input[type=number]:not([data-dealer])', fs).map(num));
+    const n = others === null ? null : 13 - others;
+    const bad = ok(n) && num(dealer) === n;
+    const row = dealer.closest('.number-row'), who = row && row.querySelector('.who');
+    hint.textContent = ok(n) ? `${who ? who.textContent.trim() : 'The dealer'} may not bid ${n}: the bids would add up to 13.` : '';
+    hint.hidden = !ok(n);
+    hint.classList.toggle('is-bad', bad);
+    dealer.setCustomValidity(bad ? hint.textContent : '');
+    if (bad) { dealer.setAttribute('aria-invalid', 'true'); dealer.dataset.hooked = '1'; }
+    else if (dealer.dataset.hooked) { dealer.removeAttribute('aria-invalid'); delete dealer.dataset.hooked; }
+  }
+
+  function enhance(root) {
+    all('button.step, button[data-print]', root).forEach((e) => { e.hidden = false; });
+    all('[data-hook-hint]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
+    all('fieldset.numbers[data-kind=bids]', root).forEach(hook);
+  }
+
+  d.addEventListener('click', (e) => {
+    const t = e.target.closest ? e.target : null;
+    const step = t && t.closest('button.step');
+    const input = step && d.getElementById(step.dataset.target);
+    if (input) {
+      input.value = Math.max(0, Math.min(13, (num(input) || 0) + (+step.dataset.step || 0)));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    } else if (t && t.closest('button[data-print]')) {
+      window.print();
+    }
+  });
+
+  d.addEventListener('input', (e) => {
+    const fs = e.target.closest && e.target.closest('fieldset.numbers');
+    if (!fs) return;
+    delete e.target.dataset.auto; // touched by the user: theirs now
+    if (fs.dataset.kind === 'tricks') autofill(fs);
+    else hook(fs);
+  });
+
+  enhance(d);
+
+  // Hand-over link: the key comes in the #fragment, never sent to a server log.
+  const key = d.getElementById('key'), form = d.getElementById('take-form');
+  if (b.classList.contains('take-page') && location.hash.length > 1 && key && form) {
+    key.value = location.hash.slice(1); // URL-safe already
+    history.replaceState(null, '', location.pathname);
+    form.submit();
+  }
+
+  if (!b.classList.contains('game-page')) return;
+
+  // Keep the screen on while the phone lies on the table.
+  const wake = () => {
+    if (navigator.wakeLock && !d.hidden) navigator.wakeLock.request('screen').catch(() => {});
+  };
+  wake();
+
+  // Live updates: conditional GETs, answered 304 while nothing changed.
+  const live = d.getElementById('live');
+  const period = parseInt(b.dataset.poll, 10);
+  let timer = 0, running = false, fresh = null, notice = null;
+  let etag = `"v${b.dataset.version}-${b.dataset.editable === '1' ? 'e' : 'r'}"`;
+  const busy = () => {
+    const a = d.activeElement;
+    return (a && live.contains(a) && a.matches('input, select, textarea')) ||
+      !!live.querySelector('details[open]') || all('input[type=number]', live).some((i) => i.value !== '');
+  };
+  const apply = () => {
+    if (!fresh) return;
+    if (busy()) {
+      if (notice) return;
+      notice = d.createElement('p');
+      notice.className = 'flash flash-info';
+      notice.setAttribute('role', 'status');
+      notice.innerHTML = 'The game was updated on another phone. <a href="">Reload</a>';
+      const box = d.querySelector('.flashes');
+      if (box) box.append(notice); else live.prepend(notice);
+      return;
+    }
+    live.innerHTML = fresh.getElementById('live').innerHTML;
+    ['version', 'editable'].forEach((k) => { if (fresh.body.dataset[k]) b.dataset[k] = fresh.body.dataset[k]; });
+    fresh = null;
+    if (notice) { notice.remove(); notice = null; }
+    enhance(live);
+  };
+  const poll = async () => {
+    if (running || d.hidden) return;
+    running = true;
+    try {
+      const r = await fetch(location.pathname, {
+        headers: { 'If-None-Match': etag }, cache: 'no-store', credentials: 'same-origin' });
+      if (r.status === 200) {
+        const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
+        if (doc.getElementById('live')) fresh = doc;
+      }
+      if (r.status === 200 || r.status === 304) etag = r.headers.get('ETag') || etag;
+    } catch (err) { /* offline: try again next time */ }
+    running = false;
+    apply();
+    schedule();
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    if (!d.hidden) timer = setTimeout(poll, period);
+  };
+  const polling = live && period > 0 && window.fetch && window.DOMParser;
+  d.addEventListener('visibilitychange', () => {
+    if (d.hidden) { clearTimeout(timer); return; }
+    wake();
+    if (polling) poll();
+  });
+  if (polling) schedule();
+})();
