@@ -22,21 +22,49 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL for concurrent readers, a busy timeout instead of instant 'locked', real foreign keys."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout = 15000")
-    cursor.execute("PRAGMA journal_mode = WAL")
-    cursor.execute("PRAGMA synchronous = NORMAL")
-    cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.close()
+#: How long a write waits for another writer's lock before it is refused as a conflict (409), in ms.
+#: Shorter than a gunicorn worker's timeout (30 s): a stuck lock gets a clean answer, not a killed worker.
+LOCK_TIMEOUT_MS = 15_000
+
+
+def sqlite_pragmas(lock_timeout_ms: int) -> Any:
+    """A connect hook: WAL for concurrent readers, a busy timeout instead of an instant 'locked', real FKs."""
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(lock_timeout_ms)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode: a commit survives the process being killed (only a power cut may lose it).
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    return on_connect
+
+
+def postgresql_settings(lock_timeout_ms: int) -> Any:
+    """A connect hook: a lock wait longer than ``lock_timeout_ms`` fails (and becomes a 409 conflict)."""
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Outside a transaction, so that the pool's rollback on check-in cannot undo the SET.
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"SET lock_timeout = {int(lock_timeout_ms)}")
+        cursor.close()
+        dbapi_connection.autocommit = autocommit
+
+    return on_connect
 
 
 def configure_engine(app: Flask) -> None:
+    lock_timeout_ms = int(app.config.get("LOCK_TIMEOUT_MS") or LOCK_TIMEOUT_MS)
     with app.app_context():
         engine: Engine = db.engine
         if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", sqlite_pragmas)
+            event.listen(engine, "connect", sqlite_pragmas(lock_timeout_ms))
+        elif engine.dialect.name == "postgresql":
+            event.listen(engine, "connect", postgresql_settings(lock_timeout_ms))
 
 
 def migrations_dir() -> str:
@@ -62,6 +90,9 @@ def schema_lock(app: Flask) -> Iterator[None]:
                 fcntl.flock(handle, fcntl.LOCK_UN)
         return
     with db.engine.connect() as connection:
+        # Wait as long as another worker's upgrade takes, not just the usual lock timeout
+        # (LOCAL: only until the commit below, so the pooled connection keeps its timeout).
+        connection.execute(text("SET LOCAL lock_timeout = 0"))
         connection.execute(text("SELECT pg_advisory_lock(:id)"), {"id": ADVISORY_LOCK_ID})
         connection.commit()
         try:
@@ -75,5 +106,9 @@ def upgrade_schema(app: Flask) -> None:
     """Create or upgrade the schema to the newest migration."""
     from flask_migrate import upgrade
 
-    with app.app_context(), schema_lock(app):
-        upgrade(directory=migrations_dir())
+    with app.app_context():
+        with schema_lock(app):
+            upgrade(directory=migrations_dir())
+        # No connection opened here may outlive start-up: a server that forks workers after
+        # loading the app (gunicorn --preload) would otherwise share one socket between processes.
+        db.engine.dispose()

@@ -1,0 +1,144 @@
+"""Game creation through the API is rate-limited per client address; over the limit: 429 rate_limited."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from limits import parse_many
+
+from scorekeeper import GAME_CREATE_RATE_LIMIT, rate_limit_defaults
+from scorekeeper.extensions import db
+from tests.conftest import make_test_app
+from tests.helpers import game_count
+from tests.reliability.conftest import LiveServer, report
+
+PLAYERS = ["Ann", "Bob", "Cid"]
+GAME = {"players": PLAYERS, "first_dealer": "Ann"}
+
+
+def limited_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest, **config: Any) -> Flask:
+    settings = {"RATELIMIT_ENABLED": True, "GAME_CREATE_RATE_LIMIT": "3 per minute", **config}
+    return make_test_app(backend, tmp_path, request, **settings)
+
+
+@pytest.fixture
+def limited(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Flask]]:
+    apps: list[Flask] = []
+
+    def build(**config: Any) -> Flask:
+        apps.append(limited_app(backend, tmp_path, request, **config))
+        return apps[-1]
+
+    yield build
+    for app in apps:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def create(client: FlaskClient, address: str = "192.0.2.10", forwarded_for: str | None = None) -> Any:
+    headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
+    return client.post("/api/v1/games", json=GAME, headers=headers, environ_base={"REMOTE_ADDR": address})
+
+
+def assert_rate_limited(response: Any) -> None:
+    assert response.status_code == 429, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    error = response.get_json()["error"]
+    assert set(error) == {"code", "message", "field"}
+    assert error["code"] == "rate_limited" and error["message"] and error["field"] is None
+    assert int(response.headers["Retry-After"]) > 0
+
+
+def test_over_the_limit_a_client_gets_429_and_nothing_is_created(limited: Callable[..., Flask]) -> None:
+    app = limited()
+    client = app.test_client()
+    for _ in range(3):
+        assert create(client).status_code == 201
+    refused = create(client)
+    assert_rate_limited(refused)
+    assert game_count(app) == 3
+    # Import is another way to create a game: same budget, refused before the body is even read.
+    assert_rate_limited(
+        client.post("/api/v1/games/import", json={}, environ_base={"REMOTE_ADDR": "192.0.2.10"})
+    )
+    # Another address has its own budget.
+    assert create(client, address="192.0.2.11").status_code == 201
+
+
+def test_the_limit_is_only_on_creating_games(limited: Callable[..., Flask]) -> None:
+    app = limited(GAME_CREATE_RATE_LIMIT="1 per minute")
+    client = app.test_client()
+    created = create(client).get_json()
+    assert_rate_limited(create(client))
+    game_id, auth = created["id"], {"Authorization": f"Bearer {created['edit_key']}"}
+    for number in (1, 2, 3):  # playing on, reading and the pages are not limited
+        contract = ["hearts", "clubs", "mizerka"][number - 1]
+        body = {"number": number, "contract": contract, "tricks": {"Ann": 1, "Bob": 7, "Cid": 5}}
+        recorded = client.post(f"/api/v1/games/{game_id}/deals", json=body, headers=auth)
+        assert recorded.status_code == 201, recorded.get_data(as_text=True)
+        assert client.get(f"/api/v1/games/{game_id}").status_code == 200
+        assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get("/api/v1/rulesets").status_code == 200
+
+
+def test_a_forged_forwarded_for_does_not_dodge_the_limit(limited: Callable[..., Flask]) -> None:
+    """Without a trusted proxy in front, X-Forwarded-For is the client's own say-so: ignored."""
+    client = limited().test_client()
+    for i in range(3):
+        assert create(client, forwarded_for=f"203.0.113.{i}").status_code == 201
+    assert_rate_limited(create(client, forwarded_for="203.0.113.99"))
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_budget(limited: Callable[..., Flask]) -> None:
+    """SCOREKEEPER_PROXY_HOPS=1 (PROXY_HOPS): the address the proxy saw, not the proxy's own."""
+    client = limited(PROXY_HOPS=1).test_client()
+    proxy = "10.0.0.1"
+    for _ in range(3):
+        assert create(client, address=proxy, forwarded_for="198.51.100.1").status_code == 201
+    assert_rate_limited(create(client, address=proxy, forwarded_for="198.51.100.1"))
+    assert create(client, address=proxy, forwarded_for="198.51.100.2").status_code == 201
+
+
+def test_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("RATELIMIT_ENABLED", "RATELIMIT_STORAGE_URI", "GAME_CREATE_RATE_LIMIT"):
+        monkeypatch.delenv(name, raising=False)
+    defaults = rate_limit_defaults()
+    assert defaults["RATELIMIT_ENABLED"] is True
+    assert defaults["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert defaults["GAME_CREATE_RATE_LIMIT"] == GAME_CREATE_RATE_LIMIT
+    assert [str(limit) for limit in parse_many(GAME_CREATE_RATE_LIMIT)] == [
+        "30 per 1 minute",
+        "300 per 1 day",
+    ]
+    monkeypatch.setenv("RATELIMIT_ENABLED", "0")
+    monkeypatch.setenv("RATELIMIT_STORAGE_URI", "redis://cache:6379")
+    monkeypatch.setenv("GAME_CREATE_RATE_LIMIT", "5 per hour")
+    assert rate_limit_defaults() == {
+        "RATELIMIT_ENABLED": False,
+        "RATELIMIT_STORAGE_URI": "redis://cache:6379",
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "GAME_CREATE_RATE_LIMIT": "5 per hour",
+    }
+
+
+@pytest.mark.slow
+def test_the_production_server_answers_429_over_the_limit(
+    start_server: Callable[..., LiveServer], request: pytest.FixtureRequest
+) -> None:
+    """gunicorn with the limit from the environment (one worker: in memory, each worker counts alone)."""
+    server = start_server(workers=1, GAME_CREATE_RATE_LIMIT="2 per minute", RATELIMIT_STORAGE_URI="memory://")
+    answers = [server.api("POST", "/games", GAME) for _ in range(4)]
+    assert [answer.status for answer in answers] == [201, 201, 429, 429]
+    for answer in answers[2:]:
+        assert answer.json["error"]["code"] == "rate_limited"
+        assert int(answer.header("Retry-After")) > 0
+    game_id = answers[0].json["id"]
+    assert server.api("GET", f"/games/{game_id}").status == 200
+    report(
+        request, "rate limit 2 per minute on gunicorn: 4 tried, 2 created, 2 refused with 429 rate_limited"
+    )
