@@ -1,0 +1,110 @@
+"""The printed scoresheet of a finished game: one A4 page and one Letter page, everything on it, and
+readable in black and white.
+
+Chromium prints the page (print media, page.pdf()); poppler's pdfinfo counts the pages, pdftotext reads
+the text back, and pdftoppm renders it to check that no colour is left to carry a meaning.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from e2e_support import OUTPUT, PHONE, Games, LiveServer, in_ci, new_context
+from helpers import CONTRACT_LABELS, MIZERKA_DEALS, MIZERKA_NAMES, signed
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+PAPER = ["A4", "Letter"]
+
+
+def poppler(tool: str, *args: str) -> bytes:
+    if shutil.which(tool) is None:
+        message = f"{tool} (Debian's poppler-utils) is needed to read the PDF back"
+        if in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return subprocess.run([tool, *args], check=True, capture_output=True, timeout=60).stdout
+
+
+@pytest.fixture(scope="module")
+def printed(browser: Browser, live_server: LiveServer, games: Games) -> dict[str, Path]:
+    """The finished game's scoresheet printed on each paper size (kept under test-output/pdf/)."""
+    folder = OUTPUT / "pdf"
+    folder.mkdir(parents=True, exist_ok=True)
+    context = new_context(browser, PHONE)
+    page = context.new_page()
+    page.goto(live_server.origin + games.finished.path("/scoresheet"))
+    page.emulate_media(media="print")
+    files = {}
+    for paper in PAPER:
+        path = folder / f"scoresheet-{paper}.pdf"
+        page.pdf(path=str(path), format=paper, print_background=True)
+        files[paper] = path
+    context.close()
+    return files
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_the_scoresheet_prints_on_one_page(paper: str, printed: dict[str, Path]) -> None:
+    info = poppler("pdfinfo", str(printed[paper])).decode()
+    pages = re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE)
+    assert pages and pages.group(1) == "1", info
+    size = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.MULTILINE)
+    assert size, info
+    expected = {"A4": (595.3, 841.9), "Letter": (612.0, 792.0)}[paper]  # portrait, in points
+    assert abs(float(size.group(1)) - expected[0]) < 2 and abs(float(size.group(2)) - expected[1]) < 2, info
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_every_deal_and_the_standings_are_on_paper(paper: str, printed: dict[str, Path]) -> None:
+    text = poppler("pdftotext", "-layout", str(printed[paper]), "-").decode()
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    assert "Mizerka scoresheet" in text
+    assert "Final standings" in text
+    for place, name, total in (("1.", "Ann", 3), ("1.", "Bob", 3), ("3.", "Cid", -6)):
+        assert re.search(
+            rf"{re.escape(place)}\s+{name}(\s+★?\s*winner)?\s+{re.escape(signed(total))}", text
+        ), name
+    assert text.count("winner") == 2, "the winners are named in words, not only in colour"
+    for deal in MIZERKA_DEALS:
+        row = [str(deal.number), deal.dealer, deal.chooser, CONTRACT_LABELS[deal.contract]]
+        row += [str(n) for n in deal.tricks] + [signed(n) for n in deal.scores + deal.totals]
+        assert " ".join(row) in lines, f"deal {deal.number} is missing or garbled: {' '.join(row)}"
+    for name in MIZERKA_NAMES:
+        assert name in text
+
+
+def _pixels(ppm: bytes) -> tuple[int, int, bytes]:
+    """Width, height and RGB bytes of a binary PPM (P6, maxval 255), as pdftoppm writes it."""
+    fields: list[bytes] = []
+    position = 2
+    while len(fields) < 3:
+        match = re.compile(rb"\s*(#[^\n]*\n\s*)*(\d+)").match(ppm, position)
+        assert match, "not a PPM"
+        fields.append(match.group(2))
+        position = match.end()
+    width, height, maxval = (int(field) for field in fields)
+    assert ppm[:2] == b"P6" and maxval == 255
+    return width, height, ppm[position + 1 :]
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_the_printed_page_needs_no_colour(paper: str, printed: dict[str, Path]) -> None:
+    """Rendered, the page is grey scale: wins, leads and suits are told by words and symbols."""
+    ppm = poppler("pdftoppm", "-r", "60", "-singlefile", str(printed[paper]))
+    width, height, rgb = _pixels(ppm)
+    assert len(rgb) == width * height * 3
+    coloured = sum(
+        1
+        for i in range(0, len(rgb), 3)
+        if max(rgb[i], rgb[i + 1], rgb[i + 2]) - min(rgb[i], rgb[i + 1], rgb[i + 2]) > 24
+    )
+    assert coloured == 0, f"{coloured} coloured pixels on the {paper} page"
+    ink = sum(1 for i in range(0, len(rgb), 3) if rgb[i] < 128)
+    assert ink > width * height // 200, "the page is not blank"
