@@ -1,0 +1,258 @@
+"""A large demo data set for benchmarks: random legal finished games, inserted in bulk.
+
+Every game is dealt by the rules engine (each contract once per player, tricks
+summing to 13, the hook rule for Misère bids) and replayed to get its figures,
+exactly as the services store them; only the inserts are batched.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from .extensions import db
+from .models import Deal, DealResult, Game, GameResult, Player, Seat, today
+from .rules import DealRecord, GameSetup, GameState, get_ruleset, name_key
+from .rules.base import TRICKS_PER_DEAL
+from .services import hash_key
+from .stats import figures, refresh_totals
+
+FIRST_NAMES = [
+    "Ada",
+    "Agata",
+    "Alek",
+    "Ania",
+    "Basia",
+    "Bartek",
+    "Cezary",
+    "Dorota",
+    "Edek",
+    "Ela",
+    "Franek",
+    "Gosia",
+    "Halina",
+    "Igor",
+    "Iza",
+    "Jacek",
+    "Jola",
+    "Kasia",
+    "Krzys",
+    "Lena",
+    "Leszek",
+    "Magda",
+    "Marek",
+    "Nina",
+    "Ola",
+    "Pawel",
+    "Piotr",
+    "Ryszard",
+    "Sabina",
+    "Tadek",
+    "Tomek",
+    "Ula",
+    "Wanda",
+    "Wiktor",
+    "Zosia",
+    "Zbyszek",
+    "Marta",
+    "Janek",
+    "Renata",
+    "Olek",
+]
+LAST_NAMES = [
+    "Nowak",
+    "Kowalski",
+    "Wisniewski",
+    "Wojcik",
+    "Kaminski",
+    "Lewandowski",
+    "Zielinski",
+    "Szymanski",
+    "Wozniak",
+    "Dabrowski",
+    "Kozlowski",
+    "Jankowski",
+    "Mazur",
+    "Kwiatkowski",
+    "Krawczyk",
+    "Piotrowski",
+    "Grabowski",
+    "Nowakowski",
+    "Pawlowski",
+    "Michalski",
+    "Adamczyk",
+    "Dudek",
+    "Zajac",
+    "Wieczorek",
+    "Jablonski",
+    "Krol",
+    "Majewski",
+    "Olszewski",
+    "Jaworski",
+    "Malinowski",
+]
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    players: int
+    games: int
+    deals: int
+
+
+def player_names(count: int, taken: set[str]) -> Iterator[str]:
+    """``count`` distinct names not in ``taken`` (name keys): first and last names, then numbered."""
+    made = 0
+    suffix = 0
+    while True:
+        for last in LAST_NAMES:
+            for first in FIRST_NAMES:
+                name = f"{first} {last}" + (f" {suffix}" if suffix else "")
+                if name_key(name) in taken:
+                    continue
+                taken.add(name_key(name))
+                yield name
+                made += 1
+                if made == count:
+                    return
+        suffix += 1
+
+
+def _split(rng: random.Random, parts: int) -> tuple[int, ...]:
+    """13 tricks split at random among ``parts`` players."""
+    cuts = sorted(rng.randint(0, TRICKS_PER_DEAL) for _ in range(parts - 1))
+    bounds = [0, *cuts, TRICKS_PER_DEAL]
+    return tuple(bounds[i + 1] - bounds[i] for i in range(parts))
+
+
+def random_game(rng: random.Random, ruleset_id: str, names: tuple[str, ...]) -> tuple[GameSetup, GameState]:
+    """A legal finished game with random declarations and tricks."""
+    ruleset = get_ruleset(ruleset_id)
+    setup = GameSetup(
+        ruleset=ruleset.id,
+        players=names,
+        first_dealer=rng.randrange(ruleset.player_count),
+        options=ruleset.validate_options({}),
+    )
+    records: list[DealRecord] = []
+    remaining = [list(c.id for c in ruleset.contracts) for _ in names]
+    for number in range(1, ruleset.deal_count + 1):
+        contract = None
+        bids = None
+        if ruleset.declares_contract:
+            chooser = (ruleset.dealer_of(setup, number) + 1) % ruleset.player_count
+            contract = remaining[chooser].pop(rng.randrange(len(remaining[chooser])))
+        if ruleset.bids_in(number):
+            order = ruleset.bidding_order(setup, number)
+            by_seat = [0] * len(names)
+            for position, seat in enumerate(order):
+                bid = rng.choice((0, 1, 2, 3, 3, 4, 4, 5))
+                if position == len(order) - 1 and sum(by_seat) + bid == TRICKS_PER_DEAL:
+                    bid += 1  # the hook: the dealer may not make the bids add up to 13
+                by_seat[seat] = bid
+            bids = tuple(by_seat)
+        records.append(DealRecord(contract=contract, bids=bids, tricks=_split(rng, len(names))))
+    state = ruleset.replay(setup, records)
+    assert state.finished
+    return setup, state
+
+
+def _game_id(rng: random.Random) -> str:
+    return base64.urlsafe_b64encode(rng.getrandbits(64).to_bytes(8, "big")).decode().rstrip("=")
+
+
+def seed_demo(
+    games: int,
+    players: int,
+    *,
+    seed: int = 1,
+    misere_share: float = 0.0,
+    days: int = 730,
+    until: date | None = None,
+) -> SeedReport:
+    """Insert ``players`` new players and ``games`` finished games among them, played over ``days`` days."""
+    needed = get_ruleset("misere" if misere_share > 0 else "mizerka").player_count
+    if players < needed:
+        raise ValueError(f"at least {needed} players are needed")
+    rng = random.Random(seed)
+    until = until or today()
+    taken = set(db.session.execute(select(Player.name_key)).scalars())
+    now = datetime.now()
+    names = list(player_names(players, taken))
+    people: list[tuple[int, str]] = []
+    for start in range(0, len(names), CHUNK):
+        rows = [{"name": n, "name_key": name_key(n), "created_at": now} for n in names[start : start + CHUNK]]
+        result = db.session.execute(
+            insert(Player).returning(Player.id, Player.name, sort_by_parameter_order=True), rows
+        )
+        people.extend((row.id, row.name) for row in result)
+    key_hash = hash_key("demo data: no one holds this key")
+    deal_count = 0
+    for start in range(0, games, CHUNK):
+        game_rows: list[dict[str, Any]] = []
+        seat_rows: list[dict[str, Any]] = []
+        deal_rows: list[dict[str, Any]] = []
+        result_rows: list[dict[str, Any]] = []
+        deal_result_rows: list[dict[str, Any]] = []
+        for _ in range(start, min(games, start + CHUNK)):
+            ruleset_id = "misere" if rng.random() < misere_share else "mizerka"
+            table = rng.sample(people, get_ruleset(ruleset_id).player_count)
+            setup, state = random_game(rng, ruleset_id, tuple(name for _, name in table))
+            game_id = _game_id(rng)
+            played_on = until - timedelta(days=rng.randrange(days))
+            created = datetime.combine(played_on, datetime.min.time()) + timedelta(
+                hours=19, minutes=rng.randrange(180)
+            )
+            game_rows.append(
+                {
+                    "id": game_id,
+                    "ruleset": ruleset_id,
+                    "options": setup.options_dict,
+                    "first_dealer": setup.first_dealer,
+                    "edit_key_hash": key_hash,
+                    "version": len(state.deals),
+                    "created_at": created,
+                    "updated_at": created,
+                    "played_on": played_on,
+                    "note": None,
+                }
+            )
+            seat_rows += [
+                {"game_id": game_id, "position": seat, "player_id": pid}
+                for seat, (pid, _) in enumerate(table)
+            ]
+            deal_rows += [
+                {
+                    "game_id": game_id,
+                    "number": deal.number,
+                    "contract": deal.contract,
+                    "bids": None if deal.bids is None else list(deal.bids),
+                    "tricks": None if deal.tricks is None else list(deal.tricks),
+                    "created_at": created,
+                    "updated_at": created,
+                }
+                for deal in state.deals
+            ]
+            deal_count += len(state.deals)
+            rows = figures(state, game_id=game_id, player_ids=[pid for pid, _ in table], played_on=played_on)
+            result_rows += rows[0]
+            deal_result_rows += rows[1]
+        for model, chunk in (
+            (Game, game_rows),
+            (Seat, seat_rows),
+            (Deal, deal_rows),
+            (GameResult, result_rows),
+            (DealResult, deal_result_rows),
+        ):
+            db.session.execute(insert(model.__table__), chunk)
+        db.session.commit()
+    refresh_totals()  # everyone's all-time sums, in one INSERT ... SELECT
+    db.session.commit()
+    return SeedReport(players=len(people), games=games, deals=deal_count)

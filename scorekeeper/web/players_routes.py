@@ -1,0 +1,199 @@
+"""People across games: the rankings, the list of players (rename, merge) and a player's page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+
+from .. import charts, services, stats
+from ..models import today
+from ..rules import RULESETS, RuleError
+from . import bp
+from .forms import MergeForm, RenameForm
+
+bp.add_app_template_filter(charts.signed, "signed")
+
+
+def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
+    """A URL for ``endpoint`` keeping the ruleset and period chosen (defaults left out)."""
+    args: dict[str, Any] = {}
+    if filters.ruleset != stats.DEFAULT_RULESET:
+        args["game"] = filters.ruleset
+    if filters.period != "all":
+        args["period"] = filters.period
+    args.update({key: value for key, value in values.items() if value is not None})
+    return url_for(endpoint, **args)
+
+
+@bp.get("/rankings")
+def rankings() -> str:
+    """Every player's games and deals won, points and best game, under the chosen filters.
+
+    ``game`` picks the ruleset (Mizerka by default), ``period`` all time, this
+    year or the last 30 days; ``sort`` and ``dir`` order the table by any column.
+    """
+    filters = stats.Filters.from_args(request.args)
+    sort = request.args.get("sort", stats.DEFAULT_SORT)
+    direction = request.args.get("dir")
+    descending = None if direction not in ("asc", "desc") else direction == "desc"
+    page = request.args.get("page", 1, type=int) or 1
+    per_page = int(current_app.config.get("RANKINGS_PER_PAGE") or stats.PER_PAGE)
+    table = stats.rankings(filters, today(), sort, descending, page, per_page)
+
+    def sort_url(column: str) -> str:
+        # Clicking the sorted column again turns it round; another column starts its natural way.
+        if column == table.sort:
+            flip = "asc" if table.descending else "desc"
+        else:
+            flip = "desc" if stats.COLUMNS[column][1] else "asc"
+        return _filters_url("web.rankings", filters, sort=column, dir=flip)
+
+    def page_url(number: int) -> str:
+        direction = "desc" if table.descending else "asc"
+        return _filters_url("web.rankings", filters, sort=table.sort, dir=direction, page=number)
+
+    # One url_for for the 100 rows: the player links differ only by id (and carry the filters).
+    player_url = _filters_url("web.player", filters, player_id=0)
+
+    return render_template(
+        "web/rankings.html",
+        table=table,
+        filters=filters,
+        columns=stats.COLUMNS,
+        rulesets=RULESETS,
+        periods=stats.PERIODS,
+        sort_url=sort_url,
+        page_url=page_url,
+        player_url=lambda player_id: player_url.replace("/players/0", f"/players/{player_id}", 1),
+        filters_url=_filters_url,
+        min_for_percent=stats.MIN_FOR_PERCENT,
+    )
+
+
+def _render_players(
+    merge: MergeForm | None = None, error: RuleError | None = None, status: int = 200
+) -> tuple[str, int]:
+    return (
+        render_template(
+            "web/players.html",
+            people=stats.people(),
+            merge=merge or MergeForm(formdata=None),
+            error=error,
+        ),
+        status,
+    )
+
+
+@bp.get("/players")
+def players() -> tuple[str, int]:
+    """Everyone who has played, with the form that merges two records of one person."""
+    return _render_players()
+
+
+@bp.post("/players/merge")
+def merge_players() -> Any:
+    """Merge two records named in the form: the first one's games move to the second."""
+    form = MergeForm()
+    if not form.validate_on_submit():
+        return _render_players(form, RuleError("form", "The form was incomplete; try again.", None), 422)
+    try:
+        duplicate = services.find_player(form.duplicate.data)
+    except RuleError as refused:
+        return _render_players(form, RuleError(refused.code, refused.message, "duplicate"), 422)
+    try:
+        keep = services.find_player(form.keep.data)
+        kept = services.merge_players(duplicate.id, keep.id)
+    except RuleError as refused:
+        return _render_players(form, RuleError(refused.code, refused.message, "keep"), _status(refused))
+    flash(f"Merged: all the games are now {kept.name}'s.", "ok")
+    return redirect(url_for("web.player", player_id=kept.id), code=303)
+
+
+def _status(error: RuleError) -> int:
+    if error.code == "not_found":
+        return 404
+    return 409 if error.code in ("conflict", "players_share_game") else 422
+
+
+def _render_player(
+    player_id: int,
+    *,
+    rename: RenameForm | None = None,
+    merge: MergeForm | None = None,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    try:
+        player = services.get_player(player_id)
+    except RuleError:
+        abort(404)
+    filters = stats.Filters.from_args(request.args)
+    figures = stats.player_stats(player, filters, today())
+    chart = (
+        charts.points_per_game_chart(player.name, [(line.played_on, line.total) for line in figures.series])
+        if figures.series
+        else None
+    )
+    player_url = _filters_url("web.player", filters, player_id=0)
+    game_url = url_for("web.game", game_id="-")
+    return (
+        render_template(
+            "web/player.html",
+            # One url_for each for the many links that differ only by id.
+            player_url=lambda other: player_url.replace("/players/0", f"/players/{other}", 1),
+            game_url=lambda game_id: game_url.replace("/games/-", f"/games/{game_id}", 1),
+            p=figures,
+            chart=chart,
+            filters=filters,
+            rulesets=RULESETS,
+            periods=stats.PERIODS,
+            filters_url=_filters_url,
+            rename=rename or RenameForm(formdata=None, name=player.name),
+            merge=merge or MergeForm(formdata=None),
+            errors=errors or {},
+            min_for_percent=stats.MIN_FOR_PERCENT,
+        ),
+        status,
+    )
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> tuple[str, int]:
+    """One player: record, contracts, head to head, recent games and points per game over time."""
+    return _render_player(player_id)
+
+
+@bp.post("/players/<int:player_id>/rename")
+def rename_player(player_id: int) -> Any:
+    """A new name for a player; their games and figures follow."""
+    form = RenameForm()
+    if not form.validate_on_submit():
+        return _render_player(player_id, rename=form, errors={"name": "The form was incomplete."}, status=422)
+    try:
+        renamed = services.rename_player(player_id, form.name.data)
+    except RuleError as refused:
+        if refused.code == "not_found":
+            abort(404)
+        errors = {"name": refused.message}
+        return _render_player(player_id, rename=form, errors=errors, status=_status(refused))
+    flash(f"Renamed: {renamed.name}.", "ok")
+    return redirect(url_for("web.player", player_id=player_id), code=303)
+
+
+@bp.post("/players/<int:player_id>/merge")
+def merge_into(player_id: int) -> Any:
+    """This record is a duplicate of the player named in the form: its games move there."""
+    form = MergeForm()
+    if not form.validate_on_submit():
+        return _render_player(player_id, merge=form, errors={"keep": "The form was incomplete."}, status=422)
+    try:
+        keep = services.find_player(form.keep.data)
+        kept = services.merge_players(player_id, keep.id)
+    except RuleError as refused:
+        if refused.code == "not_found":
+            abort(404)
+        errors = {"keep": refused.message}
+        return _render_player(player_id, merge=form, errors=errors, status=_status(refused))
+    flash(f"Merged: all the games are now {kept.name}'s.", "ok")
+    return redirect(url_for("web.player", player_id=kept.id), code=303)

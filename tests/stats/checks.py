@@ -1,0 +1,79 @@
+"""Checks shared by the statistics tests: the stored figures of a game equal its replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from scorekeeper import services, stats
+from scorekeeper.extensions import db
+from scorekeeper.models import DealResult, GameResult
+
+
+def stored(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    games = [
+        {column.name: getattr(row, column.name) for column in GameResult.__table__.c}
+        for row in db.session.execute(
+            select(GameResult).where(GameResult.game_id == game_id).order_by(GameResult.seat)
+        ).scalars()
+    ]
+    deals = [
+        {column.name: getattr(row, column.name) for column in DealResult.__table__.c}
+        for row in db.session.execute(
+            select(DealResult)
+            .where(DealResult.game_id == game_id)
+            .order_by(DealResult.number, DealResult.seat)
+        ).scalars()
+    ]
+    return games, deals
+
+
+def replayed(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The figures computed afresh from the deals, as a reader who trusts nothing stored would."""
+    db.session.expire_all()
+    loaded = services.get_game(game_id)
+    game = loaded.game
+    return stats.figures(
+        loaded.state,
+        game_id=game.id,
+        player_ids=[seat.player_id for seat in game.seats],
+        played_on=game.played_on,
+    )
+
+
+def assert_figures_match(game_id: str) -> None:
+    db.session.expire_all()
+    games, deals = stored(game_id)
+    assert (games, deals) == replayed(game_id)
+    state = services.get_game(game_id).state
+    # And independently of figures(): totals, ranks and deals played straight from the state.
+    assert [row["total"] for row in games] == list(state.totals)
+    assert [row["rank"] for row in games] == [
+        next(s.rank for s in state.standings if s.seat == seat) for seat in range(len(games))
+    ]
+    assert {row["deals_played"] for row in games} == {state.completed_deals}
+    assert all(row["finished"] == state.finished for row in games)
+    assert sum(row["score"] for row in deals) == 0  # Mizerka is zero-sum, deal by deal
+    assert_totals_match()
+
+
+def assert_totals_match() -> None:
+    """Every kept all-time total equals the sums of its player's game figures, for everyone."""
+    from scorekeeper.models import PlayerTotal
+
+    kept = {
+        (row.player_id, row.ruleset): (row.games, row.wins, row.deals, row.deal_wins, row.points, row.best)
+        for row in db.session.execute(select(PlayerTotal)).scalars()
+    }
+    summed: dict[tuple[int, str], list[Any]] = {}
+    for row in db.session.execute(select(GameResult)).scalars():
+        sums = summed.setdefault((row.player_id, row.ruleset), [0, 0, 0, 0, 0, None])
+        sums[0] += row.finished
+        sums[1] += row.finished and row.rank == 1
+        sums[2] += row.deals_played
+        sums[3] += row.deals_won
+        sums[4] += row.total if row.finished else 0
+        if row.finished:
+            sums[5] = row.total if sums[5] is None else max(sums[5], row.total)
+    assert kept == {key: tuple(value) for key, value in summed.items()}
