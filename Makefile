@@ -6,8 +6,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 STAMP := $(VENV)/.installed
+LINTED := $(wildcard scorekeeper tests bench scripts)
 
-.PHONY: setup run serve test lint typecheck db-upgrade clean
+.PHONY: setup run serve test e2e audit bench lint typecheck db-upgrade clean
 
 setup: $(STAMP)
 
@@ -28,8 +29,8 @@ serve: db-upgrade
 	$(BIN)/gunicorn --workers $${WORKERS:-2} --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
 
 lint: setup
-	$(BIN)/ruff check scorekeeper tests bench
-	$(BIN)/ruff format --check scorekeeper tests bench
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
 typecheck: setup
 	$(BIN)/mypy
@@ -37,5 +38,25 @@ typecheck: setup
 test: setup lint typecheck
 	$(BIN)/pytest
 
+# Browser tests only (Playwright driving Debian's /usr/bin/chromium; also part of `make test`).
+e2e: setup
+	$(BIN)/pytest tests/e2e
+
+# Lighthouse on home, game page and scoresheet; reports under test-output/lighthouse/.
+audit: setup node_modules/.package-lock.json
+	$(BIN)/python scripts/audit.py
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+# Throughput and latency against the stack's own floor (/healthz) on SQLite and PostgreSQL:
+# gunicorn + wrk, a few minutes; the table goes to bench/results/ (see bench/README.md).
+bench: setup
+	@command -v wrk >/dev/null 2>&1 || { \
+	  echo "bench: installing wrk (Debian package)"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; \
+	  else sudo -n apt-get update -qq && sudo -n apt-get install -y -qq wrk; fi; }
+	$(BIN)/python bench/run.py
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache node_modules test-output

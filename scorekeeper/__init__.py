@@ -8,11 +8,16 @@ from typing import Any
 
 from flask import Flask, Request, request
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import pagecache
 from .config import default_config
-from .extensions import csrf, db, migrate
+from .extensions import csrf, db, limiter, migrate
 
 __version__ = "0.1.0"
+
+#: Games one client address may create through the API (Flask-Limiter syntax, ";" between limits).
+GAME_CREATE_RATE_LIMIT = "30 per minute; 300 per day"
 
 
 def _asset_dir(name: str) -> str:
@@ -44,8 +49,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(default_config(app.instance_path, config))
     app.config.update(config or {})
     app.session_interface = SessionInterface()
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     app.json.sort_keys = False  # type: ignore[attr-defined]  # per-player objects keep seat order
 
+    register_proxy_fix(app)
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
@@ -58,13 +66,47 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def _env_flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    return default if not value else value not in ("0", "false", "no", "off")
+
+
+def rate_limit_defaults() -> dict[str, Any]:
+    """Rate-limit settings from the environment, for every key the given config leaves out."""
+    return {
+        "RATELIMIT_ENABLED": _env_flag("RATELIMIT_ENABLED", True),
+        # In memory, each worker process counts for itself: N workers let N times the limit through.
+        # A shared store (e.g. redis://host:6379) makes the limit exact across workers and hosts.
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "").strip() or "memory://",
+        "RATELIMIT_HEADERS_ENABLED": True,  # Retry-After on a 429
+        "GAME_CREATE_RATE_LIMIT": os.environ.get("GAME_CREATE_RATE_LIMIT", "").strip()
+        or GAME_CREATE_RATE_LIMIT,
+    }
+
+
+def register_proxy_fix(app: Flask) -> None:
+    """Behind N trusted proxies, take the client's address and scheme from their X-Forwarded-* headers.
+
+    Without it every client would share the proxy's address (and its rate limit).
+    """
+    hops = app.config.get("PROXY_HOPS")
+    if hops is None:
+        hops = int(os.environ.get("SCOREKEEPER_PROXY_HOPS", "0").strip() or 0)
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+
+
 def register_extensions(app: Flask) -> None:
     from .database import configure_engine, migrations_dir
 
     db.init_app(app)
     csrf.init_app(app)
+    for key, value in rate_limit_defaults().items():
+        app.config.setdefault(key, value)
+    limiter.init_app(app)
     migrate.init_app(app, db, directory=migrations_dir(), render_as_batch=True)
     configure_engine(app)
+    pagecache.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:
@@ -75,6 +117,12 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api_bp)
     # The API authenticates with a bearer key, not a cookie: CSRF cannot reach it.
     csrf.exempt(api_bp)
+    # Benchmark yardsticks (bench/run.py): only when asked for, never in production.
+    if app.config.get("BENCH_ROUTES", _env_flag("SCOREKEEPER_BENCH_ROUTES", False)):
+        from .benchroutes import bp as bench_bp
+
+        app.register_blueprint(bench_bp)
+        csrf.exempt(bench_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
@@ -106,6 +154,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 def register_headers(app: Flask) -> None:
+    from . import compression
+
+    compression.init_app(app)
+
     @app.after_request
     def security_headers(response: Any) -> Any:
         headers = response.headers

@@ -7,6 +7,7 @@ import socket
 import sqlite3
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 import segno
@@ -112,9 +113,81 @@ def backup_command(destination: Path) -> None:
     click.echo(f"Backed up {url.database} to {destination}")
 
 
+@click.command("export-game")
+@click.argument("game_id")
+@with_appcontext
+def export_game_command(game_id: str) -> None:
+    """Print game GAME_ID's export (JSON: its facts) to standard output."""
+    import json
+
+    from . import services, transfer
+    from .rules import RuleError
+
+    try:
+        exported = transfer.export_game(services.get_game(game_id))
+    except RuleError as refused:
+        raise click.ClickException(refused.message) from None
+    click.echo(json.dumps(exported, ensure_ascii=False, indent=2))
+
+
+@click.command("import-game")
+@click.argument("source", type=click.File("rb"))
+@with_appcontext
+def import_game_command(source: BinaryIO) -> None:
+    """Import the export in SOURCE (a file, or - for standard input) as a new game; prints its id and key."""
+    import json
+
+    from . import transfer
+    from .rules import RuleError
+
+    try:
+        loaded, key = transfer.import_game(json.loads(source.read()))
+    except (ValueError, RecursionError) as error:
+        message = error.message if isinstance(error, RuleError) else "the file is not valid JSON"
+        raise click.ClickException(f"Not imported: {message}") from None
+    click.echo(f"Imported game {loaded.id} ({loaded.ruleset.name}: {', '.join(loaded.setup.players)}).")
+    click.echo(f"Edit key (shown once): {key}")
+
+
+@click.command("seed-demo")
+@click.option("--games", default=10_000, show_default=True, help="Finished games to add.")
+@click.option("--players", default=1_000, show_default=True, help="New players to add.")
+@click.option("--seed", default=1, show_default=True, help="Random seed (the same seed, the same games).")
+@click.option("--misere-share", default=0.0, show_default=True, help="Share of Misère games (0 to 1).")
+@click.option("--days", default=730, show_default=True, help="Games are spread over this many past days.")
+@with_appcontext
+def seed_demo_command(games: int, players: int, seed: int, misere_share: float, days: int) -> None:
+    """Add random legal finished games among new players, in bulk (for benchmarks and demos)."""
+    import time
+
+    from .demo import seed_demo
+
+    if players < 4 or games < 0 or days < 1:
+        raise click.BadParameter("give at least 4 players, no negative games and at least 1 day")
+    started = time.perf_counter()
+    report = seed_demo(games, players, seed=seed, misere_share=misere_share, days=days)
+    click.echo(
+        f"Added {report.players} players, {report.games} games and {report.deals} deals "
+        f"in {time.perf_counter() - started:.1f} s."
+    )
+
+
+@click.command("rebuild-stats")
+@with_appcontext
+def rebuild_stats_command() -> None:
+    """Rewrite every game's figures for rankings from its replay (after a manual repair)."""
+    from .services import rebuild_results
+
+    click.echo(f"Rebuilt the figures of {rebuild_results()} games.")
+
+
 def register(app: Flask) -> None:
+    app.cli.add_command(seed_demo_command)
+    app.cli.add_command(rebuild_stats_command)
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(backup_command)
+    app.cli.add_command(export_game_command)
+    app.cli.add_command(import_game_command)
 
 
 def main() -> None:

@@ -1,11 +1,17 @@
-"""Database models: facts only.  Scores, roles and totals are replayed, never stored."""
+"""Database models: facts, plus figures for rankings that are rewritten from the replay.
+
+Scores, roles and totals are replayed from the deals.  ``GameResult`` and
+``DealResult`` keep a copy of the replayed figures so rankings can be summed
+in SQL; the services rewrite them in the same transaction as every write to
+a game, and tests check they always equal the replay.
+"""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -13,6 +19,14 @@ from .extensions import db
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def today() -> date:
+    """The date a game is played on, by default (the server's local date)."""
+    return date.today()
+
+
+NOTE_LENGTH = 200
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -42,6 +56,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    played_on: Mapped[date] = mapped_column(default=today)
+    note: Mapped[str | None] = mapped_column(String(NOTE_LENGTH))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
@@ -96,3 +112,87 @@ class Deal(db.Model):  # type: ignore[name-defined,misc]
         UniqueConstraint("game_id", "number"),
         CheckConstraint("number >= 1", name="number_positive"),
     )
+
+
+class GameResult(db.Model):  # type: ignore[name-defined,misc]
+    """One player's figures in one game, copied from the replay for rankings.
+
+    Ruleset, date and whether the game is finished are repeated here so that a
+    ranking is one GROUP BY over this table alone.
+    """
+
+    __tablename__ = "game_results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    ruleset: Mapped[str] = mapped_column(String(20))
+    played_on: Mapped[date]
+    finished: Mapped[bool]
+    total: Mapped[int]
+    rank: Mapped[int]
+    """Place by total, equal totals sharing it (1, 1, 3); 1 in a finished game is a win."""
+    deals_played: Mapped[int]
+    deals_won: Mapped[int]
+    """Completed deals in which this player's score was the highest (ties count for all tied)."""
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        # Rankings sum one ruleset per player: this index covers that query, so it is read in
+        # player order without touching the table.  The player page reads one person's rows.
+        Index(
+            "ix_game_results_rankings",
+            "ruleset",
+            "player_id",
+            "played_on",
+            "finished",
+            "rank",
+            "total",
+            "deals_played",
+            "deals_won",
+        ),
+        Index("ix_game_results_player_id_ruleset_played_on", "player_id", "ruleset", "played_on"),
+    )
+
+
+class DealResult(db.Model):  # type: ignore[name-defined,misc]
+    """One player's part in one completed deal, copied from the replay for player statistics."""
+
+    __tablename__ = "deal_results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    contract: Mapped[str] = mapped_column(String(20))
+    role: Mapped[str] = mapped_column(String(12))
+    chooser: Mapped[bool]
+    pick: Mapped[int | None]
+    """For the chooser: this was their 1st, 2nd ... choice of the game (Mizerka: 1-6)."""
+    score: Mapped[int]
+    made: Mapped[bool | None]
+    """Quota made (Mizerka) or bid made exactly (Misère); None where there is neither."""
+    won: Mapped[bool]
+    """Highest score of the deal (ties count for all tied)."""
+
+
+class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
+    """One player's all-time sums for one ruleset, kept from ``game_results`` for the rankings.
+
+    Rewritten for the game's players in the same transaction as every write to a game; the
+    rankings for all time read these thousand-odd rows instead of summing every game.
+    """
+
+    __tablename__ = "player_totals"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(20), primary_key=True)
+    games: Mapped[int]
+    """Finished games."""
+    wins: Mapped[int]
+    deals: Mapped[int]
+    deal_wins: Mapped[int]
+    points: Mapped[int]
+    """Points in finished games."""
+    best: Mapped[int | None]
+    """Best total in a finished game."""

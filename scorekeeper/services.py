@@ -13,14 +13,28 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
+from . import stats
 from .extensions import db
-from .models import Deal, Game, Player, Seat, utcnow
-from .rules import DealRecord, DealState, GameSetup, GameState, RuleError, Ruleset, get_ruleset, name_key
+from .models import NOTE_LENGTH, Deal, DealResult, Game, GameResult, Player, Seat, today, utcnow
+from .rules import (
+    MAX_NAME_LENGTH,
+    DealRecord,
+    DealState,
+    GameSetup,
+    GameState,
+    RuleError,
+    Ruleset,
+    get_ruleset,
+    name_key,
+    normalise_name,
+)
+from .rules.base import _has_control_characters
 
 UNSET: Any = object()
 
@@ -39,6 +53,34 @@ def conflict() -> ServiceError:
         "Someone else changed this game at the same moment; nothing was saved. Look again and retry.",
         None,
     )
+
+
+# PostgreSQL: serialization failure, deadlock detected, lock timeout.  SQLite: busy, locked.
+CONTENTION_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+SQLITE_BUSY, SQLITE_LOCKED = 5, 6
+
+
+def is_contention(error: DBAPIError) -> bool:
+    """Whether a database error means another writer got there first (a 409), not a fault (a 500).
+
+    A unique constraint refusing a concurrent double submit counts, and so does a
+    lock not granted in time; anything else (a missing table, a lost connection)
+    is a real fault and must not be passed off as "someone else changed this game".
+    """
+    if isinstance(error, IntegrityError):
+        return True
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    if sqlstate is not None:
+        return sqlstate in CONTENTION_SQLSTATES
+    sqlite_code = getattr(error.orig, "sqlite_errorcode", None)
+    if sqlite_code is not None:
+        return sqlite_code & 0xFF in (SQLITE_BUSY, SQLITE_LOCKED)
+    return False
+
+
+def conflict_or_fault(error: DBAPIError) -> Exception:
+    """What to raise for a database error met while writing: ``conflict`` or the error itself."""
+    return conflict() if is_contention(error) else error
 
 
 @dataclass(frozen=True)
@@ -169,10 +211,18 @@ def create_game(
     players: Sequence[object],
     first_dealer: object = None,
     options: Mapping[str, object] | None = None,
+    *,
+    played_on: object = None,
+    note: object = None,
 ) -> tuple[LoadedGame, str]:
-    """Create a game; returns it with its edit key (shown once, stored as a hash)."""
+    """Create a game; returns it with its edit key (shown once, stored as a hash).
+
+    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.
+    """
     ruleset = get_ruleset(ruleset_id)
     setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
+    day = parse_played_on(played_on)
+    text = parse_note(note)
     key = new_edit_key()
     try:
         people = [_player_named(name) for name in setup.players]
@@ -182,14 +232,62 @@ def create_game(
             options=setup.options_dict,
             first_dealer=setup.first_dealer,
             edit_key_hash=hash_key(key),
+            played_on=day,
+            note=text,
         )
         game.seats = [Seat(position=i, player=person) for i, person in enumerate(people)]
         db.session.add(game)
+        refresh_results(game)
         db.session.commit()
-    except (IntegrityError, OperationalError):
+    except (IntegrityError, OperationalError) as error:
         db.session.rollback()
-        raise conflict() from None
+        raise conflict_or_fault(error) from None
     return replay(game), key
+
+
+def parse_played_on(raw: object) -> date:
+    """The date a game was played: a date or ``YYYY-MM-DD``; blank means today; not in the future."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return today()
+    if isinstance(raw, date):
+        day = raw
+    else:
+        try:
+            day = date.fromisoformat(str(raw).strip())
+        except ValueError:
+            message = "Give the date as year-month-day, e.g. 2026-03-14."
+            raise RuleError("invalid_date", message, "played_on") from None
+    # A day of slack: the phone on the table may be a time zone ahead of the server.
+    if day > today() + timedelta(days=1):
+        raise RuleError("invalid_date", "The date a game was played cannot be in the future.", "played_on")
+    if day.year < 1900:
+        raise RuleError("invalid_date", "That date is too long ago.", "played_on")
+    return day
+
+
+def parse_note(raw: object) -> str | None:
+    """An optional note (place, occasion): trimmed, at most NOTE_LENGTH characters, blank is none."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise RuleError("invalid_note", "The note must be text.", "note")
+    text = " ".join(raw.split())
+    if len(text) > NOTE_LENGTH:
+        raise RuleError("invalid_note", f"The note can be at most {NOTE_LENGTH} characters.", "note")
+    if _has_control_characters(text):
+        raise RuleError("invalid_note", "The note cannot contain control characters.", "note")
+    return text or None
+
+
+def refresh_results(game: Game) -> None:
+    """Rewrite the game's figures for rankings from its replay, inside the writing transaction.
+
+    Every write to a game calls this just before it commits, so the figures can
+    never disagree with the deals (tests check they equal the replay).
+    """
+    db.session.flush()
+    db.session.refresh(game, ["deals"])
+    stats.write_results(game, replay(game).state)
 
 
 def _player_named(name: str) -> Player:
@@ -230,18 +328,18 @@ def _lock(game_id: str, expected_version: int | None = None) -> LoadedGame:
                 None,
             )
         raise not_found()
+    # populate_existing reloads the row and its eagerly loaded seats and deals, as they are now.
     game = db.session.get(Game, game_id, populate_existing=True)
     assert game is not None
-    db.session.refresh(game, ["deals", "seats"])
     return replay(game)
 
 
 def _commit() -> None:
     try:
         db.session.commit()
-    except (IntegrityError, OperationalError):
+    except (IntegrityError, OperationalError) as error:
         db.session.rollback()
-        raise conflict() from None
+        raise conflict_or_fault(error) from None
 
 
 def _write(game_id: str, expected_version: int | None, action: Any) -> Any:
@@ -249,12 +347,13 @@ def _write(game_id: str, expected_version: int | None, action: Any) -> Any:
     try:
         loaded = _lock(game_id, expected_version)
         result = action(loaded)
+        refresh_results(loaded.game)  # the figures for rankings, in the same transaction
     except RuleError:
         db.session.rollback()
         raise
-    except (IntegrityError, OperationalError):
+    except (IntegrityError, OperationalError) as error:
         db.session.rollback()
-        raise conflict() from None
+        raise conflict_or_fault(error) from None
     except BaseException:
         db.session.rollback()
         raise
@@ -390,3 +489,156 @@ def undo_deal(game_id: str, number: int, *, expected_version: int | None = None)
         db.session.flush()
 
     _write(game_id, expected_version, action)
+
+
+# -- people and rematches --------------------------------------------------------------------------
+
+
+def person_name(raw: object) -> str:
+    """A player's name as stored, or a refusal saying what is wrong with it."""
+    if not isinstance(raw, str):
+        raise RuleError("invalid_name", "The name must be text.", "name")
+    name = normalise_name(raw)
+    if not name:
+        raise RuleError("invalid_name", "A player needs a name.", "name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise RuleError("invalid_name", f"Names can be at most {MAX_NAME_LENGTH} characters.", "name")
+    if _has_control_characters(name):
+        message = "Names cannot contain control or invisible formatting characters."
+        raise RuleError("invalid_name", message, "name")
+    return name
+
+
+def get_player(player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None:
+        raise not_found("player")
+    return player
+
+
+def find_player(name: object) -> Player:
+    """The player called ``name`` (ignoring case), or ``not_found``."""
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("unknown_player", "Give a player's name.", "name")
+    player = db.session.execute(select(Player).where(Player.name_key == name_key(name))).scalar_one_or_none()
+    if player is None:
+        raise RuleError("unknown_player", f"There is no player called {normalise_name(name)}.", "name")
+    return player
+
+
+def _touch_games_of(player_id: int) -> None:
+    # Names show on every page of the player's games: bump their versions so cached copies refresh.
+    games = select(Seat.game_id).where(Seat.player_id == player_id)
+    db.session.execute(
+        update(Game)
+        .where(Game.id.in_(games))
+        .values(version=Game.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def rename_player(player_id: int, new_name: object) -> Player:
+    """Give a player a new name; their games and figures follow (they point at the person)."""
+    try:
+        player = get_player(player_id)
+        name = person_name(new_name)
+        key = name_key(name)
+        if key != player.name_key:
+            other = db.session.execute(select(Player).where(Player.name_key == key)).scalar_one_or_none()
+            if other is not None:
+                raise ServiceError(
+                    "name_taken",
+                    f"{other.name} is already a player. If {player.name} and {other.name} are the same "
+                    "person, merge the two records instead.",
+                    "name",
+                )
+        player.name = name
+        player.name_key = key
+        _touch_games_of(player.id)
+    except RuleError:
+        db.session.rollback()
+        raise
+    except (IntegrityError, OperationalError) as error:
+        db.session.rollback()
+        raise conflict_or_fault(error) from None
+    _commit()
+    return player
+
+
+def merge_players(duplicate_id: int, keep_id: int) -> Player:
+    """Fold the record ``duplicate_id`` into ``keep_id``: one person, all their games.
+
+    Refused when the two sat in the same game: they are then two people, and
+    one game would have the same person in two seats.
+    """
+    try:
+        duplicate = get_player(duplicate_id)
+        keep = get_player(keep_id)
+        if duplicate.id == keep.id:
+            raise ServiceError("same_player", "Choose two different players to merge.", "keep")
+        shared = db.session.execute(
+            select(func.count()).where(
+                Seat.player_id == keep.id,
+                Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == duplicate.id)),
+            )
+        ).scalar_one()
+        if shared:
+            games = "a game" if shared == 1 else f"{shared} games"
+            raise ServiceError(
+                "players_share_game",
+                f"{duplicate.name} and {keep.name} played together in {games}, so they are two people: "
+                "merging them would seat one person twice at the same table. Nothing was changed.",
+                "keep",
+            )
+        _touch_games_of(duplicate.id)
+        for table in (Seat, GameResult, DealResult):
+            db.session.execute(
+                update(table)
+                .where(table.player_id == duplicate.id)
+                .values(player_id=keep.id)
+                .execution_options(synchronize_session=False)
+            )
+        stats.refresh_totals([keep.id, duplicate.id])
+        db.session.delete(duplicate)
+        db.session.flush()
+    except RuleError:
+        db.session.rollback()
+        raise
+    except (IntegrityError, OperationalError) as error:
+        db.session.rollback()
+        raise conflict_or_fault(error) from None
+    _commit()
+    return keep
+
+
+def rematch(game_id: str, played_on: object = None) -> tuple[LoadedGame, str]:
+    """A new game with the same people in the same seats and options; the first deal moves on one seat."""
+    loaded = get_game(game_id)
+    if not loaded.state.finished:
+        raise ServiceError("game_not_finished", "A rematch starts once this game is over.", None)
+    setup = loaded.setup
+    names = setup.players
+    first_dealer = names[(setup.first_dealer + 1) % len(names)]
+    return create_game(
+        loaded.ruleset.id,
+        names,
+        first_dealer,
+        setup.options_dict,
+        played_on=played_on,
+        note=loaded.game.note,
+    )
+
+
+def rebuild_results() -> int:
+    """Rewrite every game's figures from its replay (after an import or a manual repair)."""
+    count = 0
+    for game_id in db.session.execute(select(Game.id).order_by(Game.id)).scalars().all():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        refresh_results(game)
+        count += 1
+        if count % 200 == 0:
+            _commit()
+            db.session.expunge_all()
+    _commit()
+    return count

@@ -53,6 +53,7 @@ def make_test_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest, *
         "SECRET_KEY": "test-secret-key",
         "AUTO_MIGRATE": False,
         "SERVER_NAME": None,
+        "RATELIMIT_ENABLED": False,  # tests/reliability/ turns it on where it is tested
         **database_config(backend, tmp_path, request),
         **extra,
     }

@@ -47,6 +47,9 @@ ERROR_CODES: dict[int, list[str]] = {
         "bids_not_allowed",
         "bid_range",
         "hook_rule",
+        "invalid_export",
+        "invalid_date",
+        "invalid_note",
     ],
 }
 
@@ -64,7 +67,8 @@ ERROR_DESCRIPTIONS = {
     413: "too_large: the body is over 64 KiB.",
     422: (
         "A rule of the game or the request's shape refuses the input; `field` names the input. "
-        "unknown_field is a body field this call does not take. Nothing changed."
+        "unknown_field is a body field this call does not take; invalid_export is an import that is "
+        "not a well-formed export (rule breaches keep the rule's own code). Nothing changed."
     ),
 }
 
@@ -365,6 +369,67 @@ SCHEMAS: JSON = {
             },
         },
     },
+    "GameExport": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": (
+            "A game's facts and nothing derived: what GET /games/{game_id}/export answers and "
+            "POST /games/import takes. Per-player values are keyed by player name."
+        ),
+        "required": ["format", "version", "ruleset", "players", "first_dealer", "deals"],
+        "properties": {
+            "format": {"type": "string", "const": "scorekeeper-game"},
+            "version": {"type": "integer", "const": 1},
+            "ruleset": {"type": "string", "enum": RULESET_IDS},
+            "options": {
+                "type": ["object", "null"],
+                "additionalProperties": False,
+                "properties": {
+                    option_id: {"type": ["string", "null"], "enum": [*values, None]}
+                    for option_id, values in OPTION_VALUES.items()
+                },
+            },
+            "players": {
+                "type": "array",
+                "description": "Names in seating order.",
+                "items": {"type": "string", "minLength": 1, "maxLength": 40},
+            },
+            "first_dealer": {"type": "string", "description": "The first dealer's name."},
+            "created_at": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "When the game was started (ISO 8601); the import keeps it (null: now).",
+            },
+            "played_on": {
+                "type": ["string", "null"],
+                "format": "date",
+                "description": "The day the game was played (null: the day it was started, else today).",
+            },
+            "note": {
+                "type": ["string", "null"],
+                "description": "The game's note (place, occasion), at most 200 characters once trimmed.",
+            },
+            "deals": {
+                "type": "array",
+                "maxItems": max(ruleset.deal_count for ruleset in RULESETS.values()),
+                "items": _ref("ExportedDeal"),
+            },
+        },
+    },
+    "ExportedDeal": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["number"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 1, "description": "1, 2, 3... in order."},
+            "contract": {"type": ["string", "null"], "enum": [*CONTRACT_IDS, None]},
+            "bids": {**PER_PLAYER_COUNTS_IN, "description": "Misère deals 1-6: the bids; otherwise null."},
+            "tricks": {
+                **PER_PLAYER_COUNTS_IN,
+                "description": "Tricks taken; null while the deal is pending.",
+            },
+        },
+    },
     "Error": _error_schema(sorted({code for codes in ERROR_CODES.values() for code in codes})),
 }
 
@@ -428,6 +493,26 @@ PATHS: JSON = {
             },
         }
     },
+    "/games/import": {
+        "post": {
+            "operationId": "importGame",
+            "summary": "Create a new game (new id, new edit key) from an export; every deal is replayed.",
+            "requestBody": _json_body("GameExport", "A game export, as GET /games/{game_id}/export gives."),
+            "responses": {
+                "201": _json_response(
+                    _ref("GameCreated"),
+                    "The game was imported.",
+                    {
+                        "Location": {
+                            "description": "The new game's address in this API.",
+                            "schema": {"type": "string"},
+                        }
+                    },
+                ),
+                **_errors(400, 409, 413, 422),
+            },
+        }
+    },
     "/games/{game_id}": {
         "parameters": [GAME_ID],
         "get": {
@@ -452,6 +537,17 @@ PATHS: JSON = {
                     "description": "The copy named by If-None-Match is current.",
                     "headers": {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}},
                 },
+                **_errors(404),
+            },
+        },
+    },
+    "/games/{game_id}/export": {
+        "parameters": [GAME_ID],
+        "get": {
+            "operationId": "exportGame",
+            "summary": "The game's facts (no id, no key, nothing derived), to keep or to import.",
+            "responses": {
+                "200": _json_response(_ref("GameExport"), "The export."),
                 **_errors(404),
             },
         },

@@ -16,8 +16,9 @@ from typing import Any
 
 from flask import Response, current_app, make_response, request, url_for
 
-from .. import services
+from .. import pagecache, services, transfer
 from ..access import bearer_key
+from ..extensions import limiter
 from ..rules import RULESETS, RuleError
 from ..services import LoadedGame, ServiceError
 from . import bp
@@ -132,16 +133,21 @@ def expected_version() -> int | None:
     if not request.headers.get("If-Match") or if_match.star_tag:
         return None
     for tag in if_match.as_set():
-        match = ETAG_RE.fullmatch(tag)
+        # Werkzeug reads an empty tag ("") as None; like any tag not ours, it matches no version.
+        match = ETAG_RE.fullmatch(tag or "")
         if match:
             return int(match.group(1))
     return -1
 
 
+def json_body(payload: Any) -> str:
+    """``payload`` as JSON text, keys in the order built (per-player maps in seat order)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def json_response(payload: Any, status: int = 200) -> Response:
-    """``payload`` as a JSON response, keys in the order built (per-player maps in seat order)."""
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return current_app.response_class(body, status=status, mimetype="application/json")
+    """``payload`` as a JSON response."""
+    return current_app.response_class(json_body(payload), status=status, mimetype="application/json")
 
 
 def etag(version: int) -> str:
@@ -169,7 +175,17 @@ def openapi() -> Response:
     return json_response(openapi_document())
 
 
+def game_create_rate_limit() -> str:
+    """Games one client address may create (config ``GAME_CREATE_RATE_LIMIT``); over it: 429 rate_limited."""
+    return str(current_app.config["GAME_CREATE_RATE_LIMIT"])
+
+
+# One budget for every way of creating a game (create and import), per client address.
+limit_game_creation = limiter.shared_limit(game_create_rate_limit, scope="game_creation")
+
+
 @bp.post("/games")
+@limit_game_creation
 def create_game() -> Response:
     """201: a new game's state plus its ``edit_key`` (shown only here), with a Location header."""
     body = json_object(CREATE_FIELDS)
@@ -185,6 +201,11 @@ def create_game() -> Response:
         body.get("first_dealer"),
         options,
     )
+    return created(loaded, key)
+
+
+def created(loaded: LoadedGame, key: str) -> Response:
+    """201 with a new game's state, its edit key and a Location header."""
     location = url_for("api.game", game_id=loaded.id)
     response = json_response({**game_json(loaded), "edit_key": key}, 201)
     response.headers["Location"] = location
@@ -192,19 +213,43 @@ def create_game() -> Response:
     return response
 
 
+@bp.post("/games/import")
+@limit_game_creation
+def import_game() -> Response:
+    """201: a new game (new id, new edit key) from an export, every deal replayed; like create.
+
+    A file that breaks a rule or is not an export is refused (422) and nothing is stored.
+    """
+    body = json_object(transfer.FIELDS)
+    loaded, key = transfer.import_game(body)
+    return created(loaded, key)
+
+
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
     """200: the whole game state with an ETag; 304 when ``If-None-Match`` holds the current one."""
-    if request.if_none_match:
-        version = services.game_version(game_id)
-        if version is not None and request.if_none_match.contains(etag(version)):
-            response = make_response("", 304)
-            response.set_etag(etag(version))
-            return no_cache(response)
-    loaded = services.get_game(game_id)
-    response = json_response(game_json(loaded))
-    response.set_etag(etag(loaded.game.version))
+    version = services.game_version(game_id)
+    if version is None:
+        raise services.not_found()
+    if request.if_none_match.contains(etag(version)):
+        response = make_response("", 304)
+        response.set_etag(etag(version))
+        return no_cache(response)
+    # The state of one version never changes: kept per worker (see pagecache), no session involved.
+    key = ("api-game", game_id, version)
+    body = pagecache.cached(key)
+    if body is None:
+        body = json_body(game_json(services.get_game(game_id)))
+        pagecache.keep(key, body)
+    response = current_app.response_class(body, status=200, mimetype="application/json")
+    response.set_etag(etag(version))
     return no_cache(response)
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str) -> Response:
+    """200: the game's facts (format ``scorekeeper-game``, version 1), the body ``/games/import`` takes."""
+    return no_cache(json_response(transfer.export_game(services.get_game(game_id))))
 
 
 @bp.post("/games/<game_id>/deals")

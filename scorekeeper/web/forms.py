@@ -9,6 +9,7 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
 from wtforms.widgets import HiddenInput
 
+from ..models import NOTE_LENGTH
 from ..rules import MAX_NAME_LENGTH, RuleError
 
 MAX_PLAYERS = 4
@@ -55,6 +56,9 @@ class NewGameForm(FlaskForm):
     )
     first_dealer = RadioField(default="random", validate_choice=False)
     scoring = RadioField(default="standard", validate_choice=False)
+    # Plain text: the service parses and refuses the date, so the message is the same everywhere.
+    played_on = StringField()
+    note = StringField(render_kw={"maxlength": NOTE_LENGTH})
 
 
 class DeclareForm(FlaskForm):
@@ -89,3 +93,18 @@ class UndoForm(FlaskForm):
 
 class HandOverForm(FlaskForm):
     key = StringField(render_kw={"autocomplete": "off", "spellcheck": "false"})
+
+
+class RematchForm(FlaskForm):
+    """A rematch of a finished game: nothing to fill in but the CSRF token."""
+
+
+class RenameForm(FlaskForm):
+    name = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
+
+
+class MergeForm(FlaskForm):
+    """Two records of one person: ``duplicate``'s games move to ``keep``, then ``duplicate`` goes."""
+
+    duplicate = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
+    keep = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})

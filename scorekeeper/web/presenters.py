@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 import segno
 from flask import url_for
@@ -94,6 +95,8 @@ class GameView:
     editable: bool
     standings: tuple[Seat, ...]
     options: dict[str, str] = field(default_factory=dict)
+    played_on: date | None = None
+    note: str | None = None
 
     def deal(self, number: int) -> DealRow:
         return self.deals[number - 1]
@@ -210,6 +213,8 @@ def game_view(loaded: LoadedGame, *, editable: bool) -> GameView:
         editable=editable,
         standings=tuple(sorted(seats, key=lambda s: (s.rank, s.seat))),
         options=setup.options_dict,
+        played_on=loaded.game.played_on,
+        note=loaded.game.note,
     )
 
 
@@ -219,10 +224,15 @@ class ShareLink:
     qr_svg: Markup
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
-    """A QR code of ``url`` as inline SVG, drawn on the server."""
+    """A QR code of ``url`` as inline SVG, drawn on the server.
+
+    Kept per process: drawing one takes milliseconds (most of the scorer's game page,
+    see bench/README.md), and a game's two links stay the same for the whole game.
+    """
     code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title="QR code")
+    svg = code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title="QR code", omitsize=True)
     return Markup(svg)
 
 

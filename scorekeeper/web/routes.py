@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import services
+from .. import charts, pagecache, services, stats
 from ..access import can_edit, page_key, remember_key
+from ..models import today
 from ..rules import RULESETS, RuleError, get_ruleset
 from ..services import LoadedGame
 from . import bp
@@ -17,12 +19,16 @@ from .forms import (
     DeclareForm,
     HandOverForm,
     NewGameForm,
+    RematchForm,
     TricksForm,
     UndoForm,
     number_or_raw,
     per_seat_numbers,
 )
 from .presenters import game_view, share_links
+
+# How many recent players the new-game page offers as one-tap buttons.
+TAP_LIST_SIZE = 12
 
 # Refusals that mean "the table moved on" rather than "you typed something wrong".
 CONFLICT_CODES = {"wrong_deal_number", "deal_pending", "game_finished", "not_last_deal", "conflict", "stale"}
@@ -82,7 +88,14 @@ def new_game() -> Any:
             first_dealer = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else choice
         options = {spec.id: request.form.get(spec.id, spec.default) for spec in ruleset.options}
         try:
-            loaded, key = services.create_game(ruleset.id, names, first_dealer, options)
+            loaded, key = services.create_game(
+                ruleset.id,
+                names,
+                first_dealer,
+                options,
+                played_on=form.played_on.data,
+                note=form.note.data,
+            )
         except RuleError as refused:
             error = refused
         else:
@@ -95,10 +108,50 @@ def new_game() -> Any:
             remember_key(response, request, loaded.id, key)
             return response
     status = 422 if request.method == "POST" else 200
+    if request.method == "GET":
+        form.played_on.data = today().isoformat()
+    known = stats.known_players()
     return (
-        render_template("web/new_game.html", form=form, ruleset=ruleset, rulesets=RULESETS, error=error),
+        render_template(
+            "web/new_game.html",
+            form=form,
+            ruleset=ruleset,
+            rulesets=RULESETS,
+            error=error,
+            known_players=known,
+            recent_players=stats.recent_players(TAP_LIST_SIZE),
+            today=today(),
+        ),
         status,
     )
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> Any:
+    """A new game with the same people, seats and options; the first deal moves on one seat."""
+    form = RematchForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        loaded, key = services.rematch(game_id)
+    except RuleError as refused:
+        if refused.code == "not_found":
+            abort(404)
+        flash(refused.message, "info")
+        return redirect(url_for("web.game", game_id=game_id), code=303)
+    dealer = loaded.setup.players[loaded.setup.first_dealer]
+    flash(f"Rematch: same seats, {dealer} deals first.", "info")
+    response = redirect(url_for("web.game", game_id=loaded.id), code=303)
+    remember_key(response, request, loaded.id, key)
+    return response
+
+
+def totals_chart(loaded: LoadedGame) -> Markup | None:
+    """The running-totals chart of a game, once a deal is completed."""
+    totals = [deal.totals for deal in loaded.state.deals if deal.totals is not None]
+    if not totals:
+        return None
+    return charts.running_totals_chart(loaded.setup.players, totals, loaded.state.deal_count)
 
 
 def _render_game(
@@ -121,13 +174,22 @@ def _render_game(
             tricks=tricks or TricksForm(formdata=None),
             undo=UndoForm(formdata=None),
             share=share,
+            chart=totals_chart(loaded),
+            rematch=RematchForm(formdata=None) if loaded.state.finished else None,
         ),
         status,
     )
+    if status != 200:
+        response.headers["Cache-Control"] = "no-cache, private"
+        response.headers["Vary"] = "Cookie"
+        return response
+    return _game_headers(response, loaded.game.version, editable)
+
+
+def _game_headers(response: Any, version: int, editable: bool) -> Any:
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["Vary"] = "Cookie"
-    if status == 200:
-        response.set_etag(_etag(loaded.game.version, editable))
+    response.set_etag(_etag(version, editable))
     return response
 
 
@@ -139,19 +201,28 @@ def _etag(version: int, editable: bool) -> str:
 def game(game_id: str) -> Any:
     """The game page: whose turn it is, the form for the next step, the grid and the log.
 
-    Answers 304 to a watching phone whose copy is current, from one cheap query.
+    Answers 304 to a watching phone whose copy is current, from one cheap query, and
+    serves the page already rendered for this version of the game after the same query.
     """
-    if request.if_none_match:
-        known = services.game_version_and_key(game_id)
-        if known is not None:
-            version, key_hash = known
-            editable = services.hash_matches(key_hash, page_key(request, game_id))
-            if request.if_none_match.contains(_etag(version, editable)):
-                response = make_response("", 304)
-                response.set_etag(_etag(version, editable))
-                response.headers["Cache-Control"] = "no-cache, private"
-                return response
-    return _render_game(_load(game_id))
+    known = services.game_version_and_key(game_id)
+    if known is None:
+        abort(404)
+    version, key_hash = known
+    editable = services.hash_matches(key_hash, page_key(request, game_id))
+    if request.if_none_match.contains(_etag(version, editable)):
+        response = make_response("", 304)
+        response.set_etag(_etag(version, editable))
+        response.headers["Cache-Control"] = "no-cache, private"
+        return response
+    key = ("game", game_id, version, editable, request.url_root)
+    reusable = pagecache.usable()
+    body = pagecache.cached(key) if reusable else None
+    if body is not None:
+        return _game_headers(make_response(body, 200), version, editable)
+    response = _render_game(_load(game_id))
+    if reusable and response.status_code == 200:
+        pagecache.keep(key, response.get_data(as_text=True))
+    return response
 
 
 @bp.post("/games/<game_id>/deals")
@@ -299,8 +370,20 @@ def undo(game_id: str) -> Any:
 @bp.get("/games/<game_id>/scoresheet")
 def scoresheet(game_id: str) -> str:
     """The printable scoresheet: contract grid, deal log with running totals, standings."""
-    loaded = _load(game_id)
-    return render_template("web/scoresheet.html", g=game_view(loaded, editable=False))
+    version = services.game_version(game_id)
+    if version is None:
+        abort(404)
+    key = ("scoresheet", game_id, version, request.url_root)
+    reusable = pagecache.usable()
+    body = pagecache.cached(key) if reusable else None
+    if body is None:
+        loaded = _load(game_id)
+        body = render_template(
+            "web/scoresheet.html", g=game_view(loaded, editable=False), chart=totals_chart(loaded)
+        )
+        if reusable:
+            pagecache.keep(key, body)
+    return body
 
 
 @bp.route("/games/<game_id>/take", methods=["GET", "POST"])

@@ -1,0 +1,279 @@
+"""Export a game as facts (JSON, or a CSV deal log for spreadsheets) and import it back as a new game.
+
+The JSON export holds only what happened at the table, like the database:
+ruleset, options, seating, first dealer, when and where (date, note), and
+per deal its number, contract, bids and tricks keyed by player name.
+Importing replays those facts through the rules engine exactly as if they
+had been entered one by one, so a file that breaks a rule is refused with
+the engine's own message and nothing is stored; a good file becomes a new
+game (new id, new edit key) with the same scores and the same scoresheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from . import services
+from .extensions import db
+from .models import Deal, Game, Seat, utcnow
+from .rules import DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+from .services import LoadedGame
+
+FORMAT = "scorekeeper-game"
+VERSION = 1
+#: The fields of an export, in the order they are written.
+FIELDS = (
+    "format",
+    "version",
+    "ruleset",
+    "options",
+    "players",
+    "first_dealer",
+    "created_at",
+    "played_on",
+    "note",
+    "deals",
+)
+DEAL_FIELDS = ("number", "contract", "bids", "tricks")
+
+#: Engine codes that mean "the table moved on" in a live game; in a file they are just a bad file.
+_CONFLICT_CODES = {"game_finished", "deal_pending", "wrong_deal_number", "not_last_deal"}
+#: A cell starting with one of these is read as a formula by spreadsheets.
+_FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+class ImportRefused(RuleError):
+    """A file that cannot become a game; ``code`` is ``invalid_export`` or the engine's rule code."""
+
+
+def _refuse(message: str, field: str | None = None, code: str = "invalid_export") -> ImportRefused:
+    return ImportRefused(code, message, field)
+
+
+# -- export ----------------------------------------------------------------------------------------
+
+
+def export_game(loaded: LoadedGame) -> dict[str, Any]:
+    """The game's facts as a JSON-ready dict (no id, no key, nothing derived)."""
+    setup, state = loaded.setup, loaded.state
+    names = setup.players
+
+    def by_name(values: Sequence[int] | None) -> dict[str, int] | None:
+        return None if values is None else dict(zip(names, values, strict=True))
+
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": setup.ruleset,
+        "options": setup.options_dict,
+        "players": list(names),
+        "first_dealer": names[setup.first_dealer],
+        "created_at": loaded.game.created_at.replace(tzinfo=UTC).isoformat(),
+        "played_on": loaded.game.played_on.isoformat(),
+        "note": loaded.game.note,
+        "deals": [
+            {
+                "number": deal.number,
+                "contract": deal.contract,
+                "bids": by_name(deal.bids),
+                "tricks": by_name(deal.tricks),
+            }
+            for deal in state.deals
+        ],
+    }
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A name as a CSV cell no spreadsheet will run as a formula (OWASP: prefix a single quote)."""
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def export_csv(loaded: LoadedGame) -> str:
+    """The deal log as CSV: a header row, then one row per deal.
+
+    Columns: deal, dealer, chooser, contract, then for each figure in turn
+    (bid, only in a game with bids; tricks; score; running total) one column
+    per player in seating order, as on the scoresheet.  A pending deal leaves
+    its figures empty.  Names are made formula-safe;
+    numbers stay numbers, so a score of -2 is still -2 in the spreadsheet.
+    """
+    ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
+    names = [spreadsheet_safe(name) for name in setup.players]
+    with_bids = any(ruleset.bids_in(number) for number in range(1, ruleset.deal_count + 1))
+    per_player = (["bid"] if with_bids else []) + ["tricks", "score", "total"]
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        ["deal", "dealer", "chooser", "contract"] + [f"{n} {what}" for what in per_player for n in names]
+    )
+    for deal in state.deals:
+        row: list[object] = [
+            deal.number,
+            names[deal.dealer],
+            "" if deal.chooser is None else names[deal.chooser],
+            ruleset.contract_label(deal.contract),
+        ]
+        columns = ([deal.bids] if with_bids else []) + [deal.tricks, deal.scores, deal.totals]
+        for values in columns:
+            row += [""] * len(names) if values is None else list(values)
+        writer.writerow(row)
+    return out.getvalue()
+
+
+# -- import ----------------------------------------------------------------------------------------
+
+
+def import_game(data: object) -> tuple[LoadedGame, str]:
+    """Store the game described by an export as a new game; returns it with its new edit key.
+
+    Everything is checked first, by replaying every deal through the rules
+    engine; then the game, its seats and its deals are written in one
+    transaction.  A bad file raises ``RuleError`` (``ImportRefused``) and
+    stores nothing.
+    """
+    checked = validate_export(data)
+    ruleset, setup, records, state = checked.ruleset, checked.setup, checked.records, checked.state
+    key = services.new_edit_key()
+    try:
+        people = [services._player_named(name) for name in setup.players]
+        now = utcnow()
+        game = Game(
+            id=services.new_game_id(),
+            ruleset=ruleset.id,
+            options=setup.options_dict,
+            first_dealer=setup.first_dealer,
+            edit_key_hash=services.hash_key(key),
+            created_at=checked.created_at or now,
+            updated_at=now,
+            played_on=checked.played_on,
+            note=checked.note,
+        )
+        game.seats = [Seat(position=i, player=person) for i, person in enumerate(people)]
+        game.deals = [
+            Deal(
+                number=deal.number,
+                contract=deal.contract,
+                bids=None if record.bids is None else list(record.bids),
+                tricks=None if record.tricks is None else list(record.tricks),
+                created_at=now,
+                updated_at=now,
+            )
+            for deal, record in zip(state.deals, records, strict=True)
+        ]
+        db.session.add(game)
+        services.refresh_results(game)  # the imported game counts in the rankings at once
+        db.session.commit()
+    except (IntegrityError, OperationalError) as error:
+        db.session.rollback()
+        raise services.conflict_or_fault(error) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return services.replay(game), key
+
+
+@dataclass(frozen=True)
+class CheckedExport:
+    """An export that passed every check, ready to store."""
+
+    ruleset: Ruleset
+    setup: GameSetup
+    created_at: datetime | None
+    played_on: date
+    note: str | None
+    records: list[DealRecord]
+    state: GameState
+
+
+def validate_export(data: object) -> CheckedExport:
+    """Check an export completely (shape, then every rule by replay) without writing anything."""
+    if not isinstance(data, Mapping):
+        raise _refuse("The file must hold one JSON object (a Scorekeeper game export).")
+    unknown = [str(key) for key in data if key not in FIELDS]
+    if unknown:
+        raise _refuse(f"Unknown field {unknown[0][:40]!r} in the file; an export has {', '.join(FIELDS)}.")
+    if data.get("format") != FORMAT:
+        raise _refuse(f'This is not a Scorekeeper game export (its "format" must be "{FORMAT}").', "format")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
+        raise _refuse(
+            f"This file is export version {str(version)[:20]}; this Scorekeeper reads version {VERSION}.",
+            "version",
+        )
+    ruleset = get_ruleset(data.get("ruleset"))
+    options = data.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise _refuse("The options must be an object, e.g. {}.", "options")
+    players = data.get("players")
+    if not isinstance(players, list):
+        raise RuleError("invalid_players", "The players must be a list of names.", "players")
+    first_dealer = data.get("first_dealer")
+    if not isinstance(first_dealer, str):
+        raise RuleError("unknown_player", "The file must name the first dealer.", "first_dealer")
+    setup = ruleset.make_setup(players, first_dealer, options)
+    created_at = _timestamp(data.get("created_at"))
+    # An export without a date (written by hand) was played the day it was started, else today.
+    played_on = data.get("played_on")
+    if played_on is None and created_at is not None:
+        played_on = created_at.date()
+    day = services.parse_played_on(played_on)
+    note = services.parse_note(data.get("note"))
+
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise _refuse("The deals must be a list (it may be empty).", "deals")
+    if len(deals) > ruleset.deal_count:
+        raise _refuse(f"{ruleset.name} has {ruleset.deal_count} deals; this file has {len(deals)}.", "deals")
+    records: list[DealRecord] = []
+    state = ruleset.replay(setup, records)
+    for number, raw in enumerate(deals, start=1):
+        try:
+            records.append(_deal_record(ruleset, setup, number, raw))
+            # Replaying after each deal names the deal that breaks a rule (18 deals: cheap).
+            state = ruleset.replay(setup, records)
+        except RuleError as refused:
+            code = "invalid_export" if refused.code in _CONFLICT_CODES else refused.code
+            raise ImportRefused(code, f"Deal {number}: {refused.message}", "deals") from None
+    return CheckedExport(ruleset, setup, created_at, day, note, records, state)
+
+
+def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -> DealRecord:
+    if not isinstance(raw, Mapping):
+        raise _refuse("each deal must be an object with number, contract, bids and tricks.")
+    unknown = [str(key) for key in raw if key not in DEAL_FIELDS]
+    if unknown:
+        raise _refuse(f"unknown field {unknown[0][:40]!r}; a deal has {', '.join(DEAL_FIELDS)}.")
+    given = raw.get("number")
+    if not isinstance(given, int) or isinstance(given, bool) or given != number:
+        raise _refuse(f"the deals must be numbered 1, 2, 3... in order (found {str(given)[:20]}).")
+    bids, tricks = raw.get("bids"), raw.get("tricks")
+    # The file keys every per-player value by name, never by position.
+    if bids is not None and not isinstance(bids, Mapping):
+        raise RuleError("bids_required", "the bids must be an object keyed by player name.", "bids")
+    if tricks is not None and not isinstance(tricks, Mapping):
+        raise RuleError("tricks_players", "the tricks must be an object keyed by player name.", "tricks")
+    return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks)
+
+
+def _timestamp(raw: object) -> datetime | None:
+    """``created_at`` as stored (naive UTC); absent or null means "now"."""
+    if raw is None:
+        return None
+    if isinstance(raw, str) and len(raw) <= 40:
+        try:
+            moment = datetime.fromisoformat(raw)
+            if moment.tzinfo is not None:
+                moment = moment.astimezone(UTC).replace(tzinfo=None)
+        except (ValueError, OverflowError):
+            pass
+        else:
+            return moment
+    raise _refuse("created_at must be a date and time like 2025-11-22T17:15:03+00:00.", "created_at")

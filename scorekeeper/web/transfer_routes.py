@@ -1,0 +1,95 @@
+"""Pages to take a game away (JSON export, CSV deal log) and to bring one back (import)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from werkzeug.wrappers import Response
+from wtforms import TextAreaField
+
+from .. import transfer
+from ..access import remember_key
+from ..rules import RuleError
+from . import bp
+from .routes import _load
+
+
+class ImportForm(FlaskForm):
+    """An export to import: an uploaded file, or its text pasted."""
+
+    file = FileField()
+    text = TextAreaField(render_kw={"rows": 8, "spellcheck": "false", "autocomplete": "off"})
+
+
+def _download(body: str, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id: str) -> Response:
+    """The game's facts as a JSON file (for anyone who can read the game): a backup, or to import."""
+    loaded = _load(game_id)
+    body = json.dumps(transfer.export_game(loaded), ensure_ascii=False, indent=2) + "\n"
+    return _download(body, "application/json", f"scorekeeper-{loaded.ruleset.id}-{game_id}.json")
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str) -> Response:
+    """The deal log as CSV for a spreadsheet (UTF-8 with a byte-order mark, so Excel reads names right)."""
+    loaded = _load(game_id)
+    body = "\ufeff" + transfer.export_csv(loaded)
+    return _download(body, "text/csv", f"scorekeeper-{loaded.ruleset.id}-{game_id}.csv")
+
+
+def _read_export(form: ImportForm) -> Any:
+    """The JSON in the uploaded file, else in the pasted text; a ``RuleError`` when there is none."""
+    upload = form.file.data
+    raw: bytes | str = upload.read() if upload is not None and getattr(upload, "filename", "") else b""
+    if not raw:
+        raw = (form.text.data or "").strip()
+    if not raw:
+        raise RuleError("invalid_export", "Choose an exported .json file, or paste its text.", "file")
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        raise RuleError("invalid_export", "The file is not text in UTF-8: is it an export?", "file") from None
+    except json.JSONDecodeError as error:
+        raise RuleError(
+            "invalid_export",
+            f"The file is not valid JSON (line {error.lineno}, column {error.colno}).",
+            "file",
+        ) from None
+    except (ValueError, RecursionError):
+        raise RuleError("invalid_export", "The file is not valid JSON.", "file") from None
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game() -> Any:
+    """Import a game from an export: a new game with a new edit key, held by this browser."""
+    form = ImportForm()
+    error: RuleError | None = None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            error = RuleError("form", "The form was incomplete; try again.", None)
+        else:
+            try:
+                loaded, key = transfer.import_game(_read_export(form))
+            except RuleError as refused:
+                error = refused
+            else:
+                names = ", ".join(loaded.setup.players)
+                flash(
+                    f"Imported the {loaded.ruleset.name} game of {names}: this phone holds its pencil.", "ok"
+                )
+                response = redirect(url_for("web.game", game_id=loaded.id), code=303)
+                remember_key(response, request, loaded.id, key)
+                return response
+    status = 422 if request.method == "POST" else 200
+    return render_template("web/import.html", form=form, error=error), status

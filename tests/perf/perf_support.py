@@ -1,0 +1,81 @@
+"""Helpers for the performance tests: a legal game to record, and a counter of SQL statements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from scorekeeper import services
+from scorekeeper.access import cookie_name
+from scorekeeper.extensions import db
+
+PLAYERS = ["Cid", "Ann", "Bob"]
+# A legal Mizerka game (Cid deals first): contract and tricks (Cid, Ann, Bob) of each of the 18 deals.
+DEALS: list[tuple[str, tuple[int, int, int]]] = [
+    ("hearts", (4, 5, 4)),
+    ("mizerka", (6, 5, 2)),
+    ("no-trumps", (8, 4, 1)),
+    ("clubs", (1, 7, 5)),
+    ("spades", (3, 1, 9)),
+    ("diamonds", (6, 6, 1)),
+    ("mizerka", (9, 0, 4)),
+    ("hearts", (5, 2, 6)),
+    ("clubs", (13, 0, 0)),
+    ("no-trumps", (3, 4, 6)),
+    ("clubs", (4, 2, 7)),
+    ("mizerka", (3, 5, 5)),
+    ("diamonds", (2, 8, 3)),
+    ("no-trumps", (7, 1, 5)),
+    ("spades", (7, 5, 1)),
+    ("spades", (0, 9, 4)),
+    ("diamonds", (5, 4, 4)),
+    ("hearts", (5, 7, 1)),
+]
+
+
+class StatementCounter:
+    """Counts the SQL statements the app's engine executes while ``counting()`` is open."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.statements: list[str] = []
+        self.active = False
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if self.active:
+            self.statements.append(" ".join(statement.split())[:120])
+
+    @contextmanager
+    def counting(self) -> Iterator[list[str]]:
+        self.statements = []
+        self.active = True
+        try:
+            yield self.statements
+        finally:
+            self.active = False
+
+
+def new_game(app: Flask, deals: int, *, players: list[str] = PLAYERS) -> tuple[str, str]:
+    """A Mizerka game with its first ``deals`` deals recorded; returns its id and edit key."""
+    with app.app_context():
+        loaded, key = services.create_game("mizerka", players, players[0])
+        game_id = loaded.id
+        for number, (contract, tricks) in enumerate(DEALS[:deals], start=1):
+            services.record_deal(
+                game_id, number=number, contract=contract, tricks=dict(zip(players, tricks, strict=True))
+            )
+        db.session.remove()
+    return game_id, key
+
+
+def with_pencil(client: FlaskClient, game_id: str, key: str) -> FlaskClient:
+    """``client`` holding the game's edit key, as the scorer's phone does."""
+    client.set_cookie(cookie_name(game_id), key, path=f"/games/{game_id}")
+    return client

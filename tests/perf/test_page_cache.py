@@ -1,0 +1,122 @@
+"""Kept renderings (scorekeeper.pagecache) are the pages a fresh render gives, never stale ones."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from helpers import csrf_from, follow, page, parse_html
+from perf_support import DEALS, PLAYERS, new_game, with_pencil
+
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+
+CSRF_VALUE = re.compile(r'(name="csrf_token" type="hidden" value=")[^"]+(")')
+
+
+def without_tokens(html: str) -> str:
+    return CSRF_VALUE.sub(r"\1…\2", html)
+
+
+@pytest.fixture
+def uncached(app: Flask) -> Iterator[Flask]:
+    """A second app on the same database that keeps nothing: every page rendered afresh."""
+    other = create_app({**app.config, "PAGE_CACHE_SIZE": 0, "AUTO_MIGRATE": False})
+    yield other
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def urls(game_id: str) -> list[str]:
+    return [f"/games/{game_id}", f"/games/{game_id}/scoresheet", f"/api/v1/games/{game_id}"]
+
+
+@pytest.mark.parametrize("deals", [0, 9, 18])
+@pytest.mark.parametrize("scorer", [False, True], ids=["watcher", "scorer"])
+def test_a_kept_page_is_the_page_rendered_afresh(
+    app: Flask, uncached: Flask, deals: int, scorer: bool
+) -> None:
+    game_id, key = new_game(app, deals)
+    cached_client, fresh_client = app.test_client(), uncached.test_client()
+    if scorer:
+        with_pencil(cached_client, game_id, key)
+        with_pencil(fresh_client, game_id, key)
+    for url in urls(game_id):
+        first, again = cached_client.get(url), cached_client.get(url)
+        fresh = fresh_client.get(url)
+        assert first.status_code == again.status_code == fresh.status_code == 200
+        assert again.headers.get("ETag") == fresh.headers.get("ETag")
+        assert again.headers.get("Cache-Control") == fresh.headers.get("Cache-Control")
+        texts = {without_tokens(r.get_data(as_text=True)) for r in (first, again, fresh)}
+        assert len(texts) == 1, url
+
+
+def record(app: Flask, game_id: str, number: int) -> None:
+    contract, tricks = DEALS[number - 1]
+    with app.app_context():
+        services.record_deal(
+            game_id, number=number, contract=contract, tricks=dict(zip(PLAYERS, tricks, strict=True))
+        )
+        db.session.remove()
+
+
+def test_every_write_shows_at_once(app: Flask, client: FlaskClient) -> None:
+    game_id, _key = new_game(app, 3)
+    before = {url: page(client, url) for url in urls(game_id)}
+    record(app, game_id, 4)
+    after = {url: page(client, url) for url in urls(game_id)}
+    for url in urls(game_id):
+        assert after[url] != before[url], url
+    api = f"/api/v1/games/{game_id}"
+    assert len(json.loads(after[api])["deals"]) == 4
+    # An undo takes the game back to 3 deals, under a new version: the kept 4-deal copy stays unused.
+    with app.app_context():
+        services.undo_deal(game_id, 4)
+        db.session.remove()
+    assert len(json.loads(page(client, api))["deals"]) == 3
+
+
+def test_a_renamed_player_shows_on_every_kept_page(app: Flask, client: FlaskClient) -> None:
+    game_id, _key = new_game(app, 18)
+    for url in urls(game_id):
+        assert "Zoe" not in page(client, url)
+    with app.app_context():
+        services.rename_player(services.find_player("Ann").id, "Zoe")
+        db.session.remove()
+    for url in urls(game_id):
+        assert "Zoe" in page(client, url), url
+
+
+def test_a_flashed_message_shows_once_and_is_not_kept(app: Flask, client: FlaskClient) -> None:
+    game_id, key = new_game(app, 17)
+    scorer = with_pencil(client, game_id, key)
+    html = page(scorer, f"/games/{game_id}")  # rendered and kept
+    contract, tricks = DEALS[17]
+    data: dict[str, Any] = {"csrf_token": csrf_from(html), "number": 18, "contract": contract}
+    for seat, count in enumerate(tricks):
+        data[f"tricks-{seat}"] = count
+    declared = follow(scorer, scorer.post(f"/games/{game_id}/deals", data=data))
+    assert parse_html(declared).find(cls="flashes")
+    assert parse_html(page(scorer, f"/games/{game_id}")).first(cls="flashes") is None
+
+
+def test_each_phone_gets_its_own_working_form_token(app: Flask) -> None:
+    """A finished game's page has the rematch form: a kept copy must carry each visitor's own token."""
+    game_id, _key = new_game(app, 18)
+    first, second = app.test_client(), app.test_client()
+    first_html, second_html = page(first, f"/games/{game_id}"), page(second, f"/games/{game_id}")
+    assert csrf_from(first_html) != csrf_from(second_html)
+    response = second.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_from(second_html)})
+    assert response.status_code == 303
+
+
+def test_the_bench_routes_exist_only_when_asked_for(app: Flask) -> None:
+    client = app.test_client()
+    assert client.post("/_bench/insert").status_code in (404, 405)
+    assert client.get("/_bench/worker").status_code == 404
