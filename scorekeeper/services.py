@@ -7,11 +7,12 @@ subclass for conflicts and access) and leaves the database as it was.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -342,15 +343,15 @@ def _commit() -> None:
         raise conflict_or_fault(error) from None
 
 
-def _write(game_id: str, expected_version: int | None, action: Any) -> Any:
-    """Run ``action(loaded)`` inside a locked write; roll back on any refusal."""
+@contextlib.contextmanager
+def _transaction() -> Iterator[None]:
+    """One write: commit on success; on a refusal or a database error roll back everything.
+
+    Contention (another writer got there first) becomes ``conflict``; any other
+    database fault is raised as it is.
+    """
     try:
-        loaded = _lock(game_id, expected_version)
-        result = action(loaded)
-        refresh_results(loaded.game)  # the figures for rankings, in the same transaction
-    except RuleError:
-        db.session.rollback()
-        raise
+        yield
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
         raise conflict_or_fault(error) from None
@@ -358,6 +359,14 @@ def _write(game_id: str, expected_version: int | None, action: Any) -> Any:
         db.session.rollback()
         raise
     _commit()
+
+
+def _write(game_id: str, expected_version: int | None, action: Any) -> Any:
+    """Run ``action(loaded)`` inside a locked write; roll back on any refusal."""
+    with _transaction():
+        loaded = _lock(game_id, expected_version)
+        result = action(loaded)
+        refresh_results(loaded.game)  # the figures for rankings, in the same transaction
     return result
 
 
@@ -539,7 +548,7 @@ def _touch_games_of(player_id: int) -> None:
 
 def rename_player(player_id: int, new_name: object) -> Player:
     """Give a player a new name; their games and figures follow (they point at the person)."""
-    try:
+    with _transaction():
         player = get_player(player_id)
         name = person_name(new_name)
         key = name_key(name)
@@ -555,13 +564,6 @@ def rename_player(player_id: int, new_name: object) -> Player:
         player.name = name
         player.name_key = key
         _touch_games_of(player.id)
-    except RuleError:
-        db.session.rollback()
-        raise
-    except (IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        raise conflict_or_fault(error) from None
-    _commit()
     return player
 
 
@@ -571,7 +573,7 @@ def merge_players(duplicate_id: int, keep_id: int) -> Player:
     Refused when the two sat in the same game: they are then two people, and
     one game would have the same person in two seats.
     """
-    try:
+    with _transaction():
         duplicate = get_player(duplicate_id)
         keep = get_player(keep_id)
         if duplicate.id == keep.id:
@@ -601,13 +603,6 @@ def merge_players(duplicate_id: int, keep_id: int) -> Player:
         stats.refresh_totals([keep.id, duplicate.id])
         db.session.delete(duplicate)
         db.session.flush()
-    except RuleError:
-        db.session.rollback()
-        raise
-    except (IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        raise conflict_or_fault(error) from None
-    _commit()
     return keep
 
 
