@@ -15,9 +15,9 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from . import stats
@@ -131,6 +131,22 @@ def hash_matches(key_hash: str, key: str | None) -> bool:
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
+def check_edit_key(game_id: str, key: str | None) -> None:
+    """Refuse a write unless ``key`` is the game's edit key: ``not_found``, ``auth_required``, ``bad_key``.
+
+    One small query (the stored hash), no replay.
+    """
+    known = game_version_and_key(game_id)
+    if known is None:
+        raise not_found()
+    if key is None:
+        raise ServiceError(
+            "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
+        )
+    if not hash_matches(known[1], key):
+        raise ServiceError("bad_key", "That is not this game's edit key.", None)
+
+
 # -- reading -----------------------------------------------------------------------
 
 
@@ -180,7 +196,7 @@ def game_version_and_key(game_id: str) -> tuple[int, str] | None:
     """The game's write counter and key hash, from one cheap query (for ETags)."""
     if not _plausible_id(game_id):
         return None
-    row = db.session.execute(select(Game.version, Game.edit_key_hash).where(Game.id == game_id)).one_or_none()
+    row = db.session.connection().execute(_VERSION_AND_KEY, {"game_id": game_id}).one_or_none()
     return None if row is None else (row[0], row[1])
 
 
@@ -307,8 +323,64 @@ def _player_named(name: str) -> Player:
     return player
 
 
-def _lock(game_id: str, expected_version: int | None = None) -> LoadedGame:
-    """Start a write: lock the game row (by bumping its version) and replay it.
+@dataclass(frozen=True)
+class Locked:
+    """A game as one write sees it: locked, read with plain queries, and replayed.
+
+    The write path reads only what the rules and the figures need (no ORM objects),
+    in three statements: the version bump that locks the row, the seats, the deals.
+    """
+
+    id: str
+    ruleset: Ruleset
+    setup: GameSetup
+    player_ids: tuple[int, ...]
+    played_on: date
+    records: list[DealRecord]
+    state: GameState
+
+
+class Written(NamedTuple):
+    """What a write to a game leaves: its setup, its state after the write and the deal written."""
+
+    setup: GameSetup
+    state: GameState
+    deal: DealState | None
+
+
+_games = Game.__table__
+_seats = Seat.__table__
+_players = Player.__table__
+_deals = Deal.__table__
+_game_id = bindparam("game_id")
+# The write path's statements, built once (building one costs more than sending it).
+_LOCK = (
+    update(_games)
+    .where(_games.c.id == _game_id)
+    .values(version=_games.c.version + 1, updated_at=bindparam("now"))
+    .returning(_games.c.ruleset, _games.c.options, _games.c.first_dealer, _games.c.played_on)
+)
+_VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
+_LOCK_VERSION = _LOCK.where(_games.c.version == bindparam("expected"))
+_SEATS = (
+    select(_seats.c.player_id, _players.c.name)
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_seats.c.game_id == _game_id)
+    .order_by(_seats.c.position)
+)
+_DEALS = (
+    select(_deals.c.contract, _deals.c.bids, _deals.c.tricks)
+    .where(_deals.c.game_id == _game_id)
+    .order_by(_deals.c.number)
+)
+_the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
+_ADD_DEAL = insert(_deals)
+_CHANGE_DEAL = update(_deals).where(*_the_deal)
+_DROP_DEAL = delete(_deals).where(*_the_deal)
+
+
+def _lock(game_id: str, expected_version: int | None = None) -> Locked:
+    """Start a write: lock the game row (by bumping its version), read and replay it.
 
     The UPDATE comes first so that concurrent writers to one game queue up here
     (a row lock on PostgreSQL, the write lock on SQLite) and each then reads
@@ -316,11 +388,10 @@ def _lock(game_id: str, expected_version: int | None = None) -> LoadedGame:
     """
     if not _plausible_id(game_id):
         raise not_found()
-    stmt = update(Game).where(Game.id == game_id)
-    if expected_version is not None:
-        stmt = stmt.where(Game.version == expected_version)
-    result = db.session.execute(stmt.values(version=Game.version + 1, updated_at=utcnow()))
-    if result.rowcount == 0:  # type: ignore[attr-defined]
+    connection = db.session.connection()
+    params = {"game_id": game_id, "now": utcnow(), "expected": expected_version}
+    row = connection.execute(_LOCK if expected_version is None else _LOCK_VERSION, params).one_or_none()
+    if row is None:
         db.session.rollback()
         if expected_version is not None and game_version(game_id) is not None:
             raise ServiceError(
@@ -329,10 +400,31 @@ def _lock(game_id: str, expected_version: int | None = None) -> LoadedGame:
                 None,
             )
         raise not_found()
-    # populate_existing reloads the row and its eagerly loaded seats and deals, as they are now.
-    game = db.session.get(Game, game_id, populate_existing=True)
-    assert game is not None
-    return replay(game)
+    seats = connection.execute(_SEATS, params).all()
+    records = [
+        DealRecord(
+            contract=deal.contract,
+            bids=None if deal.bids is None else tuple(deal.bids),
+            tricks=None if deal.tricks is None else tuple(deal.tricks),
+        )
+        for deal in connection.execute(_DEALS, params)
+    ]
+    ruleset = get_ruleset(row.ruleset)
+    setup = GameSetup(
+        ruleset=row.ruleset,
+        players=tuple(seat.name for seat in seats),
+        first_dealer=row.first_dealer,
+        options=tuple(sorted((str(k), str(v)) for k, v in (row.options or {}).items())),
+    )
+    return Locked(
+        id=game_id,
+        ruleset=ruleset,
+        setup=setup,
+        player_ids=tuple(seat.player_id for seat in seats),
+        played_on=row.played_on,
+        records=records,
+        state=ruleset.replay(setup, records),
+    )
 
 
 def _commit() -> None:
@@ -361,13 +453,33 @@ def _transaction() -> Iterator[None]:
     _commit()
 
 
-def _write(game_id: str, expected_version: int | None, action: Any) -> Any:
-    """Run ``action(loaded)`` inside a locked write; roll back on any refusal."""
+def _write(game_id: str, expected_version: int | None, action: Any) -> Written:
+    """Run ``action(locked)`` inside a locked write; roll back on any refusal.
+
+    ``action`` changes the deals and returns the game's state after the change and the
+    number of the deal written (None when none remains to show); the figures for rankings
+    then follow the change in the same transaction.
+    """
     with _transaction():
-        loaded = _lock(game_id, expected_version)
-        result = action(loaded)
-        refresh_results(loaded.game)  # the figures for rankings, in the same transaction
-    return result
+        locked = _lock(game_id, expected_version)
+        after, number = action(locked)
+        stats.write_changes(
+            game_id=locked.id,
+            player_ids=locked.player_ids,
+            played_on=locked.played_on,
+            before=locked.state,
+            after=after,
+        )
+    deal = None if number is None else after.deals[number - 1]
+    return Written(locked.setup, after, deal)
+
+
+def _deal_values(record: DealRecord, contract: str) -> dict[str, Any]:
+    return {
+        "contract": contract,
+        "bids": None if record.bids is None else list(record.bids),
+        "tricks": None if record.tricks is None else list(record.tricks),
+    }
 
 
 def record_deal(
@@ -377,15 +489,15 @@ def record_deal(
     contract: object = None,
     bids: object = None,
     tricks: object = None,
-) -> DealState:
+) -> Written:
     """Record the next deal: its declaration and, optionally, its tricks.
 
     ``number``, when given, must be the next deal's: a retried or stale
     submission then fails harmlessly with ``wrong_deal_number``.
     """
 
-    def action(loaded: LoadedGame) -> DealState:
-        state = loaded.state
+    def action(locked: Locked) -> tuple[GameState, int]:
+        state = locked.state
         if state.finished:
             raise ServiceError(
                 "game_finished", f"The game is over: all {state.deal_count} deals are recorded.", "number"
@@ -409,24 +521,15 @@ def record_deal(
                 f"Deal {pending.number} has no tricks yet; enter them before the next deal.",
                 "tricks",
             )
-        record = loaded.ruleset.parse_deal(
-            loaded.setup, next_number, contract=contract, bids=bids, tricks=tricks
+        record = locked.ruleset.parse_deal(
+            locked.setup, next_number, contract=contract, bids=bids, tricks=tricks
         )
-        new_state = loaded.ruleset.replay(loaded.setup, [*records_of(loaded.game.deals), record])
-        db.session.add(
-            Deal(
-                game_id=loaded.game.id,
-                number=next_number,
-                contract=new_state.deals[-1].contract,
-                bids=None if record.bids is None else list(record.bids),
-                tricks=None if record.tricks is None else list(record.tricks),
-            )
-        )
-        db.session.flush()
-        return new_state.deals[-1]
+        after = locked.ruleset.replay(locked.setup, [*locked.records, record])
+        values = _deal_values(record, after.deals[-1].contract)
+        db.session.connection().execute(_ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
+        return after, next_number
 
-    result: DealState = _write(game_id, None, action)
-    return result
+    return _write(game_id, None, action)
 
 
 def update_deal(
@@ -438,66 +541,63 @@ def update_deal(
     tricks: object = UNSET,
     expected_version: int | None = None,
     require_pending: bool = False,
-) -> DealState:
+) -> Written:
     """Complete or correct a recorded deal; the whole game is re-validated by replay.
 
     ``require_pending`` refuses the call unless the deal still waits for its
     tricks, so a repeated "enter tricks" post cannot silently rewrite them.
     """
 
-    def action(loaded: LoadedGame) -> DealState:
-        deals = loaded.game.deals
-        index = next((i for i, deal in enumerate(deals) if deal.number == number), None)
-        if index is None:
+    def action(locked: Locked) -> tuple[GameState, int]:
+        records = list(locked.records)
+        if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
             raise not_found("deal")
-        old = records_of(deals)[index]
+        index = number - 1
+        old = records[index]
         if require_pending and old.tricks is not None:
             raise ServiceError(
                 "wrong_deal_number",
                 f"Deal {number}'s tricks are already recorded; use Correct to change them.",
                 "number",
             )
-        ruleset, setup = loaded.ruleset, loaded.setup
+        ruleset, setup = locked.ruleset, locked.setup
         new_contract = old.contract if contract is UNSET else ruleset.parse_contract(setup, number, contract)
         new_bids = old.bids if bids is UNSET else ruleset.parse_bids(setup, number, bids)
         new_tricks = (
             old.tricks if tricks is UNSET else (None if tricks is None else ruleset.tricks_for(setup, tricks))
         )
-        if new_tricks is None and index != len(deals) - 1:
+        if new_tricks is None and index != len(records) - 1:
             raise RuleError("tricks_players", "Only the last deal can be without tricks.", "tricks")
         record = DealRecord(contract=new_contract, bids=new_bids, tricks=new_tricks)
-        records = records_of(deals)
         records[index] = record
-        new_state = ruleset.replay(setup, records)
-        deal = deals[index]
-        deal.contract = new_state.deals[index].contract
-        deal.bids = None if record.bids is None else list(record.bids)
-        deal.tricks = None if record.tricks is None else list(record.tricks)
-        deal.updated_at = utcnow()
-        db.session.flush()
-        return new_state.deals[index]
+        after = ruleset.replay(setup, records)
+        values = _deal_values(record, after.deals[index].contract)
+        db.session.connection().execute(
+            _CHANGE_DEAL, {"of_game": locked.id, "deal_number": number, "updated_at": utcnow(), **values}
+        )
+        return after, number
 
-    result: DealState = _write(game_id, expected_version, action)
-    return result
+    return _write(game_id, expected_version, action)
 
 
-def undo_deal(game_id: str, number: int, *, expected_version: int | None = None) -> None:
+def undo_deal(game_id: str, number: int, *, expected_version: int | None = None) -> Written:
     """Remove the last recorded deal (and only the last)."""
 
-    def action(loaded: LoadedGame) -> None:
-        deals = loaded.game.deals
-        if not any(deal.number == number for deal in deals):
+    def action(locked: Locked) -> tuple[GameState, None]:
+        records = locked.records
+        if not 1 <= number <= len(records):
             raise not_found("deal")
-        if deals[-1].number != number:
+        if number != len(records):
             raise ServiceError(
                 "not_last_deal",
-                f"Only the last deal (deal {deals[-1].number}) can be undone; correct deal {number} instead.",
+                f"Only the last deal (deal {len(records)}) can be undone; correct deal {number} instead.",
                 "number",
             )
-        db.session.delete(deals[-1])
-        db.session.flush()
+        after = locked.ruleset.replay(locked.setup, records[:-1])
+        db.session.connection().execute(_DROP_DEAL, {"of_game": locked.id, "deal_number": number})
+        return after, None
 
-    _write(game_id, expected_version, action)
+    return _write(game_id, expected_version, action)
 
 
 # -- people and rematches --------------------------------------------------------------------------

@@ -26,7 +26,22 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import Float, and_, case, cast, delete, func, insert, literal, or_, select, union_all
+from sqlalchemy import (
+    Float,
+    Integer,
+    and_,
+    bindparam,
+    case,
+    cast,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -124,6 +139,126 @@ def write_results(game: Game, state: GameState) -> None:
     if deal_rows:
         db.session.execute(insert(DealResult).execution_options(render_nulls=True), deal_rows)
     refresh_totals([row["player_id"] for row in game_rows], game.ruleset)
+
+
+def write_changes(
+    *,
+    game_id: str,
+    player_ids: Sequence[int],
+    played_on: date,
+    before: GameState,
+    after: GameState,
+) -> None:
+    """Bring the game's stored figures from those of ``before`` to those of ``after``.
+
+    For a write to an existing game (inside its transaction): the stored rows are the
+    figures of ``before`` (every write keeps them so), so only the rows that differ are
+    written: recording a deal inserts that deal's rows and updates the game's, and the
+    players' all-time ``player_totals`` move by the difference instead of being re-summed.
+    Statements are built once (below) and sent with ``executemany``: a deal costs a
+    handful of round trips, whatever the number of deals or games.
+    """
+    old_games, old_deals = figures(before, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    new_games, new_deals = figures(after, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    connection = db.session.connection()
+
+    old_by_key = {(row["number"], row["seat"]): row for row in old_deals}
+    new_by_key = {(row["number"], row["seat"]): row for row in new_deals}
+    gone = sorted({number for number, seat in old_by_key if (number, seat) not in new_by_key})
+    if gone:
+        connection.execute(_DELETE_DEAL_ROWS, {"game_id": game_id, "numbers": gone})
+    added = [row for key, row in new_by_key.items() if key not in old_by_key]
+    if added:
+        connection.execute(_INSERT_DEAL_ROWS, added)
+    changed = [row for key, row in new_by_key.items() if key in old_by_key and old_by_key[key] != row]
+    if changed:
+        connection.execute(_UPDATE_DEAL_ROWS, [_keyed(row, _DEAL_ROW_KEY) for row in changed])
+
+    changed_games = [new for old, new in zip(old_games, new_games, strict=True) if old != new]
+    if changed_games:
+        connection.execute(_UPDATE_GAME_ROWS, [_keyed(row, _GAME_ROW_KEY) for row in changed_games])
+    _move_totals(before.setup.ruleset, old_games, new_games)
+
+
+def _keyed(row: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
+    """``row`` as parameters of an UPDATE by primary key ``key`` (``key_*`` find it, the rest is set)."""
+    return {f"key_{column}" if column in key else column: value for column, value in row.items()}
+
+
+def _by_key(table: Any, key: tuple[str, ...]) -> Any:
+    """UPDATE ``table`` WHERE its primary key ``key`` equals the ``key_*`` parameters; SET the others."""
+    return update(table).where(*(table.c[column] == bindparam(f"key_{column}") for column in key))
+
+
+def _counted(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """What one game row adds to its player's totals: games, wins, deals, deals won, points."""
+    finished = bool(row["finished"])
+    return (
+        int(finished),
+        int(finished and row["rank"] == 1),
+        row["deals_played"],
+        row["deals_won"],
+        row["total"] if finished else 0,
+    )
+
+
+def _move_totals(ruleset: str, old_games: list[dict[str, Any]], new_games: list[dict[str, Any]]) -> None:
+    """Move each player's ``player_totals`` by the difference between their old and new game row.
+
+    Sums move by their difference; the best game only grows, so a finished game whose total
+    changes, or that is no longer finished, re-sums that player's totals instead.  So does a
+    player whose row is not there (a concurrent re-sum replaced it): never a wrong total.
+    Rows are updated in player order, so two writers sharing players cannot deadlock.
+    """
+    resum: list[int] = []
+    moves: list[dict[str, Any]] = []
+    for old, new in sorted(zip(old_games, new_games, strict=True), key=lambda pair: pair[1]["player_id"]):
+        if old["finished"] and (not new["finished"] or old["total"] != new["total"]):
+            resum.append(new["player_id"])
+            continue
+        delta = [n - o for n, o in zip(_counted(new), _counted(old), strict=True)]
+        new_best = new["total"] if new["finished"] and not old["finished"] else None
+        if any(delta) or new_best is not None:
+            names = ("d_games", "d_wins", "d_deals", "d_deal_wins", "d_points")
+            moves.append(
+                {"key_player_id": new["player_id"], "key_ruleset": ruleset, "new_best": new_best}
+                | dict(zip(names, delta, strict=True))
+            )
+    if moves:
+        result = db.session.connection().execute(_MOVE_TOTALS, moves)
+        if result.rowcount != len(moves):
+            resum.extend(move["key_player_id"] for move in moves)
+    if resum:
+        refresh_totals(resum, ruleset)
+
+
+_DEAL_ROW_KEY = ("game_id", "number", "seat")
+_GAME_ROW_KEY = ("game_id", "seat")
+# render_nulls: rows with and without a None (``pick``, ``made``) go in one batch, not one statement each.
+_INSERT_DEAL_ROWS = insert(DealResult.__table__).execution_options(render_nulls=True)
+_UPDATE_DEAL_ROWS = _by_key(DealResult.__table__, _DEAL_ROW_KEY)
+_DELETE_DEAL_ROWS = delete(DealResult.__table__).where(
+    DealResult.__table__.c.game_id == bindparam("game_id"),
+    DealResult.__table__.c.number.in_(bindparam("numbers", expanding=True)),
+)
+_UPDATE_GAME_ROWS = _by_key(GameResult.__table__, _GAME_ROW_KEY)
+
+
+def _move_totals_statement() -> Any:
+    totals = PlayerTotal.__table__
+    new_best = bindparam("new_best", type_=Integer)
+    grows = and_(new_best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < new_best))
+    return _by_key(totals, ("player_id", "ruleset")).values(
+        games=totals.c.games + bindparam("d_games"),
+        wins=totals.c.wins + bindparam("d_wins"),
+        deals=totals.c.deals + bindparam("d_deals"),
+        deal_wins=totals.c.deal_wins + bindparam("d_deal_wins"),
+        points=totals.c.points + bindparam("d_points"),
+        best=case((grows, new_best), else_=totals.c.best),
+    )
+
+
+_MOVE_TOTALS = _move_totals_statement()
 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
@@ -733,5 +868,6 @@ __all__ = [
     "player_stats",
     "rankings",
     "recent_players",
+    "write_changes",
     "write_results",
 ]

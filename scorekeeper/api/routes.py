@@ -110,17 +110,12 @@ def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
     return body
 
 
-def authorised_game(game_id: str) -> LoadedGame:
-    """The game (404 if there is none), once the bearer key is shown to be its edit key."""
-    loaded = services.get_game(game_id)
-    key = bearer_key(request)
-    if key is None:
-        raise ServiceError(
-            "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
-        )
-    if not services.key_matches(loaded.game, key):
-        raise ServiceError("bad_key", "That is not this game's edit key.", None)
-    return loaded
+def authorise(game_id: str) -> None:
+    """404 if there is no such game; else 401/403 unless the bearer key is its edit key.
+
+    One small query (the key's hash), no replay: the write that follows reads the game itself.
+    """
+    services.check_edit_key(game_id, bearer_key(request))
 
 
 def expected_version() -> int | None:
@@ -255,16 +250,17 @@ def export_game(game_id: str) -> Response:
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str) -> Response:
     """201: the next deal recorded (pending without ``tricks``); answers with the deal."""
-    loaded = authorised_game(game_id)
+    authorise(game_id)
     body = json_object(RECORD_FIELDS)
-    deal = services.record_deal(
+    written = services.record_deal(
         game_id,
         number=body.get("number"),
         contract=body.get("contract"),
         bids=_per_player(body.get("bids")),
         tricks=_per_player(body.get("tricks")),
     )
-    return json_response(deal_json(loaded.setup, deal), 201)
+    assert written.deal is not None
+    return json_response(deal_json(written.setup, written.deal), 201)
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
@@ -273,18 +269,19 @@ def correct_deal(game_id: str, number: int) -> Response:
 
     Only the fields present change; ``"tricks": null`` makes the last deal pending again.
     """
-    loaded = authorised_game(game_id)
+    authorise(game_id)
     body = json_object(CORRECT_FIELDS)
     changes = {
         field: (_per_player(value) if field in ("bids", "tricks") else value) for field, value in body.items()
     }
-    deal = services.update_deal(game_id, number, expected_version=expected_version(), **changes)
-    return json_response(deal_json(loaded.setup, deal))
+    written = services.update_deal(game_id, number, expected_version=expected_version(), **changes)
+    assert written.deal is not None
+    return json_response(deal_json(written.setup, written.deal))
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
 def undo_deal(game_id: str, number: int) -> tuple[str, int]:
     """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
-    authorised_game(game_id)
+    authorise(game_id)
     services.undo_deal(game_id, number, expected_version=expected_version())
     return "", 204

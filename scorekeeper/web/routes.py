@@ -246,7 +246,7 @@ def record_deal(game_id: str) -> Any:
             fields["tricks"] = dict(
                 zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
             )
-        deal = services.record_deal(game_id, number=number, **fields)
+        deal = services.record_deal(game_id, number=number, **fields).deal
     except RuleError as refused:
         return _render_game(
             services.get_game(game_id),
@@ -254,6 +254,7 @@ def record_deal(game_id: str) -> Any:
             status=_status_for(refused),
             declare=form,
         )
+    assert deal is not None
     if deal.pending:
         flash(
             f"Deal {deal.number}: {ruleset.contract_label(deal.contract)}. Enter the tricks when played.",
@@ -275,7 +276,7 @@ def enter_tricks(game_id: str, number: int) -> Any:
         return _render_game(loaded, errors={"form": "The form was incomplete; try again."}, status=422)
     try:
         tricks = dict(zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True))
-        services.update_deal(game_id, number, tricks=tricks, require_pending=True)
+        after = services.update_deal(game_id, number, tricks=tricks, require_pending=True).state
     except RuleError as refused:
         return _render_game(
             services.get_game(game_id),
@@ -283,8 +284,7 @@ def enter_tricks(game_id: str, number: int) -> Any:
             status=_status_for(refused),
             tricks=form,
         )
-    after = services.get_game(game_id)
-    if after.state.finished:
+    if after.finished:
         flash("That was the last deal: the game is over.", "ok")
     else:
         flash(f"Deal {number} recorded.", "ok")

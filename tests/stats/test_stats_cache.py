@@ -107,3 +107,76 @@ def test_an_imported_game_gets_its_figures(app: Flask) -> None:
         copy, _key = transfer.import_game(exported)
         assert_figures_match(copy.id)
         db.session.remove()
+
+
+def _play(game_id: str, deals: Any) -> None:
+    for deal in deals:
+        services.record_deal(game_id, number=deal.number, contract=deal.contract, tricks=list(deal.tricks))
+
+
+def test_totals_follow_finished_games_through_corrections_and_undos(app: Flask) -> None:
+    """The kept totals move by differences; a finished game whose total changes re-sums its players."""
+    from tests.helpers import MIZERKA_DEALS
+
+    with app.app_context():
+        first, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
+        second, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
+        _play(first.id, MIZERKA_DEALS)
+        assert_figures_match(first.id)  # finishing a game adds it to games, wins, points and best
+        _play(second.id, MIZERKA_DEALS[:17])
+        assert_figures_match(second.id)
+        _play(second.id, MIZERKA_DEALS[17:])
+        assert_figures_match(second.id)
+        # Two equal finished games: now make the first one better for Ann, then worse.
+        for tricks in ([13, 0, 0], [0, 13, 0]):
+            services.update_deal(first.id, 1, tricks=tricks)
+            assert_figures_match(first.id)
+        # A finished game that is finished no more leaves games, points and the best game.
+        services.undo_deal(second.id, 18)
+        assert_figures_match(second.id)
+        services.update_deal(first.id, 18, tricks=None)
+        assert_figures_match(first.id)
+        services.update_deal(first.id, 18, tricks=list(MIZERKA_DEALS[17].tricks))
+        assert_figures_match(first.id)
+        db.session.remove()
+
+
+def test_a_missing_total_is_summed_again(app: Flask) -> None:
+    """Should a player's kept total be gone (another write re-summed it), the write re-sums it."""
+    from sqlalchemy import delete
+
+    from scorekeeper.models import PlayerTotal
+    from tests.helpers import MIZERKA_DEALS
+
+    with app.app_context():
+        loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
+        _play(loaded.id, MIZERKA_DEALS[:3])
+        db.session.execute(delete(PlayerTotal))
+        db.session.commit()
+        _play(loaded.id, MIZERKA_DEALS[3:4])
+        assert_figures_match(loaded.id)
+        db.session.remove()
+
+
+def test_misere_figures_follow_every_kind_of_write(app: Flask) -> None:
+    with app.app_context():
+        loaded, _ = services.create_game("misere", ["Ann", "Bob", "Cid", "Dan"], "Ann")
+        for number in range(1, 7):
+            services.record_deal(loaded.id, number=number, bids=[3, 3, 3, 3], tricks=[4, 3, 3, 3])
+        services.record_deal(loaded.id, number=7, tricks=[13, 0, 0, 0])
+        services.record_deal(loaded.id, number=8, tricks=[0, 13, 0, 0])
+        _assert_game_rows_match(loaded.id)
+        services.update_deal(loaded.id, 2, bids=[2, 3, 3, 3], tricks=[2, 4, 4, 3])
+        _assert_game_rows_match(loaded.id)
+        services.undo_deal(loaded.id, 8)
+        _assert_game_rows_match(loaded.id)
+        db.session.remove()
+
+
+def _assert_game_rows_match(game_id: str) -> None:
+    # Misère is not zero-sum, so assert_figures_match's deal-by-deal check does not apply.
+    from tests.stats.checks import assert_totals_match, replayed, stored
+
+    db.session.expire_all()
+    assert stored(game_id) == replayed(game_id)
+    assert_totals_match()
