@@ -131,20 +131,20 @@ def hash_matches(key_hash: str, key: str | None) -> bool:
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
-def check_edit_key(game_id: str, key: str | None) -> None:
-    """Refuse a write unless ``key`` is the game's edit key: ``not_found``, ``auth_required``, ``bad_key``.
+def authorised_snapshot(game_id: str, key: str | None) -> Snapshot:
+    """The game as a write needs it, once ``key`` is shown to be its edit key.
 
-    One small query (the stored hash), no replay.
+    Refuses with ``not_found``, ``auth_required`` or ``bad_key``.  The snapshot is then
+    handed to the write (``seen=``), which claims the game only if it is still current.
     """
-    known = game_version_and_key(game_id)
-    if known is None:
-        raise not_found()
+    seen = snapshot(game_id)
     if key is None:
         raise ServiceError(
             "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
         )
-    if not hash_matches(known[1], key):
+    if not hash_matches(seen.edit_key_hash, key):
         raise ServiceError("bad_key", "That is not this game's edit key.", None)
+    return seen
 
 
 # -- reading -----------------------------------------------------------------------
@@ -324,14 +324,16 @@ def _player_named(name: str) -> Player:
 
 
 @dataclass(frozen=True)
-class Locked:
-    """A game as one write sees it: locked, read with plain queries, and replayed.
+class Snapshot:
+    """A game as a write sees it: read with plain queries (no ORM objects) and replayed.
 
-    The write path reads only what the rules and the figures need (no ORM objects),
-    in three statements: the version bump that locks the row, the seats, the deals.
+    ``version`` is the game's write counter when it was read: a write computes its
+    change from the snapshot and then claims the game only if nobody wrote since.
     """
 
     id: str
+    version: int
+    edit_key_hash: str
     ruleset: Ruleset
     setup: GameSetup
     player_ids: tuple[int, ...]
@@ -348,24 +350,37 @@ class Written(NamedTuple):
     deal: DealState | None
 
 
+@dataclass(frozen=True)
+class Change:
+    """A write worked out from a snapshot, not yet made: one statement on the deals, and the result."""
+
+    after: GameState
+    number: int | None
+    """The deal to show for it (None when the write leaves none, as an undo)."""
+    statement: Any
+    params: dict[str, Any]
+
+
 _games = Game.__table__
 _seats = Seat.__table__
 _players = Player.__table__
 _deals = Deal.__table__
-_game_id = bindparam("game_id")
+_game_id: Any = bindparam("game_id")
 # The write path's statements, built once (building one costs more than sending it).
-_LOCK = (
-    update(_games)
-    .where(_games.c.id == _game_id)
-    .values(version=_games.c.version + 1, updated_at=bindparam("now"))
-    .returning(_games.c.ruleset, _games.c.options, _games.c.first_dealer, _games.c.played_on)
-)
-_VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
-_LOCK_VERSION = _LOCK.where(_games.c.version == bindparam("expected"))
-_SEATS = (
-    select(_seats.c.player_id, _players.c.name)
+_GAME_AND_SEATS = (
+    select(
+        _games.c.version,
+        _games.c.edit_key_hash,
+        _games.c.ruleset,
+        _games.c.options,
+        _games.c.first_dealer,
+        _games.c.played_on,
+        _seats.c.player_id,
+        _players.c.name,
+    )
+    .join(_seats, _seats.c.game_id == _games.c.id)
     .join(_players, _players.c.id == _seats.c.player_id)
-    .where(_seats.c.game_id == _game_id)
+    .where(_games.c.id == _game_id)
     .order_by(_seats.c.position)
 )
 _DEALS = (
@@ -373,34 +388,27 @@ _DEALS = (
     .where(_deals.c.game_id == _game_id)
     .order_by(_deals.c.number)
 )
+_VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
+_bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
+# Claim: bump the version only if it is still the one the change was worked out from.
+_CLAIM = update(_games).where(_games.c.id == _game_id, _games.c.version == bindparam("seen")).values(_bump)
+_LOCK = update(_games).where(_games.c.id == _game_id).values(_bump).returning(_games.c.version)
+_LOCK_VERSION = _LOCK.where(_games.c.version == bindparam("expected"))
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
 _ADD_DEAL = insert(_deals)
 _CHANGE_DEAL = update(_deals).where(*_the_deal)
 _DROP_DEAL = delete(_deals).where(*_the_deal)
 
 
-def _lock(game_id: str, expected_version: int | None = None) -> Locked:
-    """Start a write: lock the game row (by bumping its version), read and replay it.
-
-    The UPDATE comes first so that concurrent writers to one game queue up here
-    (a row lock on PostgreSQL, the write lock on SQLite) and each then reads
-    the state its predecessor committed.
-    """
+def snapshot(game_id: str) -> Snapshot:
+    """The game as a write needs it, in two queries (game with seats, deals), replayed; or ``not_found``."""
     if not _plausible_id(game_id):
         raise not_found()
     connection = db.session.connection()
-    params = {"game_id": game_id, "now": utcnow(), "expected": expected_version}
-    row = connection.execute(_LOCK if expected_version is None else _LOCK_VERSION, params).one_or_none()
-    if row is None:
-        db.session.rollback()
-        if expected_version is not None and game_version(game_id) is not None:
-            raise ServiceError(
-                "stale",
-                "This game changed since you opened the form; nothing was saved. Look again and retry.",
-                None,
-            )
+    params = {"game_id": game_id}
+    seats = connection.execute(_GAME_AND_SEATS, params).all()
+    if not seats:
         raise not_found()
-    seats = connection.execute(_SEATS, params).all()
     records = [
         DealRecord(
             contract=deal.contract,
@@ -409,22 +417,55 @@ def _lock(game_id: str, expected_version: int | None = None) -> Locked:
         )
         for deal in connection.execute(_DEALS, params)
     ]
-    ruleset = get_ruleset(row.ruleset)
+    game = seats[0]
+    ruleset = get_ruleset(game.ruleset)
     setup = GameSetup(
-        ruleset=row.ruleset,
+        ruleset=game.ruleset,
         players=tuple(seat.name for seat in seats),
-        first_dealer=row.first_dealer,
-        options=tuple(sorted((str(k), str(v)) for k, v in (row.options or {}).items())),
+        first_dealer=game.first_dealer,
+        options=tuple(sorted((str(k), str(v)) for k, v in (game.options or {}).items())),
     )
-    return Locked(
+    return Snapshot(
         id=game_id,
+        version=game.version,
+        edit_key_hash=game.edit_key_hash,
         ruleset=ruleset,
         setup=setup,
         player_ids=tuple(seat.player_id for seat in seats),
-        played_on=row.played_on,
+        played_on=game.played_on,
         records=records,
         state=ruleset.replay(setup, records),
     )
+
+
+def stale() -> ServiceError:
+    return ServiceError(
+        "stale", "This game changed since you opened the form; nothing was saved. Look again and retry.", None
+    )
+
+
+def _claim(seen: Snapshot) -> bool:
+    """Lock the game for this write if nobody has written since ``seen`` was read."""
+    params = {"game_id": seen.id, "seen": seen.version, "now": utcnow()}
+    result = db.session.connection().execute(_CLAIM, params)
+    return bool(result.rowcount == 1)
+
+
+def _lock(game_id: str, expected_version: int | None) -> Snapshot:
+    """Lock the game (by bumping its version) whatever its version, then read it again.
+
+    For a write whose claim failed: another writer got there in between.  Writers to
+    one game queue up on this UPDATE (a row lock on PostgreSQL, the write lock on
+    SQLite) and each then reads the state its predecessor committed.
+    """
+    params = {"game_id": game_id, "now": utcnow(), "expected": expected_version}
+    statement = _LOCK if expected_version is None else _LOCK_VERSION
+    if db.session.connection().execute(statement, params).one_or_none() is None:
+        db.session.rollback()
+        if expected_version is not None and game_version(game_id) is not None:
+            raise stale()
+        raise not_found()
+    return snapshot(game_id)
 
 
 def _commit() -> None:
@@ -453,25 +494,32 @@ def _transaction() -> Iterator[None]:
     _commit()
 
 
-def _write(game_id: str, expected_version: int | None, action: Any) -> Written:
-    """Run ``action(locked)`` inside a locked write; roll back on any refusal.
+def _write(game_id: str, expected_version: int | None, plan: Any, seen: Snapshot | None = None) -> Written:
+    """Work out a change from a snapshot, then make it, with the figures, in one transaction.
 
-    ``action`` changes the deals and returns the game's state after the change and the
-    number of the deal written (None when none remains to show); the figures for rankings
-    then follow the change in the same transaction.
+    ``plan(snapshot)`` checks the rules and returns the ``Change`` (or refuses, and nothing is
+    written).  The game is claimed only if its version is still the snapshot's, so the lock
+    is held just for the writes; if another writer got there first, the game is locked, read
+    again and the change worked out again.  ``seen`` is a snapshot the caller already read.
     """
     with _transaction():
-        locked = _lock(game_id, expected_version)
-        after, number = action(locked)
+        current = seen if seen is not None else snapshot(game_id)
+        if expected_version is not None and current.version != expected_version:
+            raise stale()
+        change: Change = plan(current)
+        if not _claim(current):
+            current = _lock(game_id, expected_version)
+            change = plan(current)
+        db.session.connection().execute(change.statement, change.params)
         stats.write_changes(
-            game_id=locked.id,
-            player_ids=locked.player_ids,
-            played_on=locked.played_on,
-            before=locked.state,
-            after=after,
+            game_id=current.id,
+            player_ids=current.player_ids,
+            played_on=current.played_on,
+            before=current.state,
+            after=change.after,
         )
-    deal = None if number is None else after.deals[number - 1]
-    return Written(locked.setup, after, deal)
+    deal = None if change.number is None else change.after.deals[change.number - 1]
+    return Written(current.setup, change.after, deal)
 
 
 def _deal_values(record: DealRecord, contract: str) -> dict[str, Any]:
@@ -489,6 +537,7 @@ def record_deal(
     contract: object = None,
     bids: object = None,
     tricks: object = None,
+    seen: Snapshot | None = None,
 ) -> Written:
     """Record the next deal: its declaration and, optionally, its tricks.
 
@@ -496,7 +545,7 @@ def record_deal(
     submission then fails harmlessly with ``wrong_deal_number``.
     """
 
-    def action(locked: Locked) -> tuple[GameState, int]:
+    def plan(locked: Snapshot) -> Change:
         state = locked.state
         if state.finished:
             raise ServiceError(
@@ -526,10 +575,9 @@ def record_deal(
         )
         after = locked.ruleset.replay(locked.setup, [*locked.records, record])
         values = _deal_values(record, after.deals[-1].contract)
-        db.session.connection().execute(_ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
-        return after, next_number
+        return Change(after, next_number, _ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
 
-    return _write(game_id, None, action)
+    return _write(game_id, None, plan, seen)
 
 
 def update_deal(
@@ -541,6 +589,7 @@ def update_deal(
     tricks: object = UNSET,
     expected_version: int | None = None,
     require_pending: bool = False,
+    seen: Snapshot | None = None,
 ) -> Written:
     """Complete or correct a recorded deal; the whole game is re-validated by replay.
 
@@ -548,7 +597,7 @@ def update_deal(
     tricks, so a repeated "enter tricks" post cannot silently rewrite them.
     """
 
-    def action(locked: Locked) -> tuple[GameState, int]:
+    def plan(locked: Snapshot) -> Change:
         records = list(locked.records)
         if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
             raise not_found("deal")
@@ -572,18 +621,18 @@ def update_deal(
         records[index] = record
         after = ruleset.replay(setup, records)
         values = _deal_values(record, after.deals[index].contract)
-        db.session.connection().execute(
-            _CHANGE_DEAL, {"of_game": locked.id, "deal_number": number, "updated_at": utcnow(), **values}
-        )
-        return after, number
+        params = {"of_game": locked.id, "deal_number": number, "updated_at": utcnow(), **values}
+        return Change(after, number, _CHANGE_DEAL, params)
 
-    return _write(game_id, expected_version, action)
+    return _write(game_id, expected_version, plan, seen)
 
 
-def undo_deal(game_id: str, number: int, *, expected_version: int | None = None) -> Written:
+def undo_deal(
+    game_id: str, number: int, *, expected_version: int | None = None, seen: Snapshot | None = None
+) -> Written:
     """Remove the last recorded deal (and only the last)."""
 
-    def action(locked: Locked) -> tuple[GameState, None]:
+    def plan(locked: Snapshot) -> Change:
         records = locked.records
         if not 1 <= number <= len(records):
             raise not_found("deal")
@@ -594,10 +643,9 @@ def undo_deal(game_id: str, number: int, *, expected_version: int | None = None)
                 "number",
             )
         after = locked.ruleset.replay(locked.setup, records[:-1])
-        db.session.connection().execute(_DROP_DEAL, {"of_game": locked.id, "deal_number": number})
-        return after, None
+        return Change(after, None, _DROP_DEAL, {"of_game": locked.id, "deal_number": number})
 
-    return _write(game_id, expected_version, action)
+    return _write(game_id, expected_version, plan, seen)
 
 
 # -- people and rematches --------------------------------------------------------------------------

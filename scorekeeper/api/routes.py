@@ -110,12 +110,12 @@ def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
     return body
 
 
-def authorise(game_id: str) -> None:
-    """404 if there is no such game; else 401/403 unless the bearer key is its edit key.
+def authorised(game_id: str) -> services.Snapshot:
+    """The game (404 if there is none), once the bearer key is shown to be its edit key (401, 403).
 
-    One small query (the key's hash), no replay: the write that follows reads the game itself.
+    The same two small queries read what the write then needs, so the write does not read again.
     """
-    services.check_edit_key(game_id, bearer_key(request))
+    return services.authorised_snapshot(game_id, bearer_key(request))
 
 
 def expected_version() -> int | None:
@@ -250,10 +250,11 @@ def export_game(game_id: str) -> Response:
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str) -> Response:
     """201: the next deal recorded (pending without ``tricks``); answers with the deal."""
-    authorise(game_id)
+    seen = authorised(game_id)
     body = json_object(RECORD_FIELDS)
     written = services.record_deal(
         game_id,
+        seen=seen,
         number=body.get("number"),
         contract=body.get("contract"),
         bids=_per_player(body.get("bids")),
@@ -269,12 +270,12 @@ def correct_deal(game_id: str, number: int) -> Response:
 
     Only the fields present change; ``"tricks": null`` makes the last deal pending again.
     """
-    authorise(game_id)
+    seen = authorised(game_id)
     body = json_object(CORRECT_FIELDS)
     changes = {
         field: (_per_player(value) if field in ("bids", "tricks") else value) for field, value in body.items()
     }
-    written = services.update_deal(game_id, number, expected_version=expected_version(), **changes)
+    written = services.update_deal(game_id, number, expected_version=expected_version(), seen=seen, **changes)
     assert written.deal is not None
     return json_response(deal_json(written.setup, written.deal))
 
@@ -282,6 +283,6 @@ def correct_deal(game_id: str, number: int) -> Response:
 @bp.delete("/games/<game_id>/deals/<int:number>")
 def undo_deal(game_id: str, number: int) -> tuple[str, int]:
     """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
-    authorise(game_id)
-    services.undo_deal(game_id, number, expected_version=expected_version())
+    seen = authorised(game_id)
+    services.undo_deal(game_id, number, expected_version=expected_version(), seen=seen)
     return "", 204

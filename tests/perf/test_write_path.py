@@ -1,0 +1,77 @@
+"""Recording a deal through the API: a fixed handful of statements, and safe when writes cross.
+
+The write reads the game once (the edit-key check reads what the write needs), works
+out the change, then claims the game with a compare-and-swap on its version and
+writes the deal and the figures that differ.  If another write lands between the
+read and the claim, the write locks the game, reads it again and starts over.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from flask import Flask
+from perf_support import DEALS, PLAYERS, StatementCounter, new_game
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.rules import RuleError
+from tests.stats.checks import assert_figures_match
+
+#: The edit-key check that reads the game (2), the claim, the deal, and its figures (3 tables).
+WRITE_BUDGET = 7
+
+
+def post_deal(client, game_id: str, key: str, number: int):  # type: ignore[no-untyped-def]
+    contract, tricks = DEALS[number - 1]
+    body = {"number": number, "contract": contract, "tricks": dict(zip(PLAYERS, tricks, strict=True))}
+    return client.post(
+        f"/api/v1/games/{game_id}/deals",
+        data=json.dumps(body),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {key}"},
+    )
+
+
+def test_recording_a_deal_sends_as_many_statements_late_in_a_game_as_early(app: Flask) -> None:
+    counter = StatementCounter(app)
+    counts = {}
+    for number in (1, 9, 18):
+        game_id, key = new_game(app, number - 1)
+        with counter.counting() as statements:
+            response = post_deal(app.test_client(), game_id, key, number)
+        assert response.status_code == 201, response.get_data(as_text=True)
+        counts[number] = list(statements)
+    sizes = {number: len(statements) for number, statements in counts.items()}
+    # Deal 18 also finishes the game; that changes no statement, only the figures they carry.
+    assert len(set(sizes.values())) == 1, counts
+    assert sizes[1] <= WRITE_BUDGET, counts[1]
+
+
+def test_a_write_that_lost_the_race_starts_over_from_the_new_state(app: Flask) -> None:
+    game_id, key = new_game(app, 2)
+    with app.app_context():
+        seen = services.authorised_snapshot(game_id, key)  # phone A reads: deal 3 is next
+        services.record_deal(game_id, number=3, contract=DEALS[2][0], tricks=list(DEALS[2][1]))  # phone B
+        with pytest.raises(RuleError) as refused:
+            services.record_deal(game_id, number=3, contract=DEALS[2][0], tricks=list(DEALS[2][1]), seen=seen)
+        assert refused.value.code == "wrong_deal_number"
+        # A correction worked out from the old snapshot is applied to the game as it is now.
+        written = services.update_deal(game_id, 1, tricks=[13, 0, 0], seen=seen)
+        assert written.state.completed_deals == 3
+        assert written.deal is not None and written.deal.tricks == (13, 0, 0)
+        assert_figures_match(game_id)
+        db.session.remove()
+
+
+def test_a_stale_snapshot_with_if_match_is_refused(app: Flask) -> None:
+    game_id, key = new_game(app, 2)
+    with app.app_context():
+        seen = services.authorised_snapshot(game_id, key)
+        services.undo_deal(game_id, 2)
+        with pytest.raises(RuleError) as refused:
+            services.update_deal(game_id, 1, tricks=[13, 0, 0], expected_version=seen.version, seen=seen)
+        assert refused.value.code == "stale"
+        assert services.get_game(game_id).state.completed_deals == 1
+        db.session.remove()
