@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import (
     Float,
     Integer,
+    String,
     and_,
     bindparam,
     case,
@@ -37,6 +38,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    null,
     or_,
     select,
     union_all,
@@ -663,23 +665,40 @@ def _line(row: Any) -> GameLine:
     )
 
 
-def player_stats(player: Player, filters: Filters, today: date) -> PlayerStats:
-    """Everything on a player's page, from a fixed number of queries."""
-    where = [GameResult.player_id == player.id, *filters.where(today)]
+def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats | None:
+    """Everything on a player's page, in four queries whatever the number of games; None: no such player.
+
+    1. the player with their record; 2. their contracts and their head-to-head, as one
+    UNION ALL; 3. their recent games with everyone who sat in them, the chart's games
+    and the best game, as one UNION ALL (sorted here); and the name of each.
+    """
+    where = [GameResult.player_id == player_id, *filters.where(today)]
     ruleset = get_ruleset(filters.ruleset)
-    found = db.session.execute(select(_summed(filters, today, player.id))).one_or_none()
-    record = _record(found) if found else Record(player.id, player.name, 0, 0, 0, 0, 0, None)
+    summed = _summed(filters, today, player_id)
+    found = db.session.execute(
+        select(
+            Player.id.label("player_id"),
+            Player.name,
+            *(summed.c[column] for column in ("games", "wins", "deals", "deal_wins", "points", "best")),
+        )
+        .outerjoin(summed, summed.c.player_id == Player.id)
+        .where(Player.id == player_id)
+    ).one_or_none()
+    if found is None:
+        return None
+    record = _record(found)
 
     # Contracts: as chooser where a player chooses (Mizerka), else every deal of that kind.
     as_chooser = ruleset.declares_contract
     contract_query = (
         select(
-            DealResult.contract,
-            DealResult.pick,
-            func.count().label("times"),
-            func.sum(DealResult.score).label("points"),
-            func.sum(_is_true(DealResult.made)).label("made"),
-            func.count(DealResult.made).label("made_of"),
+            literal("contract").label("kind"),
+            DealResult.contract.label("text"),
+            DealResult.pick.label("number"),
+            func.count().label("a"),  # times
+            func.sum(DealResult.score).label("b"),  # points
+            func.sum(_is_true(DealResult.made)).label("c"),  # made
+            func.count(DealResult.made).label("d"),  # made of
         )
         .join(GameResult, and_(GameResult.game_id == DealResult.game_id, GameResult.seat == DealResult.seat))
         .where(*where)
@@ -687,17 +706,39 @@ def player_stats(player: Player, filters: Filters, today: date) -> PlayerStats:
     )
     if as_chooser:
         contract_query = contract_query.where(DealResult.chooser)
+    # Head to head: every finished game this player shared with each other player.
+    other = GameResult.__table__.alias("other")
+    head_query = (
+        select(
+            literal("head").label("kind"),
+            Player.name,
+            other.c.player_id,
+            func.count(),  # games
+            func.sum(case((GameResult.total > other.c.total, 1), else_=0)),  # ahead
+            func.sum(case((GameResult.total < other.c.total, 1), else_=0)),  # behind
+            func.sum(case((GameResult.total == other.c.total, 1), else_=0)),  # level
+        )
+        .join(other, and_(other.c.game_id == GameResult.game_id, other.c.player_id != GameResult.player_id))
+        .join(Player, Player.id == other.c.player_id)
+        .where(*where, GameResult.finished)
+        .group_by(other.c.player_id, Player.name)
+    )
     picks_per_game = ruleset.deal_count // ruleset.player_count if as_chooser else 0
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     pick_counts: dict[str, list[int]] = defaultdict(lambda: [0] * picks_per_game)
-    for row in db.session.execute(contract_query):
-        figures_ = sums[row.contract]
-        figures_[0] += row.times
-        figures_[1] += int(row.points or 0)
-        figures_[2] += int(row.made or 0)
-        figures_[3] += int(row.made_of or 0)
-        if row.pick is not None and 1 <= row.pick <= picks_per_game:
-            pick_counts[row.contract][row.pick - 1] += row.times
+    head_to_head: list[HeadToHead] = []
+    for row in db.session.execute(union_all(contract_query, head_query)):
+        if row.kind == "head":
+            head_to_head.append(HeadToHead(row.number, row.text, row.a, int(row.b), int(row.c), int(row.d)))
+            continue
+        figures_ = sums[row.text]
+        figures_[0] += row.a
+        figures_[1] += int(row.b or 0)
+        figures_[2] += int(row.c or 0)
+        figures_[3] += int(row.d or 0)
+        if row.number is not None and 1 <= row.number <= picks_per_game:
+            pick_counts[row.text][row.number - 1] += row.a
+    head_to_head.sort(key=lambda h: (-h.games, h.name.casefold()))
     contracts = [
         ContractFigures(
             contract=c.id,
@@ -711,30 +752,6 @@ def player_stats(player: Player, filters: Filters, today: date) -> PlayerStats:
         for c in ruleset.contracts
     ]
 
-    # Head to head: every finished game this player shared with each other player.
-    other = GameResult.__table__.alias("other")
-    head_query = (
-        select(
-            other.c.player_id,
-            Player.name,
-            func.count().label("games"),
-            func.sum(case((GameResult.total > other.c.total, 1), else_=0)).label("ahead"),
-            func.sum(case((GameResult.total < other.c.total, 1), else_=0)).label("behind"),
-            func.sum(case((GameResult.total == other.c.total, 1), else_=0)).label("level"),
-        )
-        .join(other, and_(other.c.game_id == GameResult.game_id, other.c.player_id != GameResult.player_id))
-        .join(Player, Player.id == other.c.player_id)
-        .where(*where, GameResult.finished)
-        .group_by(other.c.player_id, Player.name)
-    )
-    head_to_head = sorted(
-        (
-            HeadToHead(row.player_id, row.name, row.games, int(row.ahead), int(row.behind), int(row.level))
-            for row in db.session.execute(head_query)
-        ),
-        key=lambda h: (-h.games, h.name.casefold()),
-    )
-
     line_columns = (
         GameResult.game_id,
         GameResult.played_on,
@@ -743,10 +760,10 @@ def player_stats(player: Player, filters: Filters, today: date) -> PlayerStats:
         GameResult.total,
         GameResult.rank,
         GameResult.deals_played,
+        Game.created_at.label("created"),
     )
     newest_first = (GameResult.played_on.desc(), Game.created_at.desc())
-
-    # Recent games with everyone who sat in them: one query (the last games, joined to their seats).
+    # Recent games with everyone who sat in them (the last games, joined to their seats) ...
     recent_ids = (
         select(GameResult.game_id, Game.created_at)
         .join(Game, Game.id == GameResult.game_id)
@@ -755,30 +772,31 @@ def player_stats(player: Player, filters: Filters, today: date) -> PlayerStats:
         .limit(RECENT_GAMES)
         .subquery()
     )
-    other = aliased(GameResult)
-    recent_rows = db.session.execute(
-        select(*line_columns, Player.name.label("other_name"), other.player_id.label("other_id"))
+    seat = aliased(GameResult)
+    recent_query = (
+        select(
+            literal("recent").label("kind"),
+            *line_columns,
+            Player.name.label("other_name"),
+            seat.player_id.label("other_id"),
+            seat.seat.label("other_seat"),
+        )
         .join(Game, Game.id == GameResult.game_id)
         .join(recent_ids, recent_ids.c.game_id == GameResult.game_id)
-        .join(other, other.game_id == GameResult.game_id)
-        .join(Player, Player.id == other.player_id)
-        .where(GameResult.player_id == player.id)
-        .order_by(*newest_first, GameResult.game_id, other.seat)
-    ).all()
-    recent: list[GameLine] = []
-    others: dict[str, list[str]] = {}
-    for row in recent_rows:  # a row per seat of each game, newest game first
-        if row.game_id not in others:
-            others[row.game_id] = []
-            recent.append(_line(row))
-        if row.other_id != player.id:
-            others[row.game_id].append(row.other_name)
-    recent = [replace(line, others=tuple(others[line.game_id])) for line in recent]
-
-    # The chart's games (the last CHART_GAMES finished) and the best game, in one query.
+        .join(seat, seat.game_id == GameResult.game_id)
+        .join(Player, Player.id == seat.player_id)
+        .where(GameResult.player_id == player_id)
+    )
+    # ... the chart's games (the last CHART_GAMES finished) and the best game.
     finished = [*where, GameResult.finished]
+    # Typed NULLs: PostgreSQL types a bare NULL in a subquery as text, which no integer matches.
+    no_seat = (
+        cast(null(), String).label("other_name"),
+        cast(null(), Integer).label("other_id"),
+        cast(null(), Integer).label("other_seat"),
+    )
     chart_games = (
-        select(*line_columns, Game.created_at.label("created"), literal(0).label("best"))
+        select(literal("chart").label("kind"), *line_columns, *no_seat)
         .join(Game, Game.id == GameResult.game_id)
         .where(*finished)
         .order_by(*newest_first)
@@ -786,21 +804,36 @@ def player_stats(player: Player, filters: Filters, today: date) -> PlayerStats:
         .subquery()
     )
     best_game = (
-        select(*line_columns, Game.created_at.label("created"), literal(1).label("best"))
+        select(literal("best").label("kind"), *line_columns, *no_seat)
         .join(Game, Game.id == GameResult.game_id)
         .where(*finished)
         .order_by(GameResult.total.desc(), *newest_first)
         .limit(1)
         .subquery()
     )
-    lines = db.session.execute(union_all(select(chart_games), select(best_game))).all()
-    series = [
-        _line(row) for row in sorted(lines, key=lambda row: (row.played_on, row.created)) if not row.best
-    ]
-    best_row = next((row for row in lines if row.best), None)
+    lines: list[Any] = db.session.execute(
+        union_all(recent_query, select(chart_games), select(best_game))
+    ).all()
+    by_kind: dict[str, list[Any]] = defaultdict(list)
+    for row in lines:
+        by_kind[row.kind].append(row)
+
+    seats = sorted(by_kind["recent"], key=lambda row: (row.game_id, row.other_seat))
+    seats.sort(key=lambda row: (row.played_on, row.created), reverse=True)  # stable: newest game first
+    recent: list[GameLine] = []
+    others: dict[str, list[str]] = {}
+    for row in seats:  # a row per seat of each game
+        if row.game_id not in others:
+            others[row.game_id] = []
+            recent.append(_line(row))
+        if row.other_id != player_id:
+            others[row.game_id].append(row.other_name)
+    recent = [replace(line, others=tuple(others[line.game_id])) for line in recent]
+    series = [_line(row) for row in sorted(by_kind["chart"], key=lambda row: (row.played_on, row.created))]
+    best_row = by_kind["best"][0] if by_kind["best"] else None
     return PlayerStats(
-        player_id=player.id,
-        name=player.name,
+        player_id=player_id,
+        name=record.name,
         filters=filters,
         record=record,
         contracts=contracts,

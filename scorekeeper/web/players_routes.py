@@ -124,14 +124,12 @@ def _render_player(
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
-    try:
-        player = services.get_player(player_id)
-    except RuleError:
-        abort(404)
     filters = stats.Filters.from_args(request.args)
-    figures = stats.player_stats(player, filters, today())
+    figures = stats.player_stats(player_id, filters, today())
+    if figures is None:
+        abort(404)
     chart = (
-        charts.points_per_game_chart(player.name, [(line.played_on, line.total) for line in figures.series])
+        charts.points_per_game_chart(figures.name, [(line.played_on, line.total) for line in figures.series])
         if figures.series
         else None
     )
@@ -149,7 +147,7 @@ def _render_player(
             rulesets=RULESETS,
             periods=stats.PERIODS,
             filters_url=_filters_url,
-            rename=rename or RenameForm(formdata=None, name=player.name),
+            rename=rename or RenameForm(formdata=None, name=figures.name),
             merge=merge or MergeForm(formdata=None),
             errors=errors or {},
             min_for_percent=stats.MIN_FOR_PERCENT,

@@ -147,10 +147,5 @@ def test_player_page_is_constant_in_games(app: Flask, counter: StatementCounter)
     assert len({len(statements) for statements in counts.values()}) == 1, counts
 
 
-@pytest.mark.xfail(
-    reason="the player page sends 8 statements (stats.player_stats: record, contracts, head to head, "
-    "recent games and their names, chart series, best game); constant in games, but over the budget",
-    strict=False,
-)
 def test_player_page_is_within_budget(app: Flask, counter: StatementCounter) -> None:
     assert_within_budget(player_page_counts(app, counter))

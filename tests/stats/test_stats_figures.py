@@ -173,7 +173,7 @@ def test_misere_is_ranked_on_its_own(season_app: Flask) -> None:
 
 def test_ann_per_contract(season_app: Flask) -> None:
     ann = db.session.get(Player, player_id("Ann"))
-    figures = stats.player_stats(ann, MIZERKA, TODAY)
+    figures = stats.player_stats(ann.id, MIZERKA, TODAY)
     assert figures.as_chooser and figures.picks == 6
     # Ann chooses in G1, G2, G4, G7 in the usual order, in G5 in reverse, in G6 clubs once (deal 3).
     # Every choice scored 0 except her Mizerka in G5 (-2: quota 1, took 3).
@@ -202,7 +202,7 @@ def test_choosers_who_missed_their_quota(season_app: Flask) -> None:
     # mizerka, 24 choices.  He missed his quota with clubs and diamonds in G2 and hearts and spades in G3
     # (-1 each), made clubs with one over in G4 (+1); every other choice scored 0.
     dan = db.session.get(Player, player_id("Dan"))
-    contracts = {c.contract: c for c in stats.player_stats(dan, MIZERKA, TODAY).contracts}
+    contracts = {c.contract: c for c in stats.player_stats(dan.id, MIZERKA, TODAY).contracts}
     assert (contracts["clubs"].times, contracts["clubs"].points, contracts["clubs"].made) == (4, 0, 3)
     assert (contracts["diamonds"].points, contracts["diamonds"].made) == (-1, 3)
     assert (contracts["hearts"].points, contracts["hearts"].made) == (-1, 3)
@@ -214,7 +214,7 @@ def test_head_to_head(season_app: Flask) -> None:
     ann = db.session.get(Player, player_id("Ann"))
     rows = [
         (h.name, h.games, h.ahead, h.behind, h.level)
-        for h in stats.player_stats(ann, MIZERKA, TODAY).head_to_head
+        for h in stats.player_stats(ann.id, MIZERKA, TODAY).head_to_head
     ]
     # Cid: G1 ahead (+2/-1), G4 level, G5 level (-1/-1), G7 ahead (0/-1).
     # Bob: G1 ahead, G2 level (+1/+1), G5 behind (-1/+2).  Dan: G2 ahead, G4 level, G7 behind (0/+1).
@@ -225,7 +225,7 @@ def test_head_to_head(season_app: Flask) -> None:
 def test_record_recent_games_series_and_best_game(season: Any, season_app: Flask) -> None:
     _app, ids = season
     ann = db.session.get(Player, player_id("Ann"))
-    figures = stats.player_stats(ann, MIZERKA, TODAY)
+    figures = stats.player_stats(ann.id, MIZERKA, TODAY)
     record = figures.record
     assert (record.games, record.wins, record.deals, record.deal_wins, record.points) == (5, 3, 94, 88, 2)
     assert [(g.game_id, g.others, g.finished, g.total, g.rank) for g in figures.recent] == [
@@ -252,7 +252,7 @@ def test_record_recent_games_series_and_best_game(season: Any, season_app: Flask
 
 def test_misere_player_page_figures_per_deal(season_app: Flask) -> None:
     bob = db.session.get(Player, player_id("Bob"))
-    figures = stats.player_stats(bob, stats.Filters("misere", "all"), TODAY)
+    figures = stats.player_stats(bob.id, stats.Filters("misere", "all"), TODAY)
     assert not figures.as_chooser
     by_deal = {c.contract: (c.times, c.points, c.made, c.made_of) for c in figures.contracts}
     assert by_deal["hearts"] == (1, 30, 1, 1)
