@@ -241,8 +241,9 @@ def create_game(
     day = parse_played_on(played_on)
     text = parse_note(note)
     key = new_edit_key()
+    state = ruleset.replay(setup, [])
     try:
-        people = [_player_named(name) for name in setup.players]
+        people = _players_named(setup.players)
         game = Game(
             id=new_game_id(),
             ruleset=ruleset.id,
@@ -254,12 +255,16 @@ def create_game(
         )
         game.seats = [Seat(position=i, player=person) for i, person in enumerate(people)]
         db.session.add(game)
-        refresh_results(game)
+        db.session.flush()
+        # A game without deals adds nothing to anyone's totals: only its rows of figures are new.
+        stats.write_new(
+            game_id=game.id, player_ids=[person.id for person in people], played_on=day, state=state
+        )
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
         raise conflict_or_fault(error) from None
-    return replay(game), key
+    return LoadedGame(game=game, ruleset=ruleset, setup=setup, state=state), key
 
 
 def parse_played_on(raw: object) -> date:
@@ -305,6 +310,16 @@ def refresh_results(game: Game) -> None:
     db.session.flush()
     db.session.refresh(game, ["deals"])
     stats.write_results(game, replay(game).state)
+
+
+def _players_named(names: Sequence[str]) -> list[Player]:
+    """The people called ``names`` (ignoring case), in one query; any new name is created."""
+    keys = [name_key(name) for name in names]
+    known = {
+        player.name_key: player
+        for player in db.session.execute(select(Player).where(Player.name_key.in_(keys))).scalars()
+    }
+    return [known.get(key) or _player_named(name) for name, key in zip(names, keys, strict=True)]
 
 
 def _player_named(name: str) -> Player:

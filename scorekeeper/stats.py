@@ -143,6 +143,19 @@ def write_results(game: Game, state: GameState) -> None:
     refresh_totals([row["player_id"] for row in game_rows], game.ruleset)
 
 
+def write_new(*, game_id: str, player_ids: Sequence[int], played_on: date, state: GameState) -> None:
+    """Store the figures of a game just created (inside its transaction): its rows of ``game_results``.
+
+    It has no deals yet, so it adds nothing to any ``player_totals``: those rows are left as
+    they are (a player with no row yet gets one when their first deal is scored).
+    """
+    game_rows, deal_rows = figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    connection = db.session.connection()
+    connection.execute(insert(GameResult.__table__), game_rows)
+    if deal_rows:
+        connection.execute(_INSERT_DEAL_ROWS, deal_rows)
+
+
 def write_changes(
     *,
     game_id: str,
@@ -811,7 +824,7 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
         .limit(1)
         .subquery()
     )
-    lines: list[Any] = db.session.execute(
+    lines: Sequence[Any] = db.session.execute(
         union_all(recent_query, select(chart_games), select(best_game))
     ).all()
     by_kind: dict[str, list[Any]] = defaultdict(list)
@@ -902,5 +915,6 @@ __all__ = [
     "rankings",
     "recent_players",
     "write_changes",
+    "write_new",
     "write_results",
 ]
