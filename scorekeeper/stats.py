@@ -19,6 +19,7 @@ Definitions (the rankings page says the same in words):
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -189,9 +190,11 @@ def write_changes(
     if changed:
         connection.execute(_UPDATE_DEAL_ROWS, [_keyed(row, _DEAL_ROW_KEY) for row in changed])
 
-    changed_games = [new for old, new in zip(old_games, new_games, strict=True) if old != new]
-    if changed_games:
-        connection.execute(_UPDATE_GAME_ROWS, [_keyed(row, _GAME_ROW_KEY) for row in changed_games])
+    if old_games != new_games:
+        params: dict[str, Any] = {"of_game": game_id}
+        for row in new_games:
+            params.update((f"{column}_{row['seat']}", row[column]) for column in _GAME_ROW_CHANGES)
+        connection.execute(_update_game_rows(len(new_games)), params)
     _move_totals(before.setup.ruleset, old_games, new_games)
 
 
@@ -223,32 +226,32 @@ def _move_totals(ruleset: str, old_games: list[dict[str, Any]], new_games: list[
     Sums move by their difference; the best game only grows, so a finished game whose total
     changes, or that is no longer finished, re-sums that player's totals instead.  So does a
     player whose row is not there (a concurrent re-sum replaced it): never a wrong total.
-    Rows are updated in player order, so two writers sharing players cannot deadlock.
+    One statement moves them all.
     """
     resum: list[int] = []
-    moves: list[dict[str, Any]] = []
-    for old, new in sorted(zip(old_games, new_games, strict=True), key=lambda pair: pair[1]["player_id"]):
+    moves: list[tuple[int, list[int], int | None]] = []  # player, deltas, a new best game's total
+    for old, new in zip(old_games, new_games, strict=True):
         if old["finished"] and (not new["finished"] or old["total"] != new["total"]):
             resum.append(new["player_id"])
             continue
         delta = [n - o for n, o in zip(_counted(new), _counted(old), strict=True)]
         new_best = new["total"] if new["finished"] and not old["finished"] else None
         if any(delta) or new_best is not None:
-            names = ("d_games", "d_wins", "d_deals", "d_deal_wins", "d_points")
-            moves.append(
-                {"key_player_id": new["player_id"], "key_ruleset": ruleset, "new_best": new_best}
-                | dict(zip(names, delta, strict=True))
-            )
+            moves.append((new["player_id"], delta, new_best))
     if moves:
-        result = db.session.connection().execute(_MOVE_TOTALS, moves)
+        params: dict[str, Any] = {"of_ruleset": ruleset}
+        for i, (player_id, delta, new_best) in enumerate(moves):
+            params[f"player_{i}"] = player_id
+            params[f"best_{i}"] = new_best
+            params.update((f"{column}_{i}", value) for column, value in zip(_TOTALS, delta, strict=True))
+        result = db.session.connection().execute(_move_totals_statement(len(moves)), params)
         if result.rowcount != len(moves):
-            resum.extend(move["key_player_id"] for move in moves)
+            resum.extend(player_id for player_id, _delta, _best in moves)
     if resum:
         refresh_totals(resum, ruleset)
 
 
 _DEAL_ROW_KEY = ("game_id", "number", "seat")
-_GAME_ROW_KEY = ("game_id", "seat")
 # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch, not one statement each.
 _INSERT_DEAL_ROWS = insert(DealResult.__table__).execution_options(render_nulls=True)
 _UPDATE_DEAL_ROWS = _by_key(DealResult.__table__, _DEAL_ROW_KEY)
@@ -256,24 +259,57 @@ _DELETE_DEAL_ROWS = delete(DealResult.__table__).where(
     DealResult.__table__.c.game_id == bindparam("game_id"),
     DealResult.__table__.c.number.in_(bindparam("numbers", expanding=True)),
 )
-_UPDATE_GAME_ROWS = _by_key(GameResult.__table__, _GAME_ROW_KEY)
+#: What a write to a game's deals can change in its rows of ``game_results``.
+_GAME_ROW_CHANGES = ("finished", "total", "rank", "deals_played", "deals_won")
+#: The sums of ``player_totals`` that move by a difference.
+_TOTALS = ("games", "wins", "deals", "deal_wins", "points")
 
 
-def _move_totals_statement() -> Any:
+@functools.cache
+def _update_game_rows(seats: int) -> Any:
+    """One UPDATE for every row of a game: each column set seat by seat (CASE seat WHEN ...)."""
+    table = GameResult.__table__
+    values = {
+        column: case(
+            *(
+                (table.c.seat == seat, bindparam(f"{column}_{seat}", type_=table.c[column].type))
+                for seat in range(seats)
+            ),
+            else_=table.c[column],
+        )
+        for column in _GAME_ROW_CHANGES
+    }
+    return update(table).where(table.c.game_id == bindparam("of_game")).values(values)
+
+
+@functools.cache
+def _move_totals_statement(players: int) -> Any:
+    """One UPDATE moving ``players`` players' totals by their differences (CASE player_id WHEN ...).
+
+    The best game only grows: to the new total when it is higher (or there was none).
+    """
     totals = PlayerTotal.__table__
-    new_best = bindparam("new_best", type_=Integer)
-    grows = and_(new_best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < new_best))
-    return _by_key(totals, ("player_id", "ruleset")).values(
-        games=totals.c.games + bindparam("d_games"),
-        wins=totals.c.wins + bindparam("d_wins"),
-        deals=totals.c.deals + bindparam("d_deals"),
-        deal_wins=totals.c.deal_wins + bindparam("d_deal_wins"),
-        points=totals.c.points + bindparam("d_points"),
-        best=case((grows, new_best), else_=totals.c.best),
+    ids = [bindparam(f"player_{i}", type_=Integer) for i in range(players)]
+
+    def per_player(value: Any, else_: Any) -> Any:
+        return case(*((totals.c.player_id == ids[i], value(i)) for i in range(players)), else_=else_)
+
+    def grown(i: int) -> Any:
+        best = bindparam(f"best_{i}", type_=Integer)
+        grows = and_(best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < best))
+        return case((grows, best), else_=totals.c.best)
+
+    values: dict[str, Any] = {
+        column: totals.c[column]
+        + per_player(lambda i, column=column: bindparam(f"{column}_{i}", type_=Integer), 0)
+        for column in _TOTALS
+    }
+    values["best"] = per_player(grown, totals.c.best)
+    return (
+        update(totals)
+        .where(totals.c.ruleset == bindparam("of_ruleset"), totals.c.player_id.in_(ids))
+        .values(values)
     )
-
-
-_MOVE_TOTALS = _move_totals_statement()
 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
