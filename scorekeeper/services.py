@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from . import stats
@@ -382,7 +382,8 @@ _players = Player.__table__
 _deals = Deal.__table__
 _game_id: Any = bindparam("game_id")
 # The write path's statements, built once (building one costs more than sending it).
-_GAME_AND_SEATS = (
+# The game, its seats and its deals in one query: the deals ride along the first seat's rows.
+_SNAPSHOT = (
     select(
         _games.c.version,
         _games.c.edit_key_hash,
@@ -390,18 +391,19 @@ _GAME_AND_SEATS = (
         _games.c.options,
         _games.c.first_dealer,
         _games.c.played_on,
+        _seats.c.position,
         _seats.c.player_id,
         _players.c.name,
+        _deals.c.number,
+        _deals.c.contract,
+        _deals.c.bids,
+        _deals.c.tricks,
     )
     .join(_seats, _seats.c.game_id == _games.c.id)
     .join(_players, _players.c.id == _seats.c.player_id)
+    .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
     .where(_games.c.id == _game_id)
-    .order_by(_seats.c.position)
-)
-_DEALS = (
-    select(_deals.c.contract, _deals.c.bids, _deals.c.tricks)
-    .where(_deals.c.game_id == _game_id)
-    .order_by(_deals.c.number)
+    .order_by(_seats.c.position, _deals.c.number)
 )
 _VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
 _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
@@ -416,22 +418,25 @@ _DROP_DEAL = delete(_deals).where(*_the_deal)
 
 
 def snapshot(game_id: str) -> Snapshot:
-    """The game as a write needs it, in two queries (game with seats, deals), replayed; or ``not_found``."""
+    """The game as a write needs it, in one query (game, seats, deals), replayed; or ``not_found``."""
     if not _plausible_id(game_id):
         raise not_found()
-    connection = db.session.connection()
-    params = {"game_id": game_id}
-    seats = connection.execute(_GAME_AND_SEATS, params).all()
-    if not seats:
+    rows = db.session.connection().execute(_SNAPSHOT, {"game_id": game_id}).all()
+    if not rows:
         raise not_found()
-    records = [
-        DealRecord(
-            contract=deal.contract,
-            bids=None if deal.bids is None else tuple(deal.bids),
-            tricks=None if deal.tricks is None else tuple(deal.tricks),
-        )
-        for deal in connection.execute(_DEALS, params)
-    ]
+    seats: list[Any] = []
+    records: list[DealRecord] = []
+    for row in rows:
+        if not seats or seats[-1].position != row.position:
+            seats.append(row)
+        if row.number is not None:
+            records.append(
+                DealRecord(
+                    contract=row.contract,
+                    bids=None if row.bids is None else tuple(row.bids),
+                    tricks=None if row.tricks is None else tuple(row.tricks),
+                )
+            )
     game = seats[0]
     ruleset = get_ruleset(game.ruleset)
     setup = GameSetup(

@@ -113,7 +113,7 @@ def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
 def authorised(game_id: str) -> services.Snapshot:
     """The game (404 if there is none), once the bearer key is shown to be its edit key (401, 403).
 
-    The same two small queries read what the write then needs, so the write does not read again.
+    The same query reads what the write then needs, so the write does not read again.
     """
     return services.authorised_snapshot(game_id, bearer_key(request))
 

@@ -19,8 +19,8 @@ from scorekeeper.extensions import db
 from scorekeeper.rules import RuleError
 from tests.stats.checks import assert_figures_match
 
-#: The edit-key check that reads the game (2), the claim, the deal, and its figures (3 tables).
-WRITE_BUDGET = 7
+#: The edit-key check that reads the game, the claim, the deal, and its figures (3 tables).
+WRITE_BUDGET = 6
 
 
 def post_deal(client, game_id: str, key: str, number: int):  # type: ignore[no-untyped-def]
