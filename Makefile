@@ -50,13 +50,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 # Throughput and latency against the stack's own floor (/healthz) on SQLite and PostgreSQL:
-# gunicorn + wrk, a few minutes; the table goes to bench/results/ (see bench/README.md).
+# gunicorn + wrk, then the rankings pages with 10,000 games: some minutes; tables go to bench/results/ (bench/README.md).
 bench: setup
 	@command -v wrk >/dev/null 2>&1 || { \
 	  echo "bench: installing wrk (Debian package)"; \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; \
 	  else sudo -n apt-get update -qq && sudo -n apt-get install -y -qq wrk; fi; }
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/bench_rankings.py --postgresql "$${BENCH_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache node_modules test-output

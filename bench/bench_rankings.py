@@ -145,6 +145,22 @@ def run(backend: str, app: Flask, games: int, players: int, requests: int) -> li
     return rows
 
 
+def postgresql_unreachable(url: str) -> str | None:
+    """Why PostgreSQL at ``url`` cannot be used (None when it can)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import OperationalError
+
+    engine = create_engine(normalise_database_url(url))
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except OperationalError as error:
+        return f"cannot connect to {url} ({str(error).strip().splitlines()[0]})"
+    finally:
+        engine.dispose()
+    return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -164,7 +180,10 @@ def main() -> int:
         rows += run("SQLite", app, args.games, args.players, args.requests)
         with app.app_context():
             db.engine.dispose()
-        if args.postgresql:
+        unreachable = args.postgresql and postgresql_unreachable(args.postgresql)
+        if unreachable:
+            print(f"PostgreSQL skipped: {unreachable}", flush=True)
+        elif args.postgresql:
             url = normalise_database_url(args.postgresql)
             with postgresql_schema(url) as schema:
                 app = make_app(url, path / "instance-pg", schema)
@@ -173,22 +192,29 @@ def main() -> int:
                     db.session.remove()
                     db.engine.dispose()
 
-    print()
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, load {load}"
-    print(f"{time.strftime('%Y-%m-%d')}, {machine}")
-    print(f"{args.games} games, {args.players} players, {args.requests} requests per page")
-    print()
-    print("| database | page | median | p95 | app CPU (median) | queries | HTML |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    lines = [
+        f"{time.strftime('%Y-%m-%d')}, {machine}",
+        f"{args.games} games, {args.players} players, {args.requests} requests per page",
+        "",
+        "| database | page | median | p95 | app CPU (median) | queries | HTML |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for backend, label, median, p95, cpu, queries, size in rows:
-        print(
+        lines.append(
             f"| {backend} | {label} | {median:.1f} ms | {p95:.1f} ms | {cpu:.1f} ms | {queries} "
             f"| {size // 1024} KB |"
         )
     slow = [row for row in rows if row[2] > BUDGET_MS]
     if slow:
-        print(f"\nOver the {BUDGET_MS:.0f} ms budget: {', '.join(f'{r[0]} {r[1]}' for r in slow)}")
+        lines.append(f"\nOver the {BUDGET_MS:.0f} ms budget: {', '.join(f'{r[0]} {r[1]}' for r in slow)}")
+    text = "\n".join(lines) + "\n"
+    print()
+    print(text, end="")
+    results = Path(__file__).resolve().parent / "results"
+    results.mkdir(exist_ok=True)
+    (results / "rankings.txt").write_text(text)
     return 1 if slow else 0
 
 

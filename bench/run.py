@@ -163,6 +163,19 @@ def loadavg() -> list[float]:
         return [float(x) for x in handle.read().split()[:3]]
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """(steal, total) CPU ticks so far: on a virtual machine, time the host gave to someone else."""
+    with open("/proc/stat") as handle:
+        fields = [int(x) for x in handle.readline().split()[1:]]
+    steal = fields[7] if len(fields) > 7 else 0
+    return steal, sum(fields[:8])
+
+
+def steal_percent(before: tuple[int, int], after: tuple[int, int]) -> float:
+    total = after[1] - before[1]
+    return round(100 * (after[0] - before[0]) / total, 1) if total > 0 else 0.0
+
+
 # -- the rules engine alone -------------------------------------------------------------------------
 
 
@@ -602,6 +615,7 @@ def count_statements(db: Database, workdir: Path, game_id: str, key: str) -> dic
 def bench_database(name: str, args: argparse.Namespace, log: Path) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix=f"scorekeeper-bench-{name}-"))
     result: dict[str, Any] = {"database": name, "load_before": loadavg()}
+    ticks = cpu_ticks()
     deals_file = workdir / "deals.txt"
     deals_file.write_text("\n".join([create_body(), *deal_bodies()]) + "\n")
     try:
@@ -648,6 +662,8 @@ def bench_database(name: str, args: argparse.Namespace, log: Path) -> dict[str, 
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     result["load_after"] = loadavg()
+    # Wall-clock figures move with CPU the host took away; the ratios within a run move less.
+    result["cpu_steal_percent"] = steal_percent(ticks, cpu_ticks())
     return result
 
 
@@ -789,7 +805,8 @@ def table(report: dict[str, Any]) -> str:
         load = " ".join(f"{x:.2f}" for x in result["load_before"])
         lines.append(
             f"== {result['database']}: {result['seeded_games']} games seeded; load average before {load}, "
-            f"after {' '.join(f'{x:.2f}' for x in result['load_after'])}"
+            f"after {' '.join(f'{x:.2f}' for x in result['load_after'])}; "
+            f"CPU stolen by the host {result.get('cpu_steal_percent', 0):.1f}%"
         )
         header = (
             f"{'route':42} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} {'CPU ms':>7} "
