@@ -593,7 +593,7 @@ def record_deal(
         record = locked.ruleset.parse_deal(
             locked.setup, next_number, contract=contract, bids=bids, tricks=tricks
         )
-        after = locked.ruleset.replay(locked.setup, [*locked.records, record])
+        after = locked.ruleset.extend(locked.state, [record])  # checks and scores the new deal alone
         values = _deal_values(record, after.deals[-1].contract)
         return Change(after, next_number, _ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
 

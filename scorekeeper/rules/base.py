@@ -178,6 +178,14 @@ class GameState:
         return tuple(s.seat for s in self.standings if s.rank == 1)
 
 
+def totals_after(done: Sequence[DealState], player_count: int) -> list[int]:
+    """Running totals after the deals ``done``: those of the last completed one (zeros before any)."""
+    for deal in reversed(done):
+        if deal.totals is not None:
+            return list(deal.totals)
+    return [0] * player_count
+
+
 def standings_for(totals: Sequence[int]) -> tuple[Standing, ...]:
     """Highest total first; equal totals share a rank (1, 1, 3); ties keep seat order."""
     order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
@@ -425,12 +433,27 @@ class Ruleset(ABC):
         """Seat index of the dealer of deal ``number`` (1-based)."""
         return (setup.first_dealer + number - 1) % self.player_count
 
-    @abstractmethod
     def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
         """Replay every recorded deal, validating each, and return the state.
 
         Raises ``RuleError`` at the first deal that breaks a rule.
         """
+        return self.replay_after(setup, (), deals)
+
+    def extend(self, state: GameState, deals: Sequence[DealRecord]) -> GameState:
+        """``state`` with ``deals`` recorded after its own.
+
+        The same state (or the same ``RuleError``) as replaying all the deals from the
+        start, without replaying the ones ``state`` already holds: recording a deal
+        checks and scores that deal alone.
+        """
+        return self.replay_after(state.setup, state.deals, deals)
+
+    @abstractmethod
+    def replay_after(
+        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
+    ) -> GameState:
+        """Replay ``deals`` after the deals ``done`` (already replayed, validated), and return the state."""
 
     def parse_deal(
         self,

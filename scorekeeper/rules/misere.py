@@ -22,6 +22,7 @@ from .base import (
     RuleError,
     Ruleset,
     standings_for,
+    totals_after,
 )
 
 DEALER = "dealer"
@@ -187,11 +188,13 @@ class Misere(Ruleset):
         contract = self.fixed_contract(number).id
         return tuple(trick_score(contract, t, scoring) for t in tricks)
 
-    def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
+    def replay_after(
+        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
+    ) -> GameState:
         self.scoring(setup)
-        totals = [0] * self.player_count
-        states: list[DealState] = []
-        for number, record in enumerate(deals, start=1):
+        totals = totals_after(done, self.player_count)
+        states: list[DealState] = list(done)
+        for number, record in enumerate(deals, start=len(done) + 1):
             if number > self.deal_count:
                 raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
             if states and states[-1].pending:

@@ -18,6 +18,7 @@ from .base import (
     RuleError,
     Ruleset,
     standings_for,
+    totals_after,
 )
 
 FOREHAND = "forehand"
@@ -78,11 +79,16 @@ class Mizerka(Ruleset):
             raise RuleError("bids_not_allowed", "Mizerka has no bids.", "bids")
         return None
 
-    def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
+    def replay_after(
+        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
+    ) -> GameState:
         used: list[dict[str, int]] = [{} for _ in range(self.player_count)]
-        totals = [0] * self.player_count
-        states: list[DealState] = []
-        for number, record in enumerate(deals, start=1):
+        for deal in done:
+            assert deal.chooser is not None
+            used[deal.chooser][deal.contract] = deal.number
+        totals = totals_after(done, self.player_count)
+        states: list[DealState] = list(done)
+        for number, record in enumerate(deals, start=len(done) + 1):
             if number > self.deal_count:
                 raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
             if states and states[-1].pending:

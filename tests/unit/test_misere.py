@@ -527,3 +527,19 @@ def test_exactly_eight_deals(game: tuple[GameSetup, list[DealRecord]], extra: tu
     assert len(state.deals) == 8
     with raises("game_finished"):
         MISERE.replay(setup, [*records, DealRecord(tricks=extra)])
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(game=full_game(), cut=st.integers(0, 8))
+def test_extend_equals_replaying_everything(game: tuple[GameSetup, list[DealRecord]], cut: int) -> None:
+    """Recording deals after a replayed state gives what a full replay gives, refusals included."""
+    setup, records = game
+    assert MISERE.extend(MISERE.replay(setup, records[:cut]), records[cut:]) == MISERE.replay(setup, records)
+    if cut < 6:
+        # The dealer's hook: bids adding up to 13 are refused either way.
+        hooked = DealRecord(bids=(4, 3, 3, 3), tricks=records[cut].tricks)
+        with pytest.raises(RuleError) as replayed:
+            MISERE.replay(setup, [*records[:cut], hooked])
+        with pytest.raises(RuleError) as extended:
+            MISERE.extend(MISERE.replay(setup, records[:cut]), [hooked])
+        assert extended.value.code == replayed.value.code

@@ -862,3 +862,42 @@ def test_random_wrong_trick_sums_are_refused(tricks: tuple[int, int, int]) -> No
     with pytest.raises(RuleError) as excinfo:
         MIZERKA.parse_deal(setup, 1, contract="spades", tricks=dict(zip(PLAYERS, tricks, strict=True)))
     assert rule_error(excinfo) == ("tricks_sum", "tricks", f"Tricks must add up to 13 (got {sum(tricks)}).")
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(legal_games(), st.integers(0, 18), st.data())
+def test_extend_equals_replaying_everything(
+    game: tuple[GameSetup, list[DealRecord], list[GameState]], cut: int, data: st.DataObject
+) -> None:
+    """Recording deals after a replayed state gives the state (or the refusal) a full replay gives."""
+    setup, records, states = game
+    assert MIZERKA.extend(states[cut], records[cut:]) == states[-1]
+    # The same for a deal that breaks a rule, or leaves the game with a pending deal.
+    if cut < 18:
+        used = [d.contract for d in states[cut].deals if d.chooser == states[cut].next_deal.chooser]  # type: ignore[union-attr]
+        bad = data.draw(
+            st.sampled_from(
+                [
+                    DealRecord(contract=records[cut].contract),  # pending: legal
+                    DealRecord(contract=records[cut].contract, tricks=(13, 13, 13)),  # tricks_sum
+                    *(DealRecord(contract=contract, tricks=(4, 4, 5)) for contract in used),  # contract_used
+                ]
+            )
+        )
+        try:
+            expected: GameState | str = MIZERKA.replay(setup, [*records[:cut], bad])
+        except RuleError as error:
+            expected = error.code
+        try:
+            got: GameState | str = MIZERKA.extend(states[cut], [bad])
+        except RuleError as error:
+            got = error.code
+        assert got == expected
+    if 0 < cut < 18:
+        pending = MIZERKA.replay(setup, [*records[: cut - 1], DealRecord(contract=records[cut - 1].contract)])
+        with pytest.raises(RuleError) as refused:
+            MIZERKA.extend(pending, [records[cut]])
+        assert refused.value.code == "deal_pending"
+    with pytest.raises(RuleError) as finished:
+        MIZERKA.extend(states[-1], [records[0]])
+    assert finished.value.code == "game_finished"

@@ -37,7 +37,9 @@ MIZERKA = get_ruleset("mizerka")
 class _Toy(Ruleset):
     """The smallest concrete ruleset, to test the base class on its own."""
 
-    def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
+    def replay_after(
+        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
+    ) -> GameState:
         raise NotImplementedError
 
     def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None:
