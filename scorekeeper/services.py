@@ -151,15 +151,22 @@ def authorised_snapshot(game_id: str, key: str | None) -> Snapshot:
 
 
 def setup_of(game: Game) -> GameSetup:
+    return _setup(game.ruleset, game.player_names, game.first_dealer, game.options)
+
+
+def _setup(
+    ruleset: str, players: tuple[str, ...], first_dealer: int, options: Mapping[str, Any] | None
+) -> GameSetup:
     return GameSetup(
-        ruleset=game.ruleset,
-        players=game.player_names,
-        first_dealer=game.first_dealer,
-        options=tuple(sorted((str(k), str(v)) for k, v in (game.options or {}).items())),
+        ruleset=ruleset,
+        players=players,
+        first_dealer=first_dealer,
+        options=tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())),
     )
 
 
-def records_of(deals: Sequence[Deal]) -> list[DealRecord]:
+def records_of(deals: Sequence[Any]) -> list[DealRecord]:
+    """The records of ``deals``: ``Deal`` objects or rows, anything with contract, bids and tricks."""
     return [
         DealRecord(
             contract=deal.contract,
@@ -424,27 +431,12 @@ def snapshot(game_id: str) -> Snapshot:
     rows = db.session.connection().execute(_SNAPSHOT, {"game_id": game_id}).all()
     if not rows:
         raise not_found()
-    seats: list[Any] = []
-    records: list[DealRecord] = []
-    for row in rows:
-        if not seats or seats[-1].position != row.position:
-            seats.append(row)
-        if row.number is not None:
-            records.append(
-                DealRecord(
-                    contract=row.contract,
-                    bids=None if row.bids is None else tuple(row.bids),
-                    tricks=None if row.tricks is None else tuple(row.tricks),
-                )
-            )
-    game = seats[0]
+    # A row per seat, but seat 0 has one per deal: the deals ride along it.
+    seats = [row for row in rows if row.position != 0 or row is rows[0]]
+    records = records_of([row for row in rows if row.number is not None])
+    game = rows[0]
     ruleset = get_ruleset(game.ruleset)
-    setup = GameSetup(
-        ruleset=game.ruleset,
-        players=tuple(seat.name for seat in seats),
-        first_dealer=game.first_dealer,
-        options=tuple(sorted((str(k), str(v)) for k, v in (game.options or {}).items())),
-    )
+    setup = _setup(game.ruleset, tuple(seat.name for seat in seats), game.first_dealer, game.options)
     return Snapshot(
         id=game_id,
         version=game.version,
