@@ -15,6 +15,16 @@ from .forms import MergeForm, RenameForm
 bp.add_app_template_filter(charts.signed, "signed")
 
 
+def filters_from_args(args: Any) -> stats.Filters:
+    """The filters of a query string: ``game`` and ``period``; anything unknown falls back to the default."""
+    ruleset = args.get("game", stats.DEFAULT_RULESET)
+    period = args.get("period", "all")
+    return stats.Filters(
+        ruleset=ruleset if ruleset in RULESETS else stats.DEFAULT_RULESET,
+        period=period if period in stats.PERIODS else "all",
+    )
+
+
 def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
     """A URL for ``endpoint`` keeping the ruleset and period chosen (defaults left out)."""
     args: dict[str, Any] = {}
@@ -33,7 +43,7 @@ def rankings() -> str:
     ``game`` picks the ruleset (Mizerka by default), ``period`` all time, this
     year or the last 30 days; ``sort`` and ``dir`` order the table by any column.
     """
-    filters = stats.Filters.from_args(request.args)
+    filters = filters_from_args(request.args)
     sort = request.args.get("sort", stats.DEFAULT_SORT)
     direction = request.args.get("dir")
     descending = None if direction not in ("asc", "desc") else direction == "desc"
@@ -124,7 +134,7 @@ def _render_player(
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
-    filters = stats.Filters.from_args(request.args)
+    filters = filters_from_args(request.args)
     figures = stats.player_stats(player_id, filters, today())
     if figures is None:
         abort(404)

@@ -1,0 +1,90 @@
+"""Use cases, each in one transaction: read the game, check with the rules engine, write.
+
+Views and the API call these and nothing lower.  A refused call raises the engine's
+``RuleError`` or a ``ServiceError`` (conflicts, access, missing things) and leaves the
+database as it was.
+
+- ``store``: a game's snapshot (one query), the claim by version, the lock, the transaction;
+- ``keys``: game ids and edit keys;
+- ``games``: create, read, list, rematch, rebuild the figures;
+- ``deals``: record, complete or correct, undo;
+- ``people``: names, rename, merge.
+"""
+
+from __future__ import annotations
+
+from .deals import UNSET, record_deal, undo_deal, update_deal
+from .games import (
+    LoadedGame,
+    _player_named,
+    create_game,
+    get_game,
+    list_games,
+    parse_note,
+    parse_played_on,
+    rebuild_results,
+    refresh_results,
+    rematch,
+    replay,
+)
+from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
+from .people import find_player, get_player, merge_players, person_name, rename_player
+from .store import (
+    ServiceError,
+    Snapshot,
+    Written,
+    conflict,
+    conflict_or_fault,
+    game_version,
+    game_version_and_key,
+    is_contention,
+    not_found,
+    ping,
+    records_of,
+    setup_of,
+    snapshot,
+    stale,
+)
+
+__all__ = [
+    "UNSET",
+    "LoadedGame",
+    "ServiceError",
+    "Snapshot",
+    "Written",
+    "_player_named",
+    "authorised_snapshot",
+    "conflict",
+    "conflict_or_fault",
+    "create_game",
+    "find_player",
+    "game_version",
+    "game_version_and_key",
+    "get_game",
+    "get_player",
+    "hash_key",
+    "hash_matches",
+    "is_contention",
+    "key_matches",
+    "list_games",
+    "merge_players",
+    "new_edit_key",
+    "new_game_id",
+    "not_found",
+    "parse_note",
+    "parse_played_on",
+    "person_name",
+    "ping",
+    "rebuild_results",
+    "record_deal",
+    "records_of",
+    "refresh_results",
+    "rematch",
+    "rename_player",
+    "replay",
+    "setup_of",
+    "snapshot",
+    "stale",
+    "undo_deal",
+    "update_deal",
+]

@@ -1,0 +1,213 @@
+"""Games: create, read, list, rematch, and the figures for rankings rebuilt from the replay."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from .. import stats
+from ..extensions import db
+from ..models import NOTE_LENGTH, Game, Player, Seat, today
+from ..rules import GameSetup, GameState, RuleError, Ruleset, get_ruleset, name_key
+from ..rules.base import _has_control_characters
+from .keys import hash_key, new_edit_key, new_game_id
+from .store import ServiceError, commit, conflict_or_fault, not_found, plausible_id, records_of, setup_of
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game row with its replayed state."""
+
+    game: Game
+    ruleset: Ruleset
+    setup: GameSetup
+    state: GameState
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    def name(self, seat: int | None) -> str | None:
+        return None if seat is None else self.setup.players[seat]
+
+
+# -- keys and ids ------------------------------------------------------------------
+
+
+def replay(game: Game) -> LoadedGame:
+    """Replay a game's recorded deals through its ruleset."""
+    ruleset = get_ruleset(game.ruleset)
+    setup = setup_of(game)
+    state = ruleset.replay(setup, records_of(game.deals))
+    return LoadedGame(game=game, ruleset=ruleset, setup=setup, state=state)
+
+
+def get_game(game_id: str) -> LoadedGame:
+    """The game with its replayed state, or ``not_found``."""
+    game = db.session.get(Game, game_id) if plausible_id(game_id) else None
+    if game is None:
+        raise not_found()
+    return replay(game)
+
+
+def list_games(limit: int = 100) -> list[LoadedGame]:
+    """Recent games replayed: in progress first, then finished, newest first within each."""
+    games = db.session.execute(select(Game).order_by(Game.created_at.desc()).limit(limit)).scalars().all()
+    loaded = [replay(game) for game in games]
+    return sorted(loaded, key=lambda g: g.state.finished)  # stable: keeps newest first
+
+
+# -- writing -----------------------------------------------------------------------
+
+
+def create_game(
+    ruleset_id: object,
+    players: Sequence[object],
+    first_dealer: object = None,
+    options: Mapping[str, object] | None = None,
+    *,
+    played_on: object = None,
+    note: object = None,
+) -> tuple[LoadedGame, str]:
+    """Create a game; returns it with its edit key (shown once, stored as a hash).
+
+    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.
+    """
+    ruleset = get_ruleset(ruleset_id)
+    setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
+    day = parse_played_on(played_on)
+    text = parse_note(note)
+    key = new_edit_key()
+    state = ruleset.replay(setup, [])
+    try:
+        people = _players_named(setup.players)
+        game = Game(
+            id=new_game_id(),
+            ruleset=ruleset.id,
+            options=setup.options_dict,
+            first_dealer=setup.first_dealer,
+            edit_key_hash=hash_key(key),
+            played_on=day,
+            note=text,
+        )
+        game.seats = [Seat(position=i, player=person) for i, person in enumerate(people)]
+        db.session.add(game)
+        db.session.flush()
+        # A game without deals adds nothing to anyone's totals: only its rows of figures are new.
+        stats.write_new(
+            game_id=game.id, player_ids=[person.id for person in people], played_on=day, state=state
+        )
+        db.session.commit()
+    except (IntegrityError, OperationalError) as error:
+        db.session.rollback()
+        raise conflict_or_fault(error) from None
+    return LoadedGame(game=game, ruleset=ruleset, setup=setup, state=state), key
+
+
+def parse_played_on(raw: object) -> date:
+    """The date a game was played: a date or ``YYYY-MM-DD``; blank means today; not in the future."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return today()
+    if isinstance(raw, date):
+        day = raw
+    else:
+        try:
+            day = date.fromisoformat(str(raw).strip())
+        except ValueError:
+            message = "Give the date as year-month-day, e.g. 2026-03-14."
+            raise RuleError("invalid_date", message, "played_on") from None
+    # A day of slack: the phone on the table may be a time zone ahead of the server.
+    if day > today() + timedelta(days=1):
+        raise RuleError("invalid_date", "The date a game was played cannot be in the future.", "played_on")
+    if day.year < 1900:
+        raise RuleError("invalid_date", "That date is too long ago.", "played_on")
+    return day
+
+
+def parse_note(raw: object) -> str | None:
+    """An optional note (place, occasion): trimmed, at most NOTE_LENGTH characters, blank is none."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise RuleError("invalid_note", "The note must be text.", "note")
+    text = " ".join(raw.split())
+    if len(text) > NOTE_LENGTH:
+        raise RuleError("invalid_note", f"The note can be at most {NOTE_LENGTH} characters.", "note")
+    if _has_control_characters(text):
+        raise RuleError("invalid_note", "The note cannot contain control characters.", "note")
+    return text or None
+
+
+def refresh_results(game: Game) -> None:
+    """Rewrite the game's figures for rankings from its replay, inside the writing transaction.
+
+    Every write to a game calls this just before it commits, so the figures can
+    never disagree with the deals (tests check they equal the replay).
+    """
+    db.session.flush()
+    db.session.refresh(game, ["deals"])
+    stats.write_results(game, replay(game).state)
+
+
+def _players_named(names: Sequence[str]) -> list[Player]:
+    """The people called ``names`` (ignoring case), in one query; any new name is created."""
+    keys = [name_key(name) for name in names]
+    known = {
+        player.name_key: player
+        for player in db.session.execute(select(Player).where(Player.name_key.in_(keys))).scalars()
+    }
+    return [known.get(key) or _player_named(name) for name, key in zip(names, keys, strict=True)]
+
+
+def _player_named(name: str) -> Player:
+    """The person called ``name`` (ignoring case), created on first use."""
+    key = name_key(name)
+    player = db.session.execute(select(Player).where(Player.name_key == key)).scalar_one_or_none()
+    if player is not None:
+        return player
+    # Two games started at once with a new name: the savepoint lets the loser re-read.
+    try:
+        with db.session.begin_nested():
+            player = Player(name=name, name_key=key)
+            db.session.add(player)
+    except IntegrityError:
+        player = db.session.execute(select(Player).where(Player.name_key == key)).scalar_one()
+    return player
+
+
+def rematch(game_id: str, played_on: object = None) -> tuple[LoadedGame, str]:
+    """A new game with the same people in the same seats and options; the first deal moves on one seat."""
+    loaded = get_game(game_id)
+    if not loaded.state.finished:
+        raise ServiceError("game_not_finished", "A rematch starts once this game is over.", None)
+    setup = loaded.setup
+    names = setup.players
+    first_dealer = names[(setup.first_dealer + 1) % len(names)]
+    return create_game(
+        loaded.ruleset.id,
+        names,
+        first_dealer,
+        setup.options_dict,
+        played_on=played_on,
+        note=loaded.game.note,
+    )
+
+
+def rebuild_results() -> int:
+    """Rewrite every game's figures from its replay (after an import or a manual repair)."""
+    count = 0
+    for game_id in db.session.execute(select(Game.id).order_by(Game.id)).scalars().all():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        refresh_results(game)
+        count += 1
+        if count % 200 == 0:
+            commit()
+            db.session.expunge_all()
+    commit()
+    return count

@@ -1,0 +1,56 @@
+"""Game ids and edit keys: made at random, stored as a hash, checked in constant time."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from ..models import Game
+from .store import ServiceError, Snapshot, snapshot
+
+
+def new_game_id() -> str:
+    """11 URL-safe characters, 64 random bits: unguessable, not sequential."""
+    return secrets.token_urlsafe(8)
+
+
+def new_edit_key() -> str:
+    """A 192-bit secret; only its hash is stored."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_key(key: str) -> str:
+    # The key is high-entropy random, so a fast hash is as strong as a slow one here.
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def key_matches(game: Game, key: str | None) -> bool:
+    """Constant-time check of an edit key against the game's stored hash."""
+    return hash_matches(game.edit_key_hash, key)
+
+
+def hash_matches(key_hash: str, key: str | None) -> bool:
+    """Constant-time check of an edit key against a stored hash."""
+    if not key:
+        return False
+    return hmac.compare_digest(hash_key(key), key_hash)
+
+
+def authorised_snapshot(game_id: str, key: str | None) -> Snapshot:
+    """The game as a write needs it, once ``key`` is shown to be its edit key.
+
+    Refuses with ``not_found``, ``auth_required`` or ``bad_key``.  The snapshot is then
+    handed to the write (``seen=``), which claims the game only if it is still current.
+    """
+    seen = snapshot(game_id)
+    if key is None:
+        raise ServiceError(
+            "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
+        )
+    if not hash_matches(seen.edit_key_hash, key):
+        raise ServiceError("bad_key", "That is not this game's edit key.", None)
+    return seen
+
+
+# -- reading -----------------------------------------------------------------------

@@ -1,0 +1,312 @@
+"""The store: a game's facts read as one snapshot, and written under a claim on its version.
+
+Every write works out its change from a ``Snapshot`` (one query: game, seats, deals,
+replayed), then claims the game by bumping its version only if nobody wrote since; a
+write that loses the race locks the game, reads it again and works the change out again.
+Refusals raise ``ServiceError`` (conflicts, access, missing things) or the engine's
+``RuleError``; either leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, bindparam, delete, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+
+from .. import stats
+from ..extensions import db
+from ..models import Deal, Game, Player, Seat, utcnow
+from ..rules import DealRecord, DealState, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+
+
+class ServiceError(RuleError):
+    """A refusal that is not about the rules of the game (conflicts, access, missing things)."""
+
+
+def not_found(what: str = "game") -> ServiceError:
+    return ServiceError("not_found", f"There is no such {what}.", None)
+
+
+def conflict() -> ServiceError:
+    return ServiceError(
+        "conflict",
+        "Someone else changed this game at the same moment; nothing was saved. Look again and retry.",
+        None,
+    )
+
+
+# PostgreSQL: serialization failure, deadlock detected, lock timeout.  SQLite: busy, locked.
+CONTENTION_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+SQLITE_BUSY, SQLITE_LOCKED = 5, 6
+
+
+def is_contention(error: DBAPIError) -> bool:
+    """Whether a database error means another writer got there first (a 409), not a fault (a 500).
+
+    A unique constraint refusing a concurrent double submit counts, and so does a
+    lock not granted in time; anything else (a missing table, a lost connection)
+    is a real fault and must not be passed off as "someone else changed this game".
+    """
+    if isinstance(error, IntegrityError):
+        return True
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    if sqlstate is not None:
+        return sqlstate in CONTENTION_SQLSTATES
+    sqlite_code = getattr(error.orig, "sqlite_errorcode", None)
+    if sqlite_code is not None:
+        return sqlite_code & 0xFF in (SQLITE_BUSY, SQLITE_LOCKED)
+    return False
+
+
+def conflict_or_fault(error: DBAPIError) -> Exception:
+    """What to raise for a database error met while writing: ``conflict`` or the error itself."""
+    return conflict() if is_contention(error) else error
+
+
+def setup_of(game: Game) -> GameSetup:
+    return _setup(game.ruleset, game.player_names, game.first_dealer, game.options)
+
+
+def _setup(
+    ruleset: str, players: tuple[str, ...], first_dealer: int, options: Mapping[str, Any] | None
+) -> GameSetup:
+    return GameSetup(
+        ruleset=ruleset,
+        players=players,
+        first_dealer=first_dealer,
+        options=tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())),
+    )
+
+
+def records_of(deals: Sequence[Any]) -> list[DealRecord]:
+    """The records of ``deals``: ``Deal`` objects or rows, anything with contract, bids and tricks."""
+    return [
+        DealRecord(
+            contract=deal.contract,
+            bids=None if deal.bids is None else tuple(deal.bids),
+            tricks=None if deal.tricks is None else tuple(deal.tricks),
+        )
+        for deal in deals
+    ]
+
+
+def game_version(game_id: str) -> int | None:
+    """The game's write counter, from one cheap query (for ETags)."""
+    known = game_version_and_key(game_id)
+    return None if known is None else known[0]
+
+
+def game_version_and_key(game_id: str) -> tuple[int, str] | None:
+    """The game's write counter and key hash, from one cheap query (for ETags)."""
+    if not plausible_id(game_id):
+        return None
+    row = db.session.connection().execute(_VERSION_AND_KEY, {"game_id": game_id}).one_or_none()
+    return None if row is None else (row[0], row[1])
+
+
+def ping() -> None:
+    """One trivial query: the database answers."""
+    db.session.execute(select(1)).scalar_one()
+
+
+def plausible_id(game_id: str) -> bool:
+    # Ids are URL-safe base64; anything else (a NUL byte breaks PostgreSQL) cannot be one.
+    return _ID_RE.fullmatch(game_id) is not None
+
+
+_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game as a write sees it: read with plain queries (no ORM objects) and replayed.
+
+    ``version`` is the game's write counter when it was read: a write computes its
+    change from the snapshot and then claims the game only if nobody wrote since.
+    """
+
+    id: str
+    version: int
+    edit_key_hash: str
+    ruleset: Ruleset
+    setup: GameSetup
+    player_ids: tuple[int, ...]
+    played_on: date
+    records: list[DealRecord]
+    state: GameState
+
+
+class Written(NamedTuple):
+    """What a write to a game leaves: its setup, its state after the write and the deal written."""
+
+    setup: GameSetup
+    state: GameState
+    deal: DealState | None
+
+
+@dataclass(frozen=True)
+class Change:
+    """A write worked out from a snapshot, not yet made: one statement on the deals, and the result."""
+
+    after: GameState
+    number: int | None
+    """The deal to show for it (None when the write leaves none, as an undo)."""
+    statement: Any
+    params: dict[str, Any]
+
+
+_games = Game.__table__
+_seats = Seat.__table__
+_players = Player.__table__
+_deals = Deal.__table__
+_game_id: Any = bindparam("game_id")
+# The write path's statements, built once (building one costs more than sending it).
+# The game, its seats and its deals in one query: the deals ride along the first seat's rows.
+_SNAPSHOT = (
+    select(
+        _games.c.version,
+        _games.c.edit_key_hash,
+        _games.c.ruleset,
+        _games.c.options,
+        _games.c.first_dealer,
+        _games.c.played_on,
+        _seats.c.position,
+        _seats.c.player_id,
+        _players.c.name,
+        _deals.c.number,
+        _deals.c.contract,
+        _deals.c.bids,
+        _deals.c.tricks,
+    )
+    .join(_seats, _seats.c.game_id == _games.c.id)
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
+    .where(_games.c.id == _game_id)
+    .order_by(_seats.c.position, _deals.c.number)
+)
+_VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
+_bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
+# Claim: bump the version only if it is still the one the change was worked out from.
+_CLAIM = update(_games).where(_games.c.id == _game_id, _games.c.version == bindparam("seen")).values(_bump)
+_LOCK = update(_games).where(_games.c.id == _game_id).values(_bump).returning(_games.c.version)
+_LOCK_VERSION = _LOCK.where(_games.c.version == bindparam("expected"))
+_the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
+ADD_DEAL = insert(_deals)
+CHANGE_DEAL = update(_deals).where(*_the_deal)
+DROP_DEAL = delete(_deals).where(*_the_deal)
+
+
+def snapshot(game_id: str) -> Snapshot:
+    """The game as a write needs it, in one query (game, seats, deals), replayed; or ``not_found``."""
+    if not plausible_id(game_id):
+        raise not_found()
+    rows = db.session.connection().execute(_SNAPSHOT, {"game_id": game_id}).all()
+    if not rows:
+        raise not_found()
+    # A row per seat, but seat 0 has one per deal: the deals ride along it.
+    seats = [row for row in rows if row.position != 0 or row is rows[0]]
+    records = records_of([row for row in rows if row.number is not None])
+    game = rows[0]
+    ruleset = get_ruleset(game.ruleset)
+    setup = _setup(game.ruleset, tuple(seat.name for seat in seats), game.first_dealer, game.options)
+    return Snapshot(
+        id=game_id,
+        version=game.version,
+        edit_key_hash=game.edit_key_hash,
+        ruleset=ruleset,
+        setup=setup,
+        player_ids=tuple(seat.player_id for seat in seats),
+        played_on=game.played_on,
+        records=records,
+        state=ruleset.replay(setup, records),
+    )
+
+
+def stale() -> ServiceError:
+    return ServiceError(
+        "stale", "This game changed since you opened the form; nothing was saved. Look again and retry.", None
+    )
+
+
+def _claim(seen: Snapshot) -> bool:
+    """Lock the game for this write if nobody has written since ``seen`` was read."""
+    params = {"game_id": seen.id, "seen": seen.version, "now": utcnow()}
+    result = db.session.connection().execute(_CLAIM, params)
+    return bool(result.rowcount == 1)
+
+
+def _lock(game_id: str, expected_version: int | None) -> Snapshot:
+    """Lock the game (by bumping its version) whatever its version, then read it again.
+
+    For a write whose claim failed: another writer got there in between.  Writers to
+    one game queue up on this UPDATE (a row lock on PostgreSQL, the write lock on
+    SQLite) and each then reads the state its predecessor committed.
+    """
+    params = {"game_id": game_id, "now": utcnow(), "expected": expected_version}
+    statement = _LOCK if expected_version is None else _LOCK_VERSION
+    if db.session.connection().execute(statement, params).one_or_none() is None:
+        db.session.rollback()
+        if expected_version is not None and game_version(game_id) is not None:
+            raise stale()
+        raise not_found()
+    return snapshot(game_id)
+
+
+def commit() -> None:
+    try:
+        db.session.commit()
+    except (IntegrityError, OperationalError) as error:
+        db.session.rollback()
+        raise conflict_or_fault(error) from None
+
+
+@contextlib.contextmanager
+def transaction() -> Iterator[None]:
+    """One write: commit on success; on a refusal or a database error roll back everything.
+
+    Contention (another writer got there first) becomes ``conflict``; any other
+    database fault is raised as it is.
+    """
+    try:
+        yield
+    except (IntegrityError, OperationalError) as error:
+        db.session.rollback()
+        raise conflict_or_fault(error) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    commit()
+
+
+def write(game_id: str, expected_version: int | None, plan: Any, seen: Snapshot | None = None) -> Written:
+    """Work out a change from a snapshot, then make it, with the figures, in one transaction.
+
+    ``plan(snapshot)`` checks the rules and returns the ``Change`` (or refuses, and nothing is
+    written).  The game is claimed only if its version is still the snapshot's, so the lock
+    is held just for the writes; if another writer got there first, the game is locked, read
+    again and the change worked out again.  ``seen`` is a snapshot the caller already read.
+    """
+    with transaction():
+        current = seen if seen is not None else snapshot(game_id)
+        if expected_version is not None and current.version != expected_version:
+            raise stale()
+        change: Change = plan(current)
+        if not _claim(current):
+            current = _lock(game_id, expected_version)
+            change = plan(current)
+        db.session.connection().execute(change.statement, change.params)
+        stats.write_changes(
+            game_id=current.id,
+            player_ids=current.player_ids,
+            played_on=current.played_on,
+            before=current.state,
+            after=change.after,
+        )
+    deal = None if change.number is None else change.after.deals[change.number - 1]
+    return Written(current.setup, change.after, deal)

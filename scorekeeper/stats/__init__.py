@@ -1,0 +1,45 @@
+"""Figures across games: rankings, a player's statistics, and the per-game figures behind them.
+
+Every figure comes from the replay.  ``figures`` (pure) turns one replayed game into rows of
+``game_results`` and ``deal_results``; ``writer`` keeps those rows, and the players'
+all-time ``player_totals``, equal to the replay in the same transaction as every write, so
+the pages (``rankings``, ``player_page``, ``people``) read or sum them in SQL with a fixed
+number of queries, whatever the number of games or deals.
+"""
+
+from __future__ import annotations
+
+from .figures import figures
+from .people import PersonLine, known_players, people, recent_players
+from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
+from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
+from .sums import DEFAULT_RULESET, MIN_FOR_PERCENT, PERIODS, Filters, Record, average, percent
+from .writer import refresh_totals, write_changes, write_new, write_results
+
+__all__ = [
+    "CHART_GAMES",
+    "COLUMNS",
+    "DEFAULT_RULESET",
+    "DEFAULT_SORT",
+    "MIN_FOR_PERCENT",
+    "PERIODS",
+    "PER_PAGE",
+    "RECENT_GAMES",
+    "Filters",
+    "PersonLine",
+    "PlayerStats",
+    "Rankings",
+    "Record",
+    "average",
+    "figures",
+    "known_players",
+    "people",
+    "percent",
+    "player_stats",
+    "rankings",
+    "recent_players",
+    "refresh_totals",
+    "write_changes",
+    "write_new",
+    "write_results",
+]

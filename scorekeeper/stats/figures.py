@@ -1,0 +1,83 @@
+"""The figures of one replayed game, as rows for ``game_results`` and ``deal_results`` (pure).
+
+Definitions (the rankings page says the same in words):
+
+* a *game played* is a finished game; it is *won* by everyone whose total is
+  highest (ties count as wins for all tied);
+* a *deal played* is a completed deal of any game, finished or not; it is *won*
+  by everyone whose score in it is highest (ties count for all tied);
+* points, the average per game and the best game count finished games only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from ..rules import GameState
+
+
+def figures(
+    state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts.
+
+    Pure: the services, the migration that back-fills old games and the demo
+    seeder all call this, so there is one way to compute a figure.
+    """
+    seats = range(len(player_ids))
+    rank_of = {standing.seat: standing.rank for standing in state.standings}
+    deals_won = [0 for _ in seats]
+    picks = [0 for _ in seats]
+    completed = 0
+    deal_rows: list[dict[str, Any]] = []
+    for deal in state.deals:
+        if deal.scores is None or deal.tricks is None:
+            continue  # a pending deal has no score yet
+        completed += 1
+        best = max(deal.scores)
+        if deal.chooser is not None:
+            picks[deal.chooser] += 1
+        for seat in seats:
+            won = deal.scores[seat] == best
+            deals_won[seat] += won
+            if deal.bids is not None:
+                made: bool | None = deal.tricks[seat] == deal.bids[seat]
+            elif deal.quotas is not None:
+                # Mizerka: the score is +-(tricks - quota) with the sign that rewards the aim.
+                made = deal.scores[seat] >= 0
+            else:
+                made = None
+            chooser = deal.chooser == seat
+            deal_rows.append(
+                {
+                    "game_id": game_id,
+                    "number": deal.number,
+                    "seat": seat,
+                    "player_id": player_ids[seat],
+                    "contract": deal.contract,
+                    "role": deal.roles[seat],
+                    "chooser": chooser,
+                    "pick": picks[seat] if chooser else None,
+                    "score": deal.scores[seat],
+                    "made": made,
+                    "won": won,
+                }
+            )
+    game_rows = [
+        {
+            "game_id": game_id,
+            "seat": seat,
+            "player_id": player_ids[seat],
+            "ruleset": state.setup.ruleset,
+            "played_on": played_on,
+            "finished": state.finished,
+            "total": state.totals[seat],
+            "rank": rank_of[seat],
+            "deals_played": completed,
+            "deals_won": deals_won[seat],
+        }
+        for seat in seats
+    ]
+    return game_rows, deal_rows

@@ -1,0 +1,117 @@
+"""The rankings: every player's record under some filters, sorted and paged by the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Float, case, cast, func, select
+
+from ..extensions import db
+from .sums import MIN_FOR_PERCENT, Filters, Record, record_of, summed_records
+
+#: Sortable columns: id -> (label, descending first?).
+COLUMNS: dict[str, tuple[str, bool]] = {
+    "name": ("Player", False),
+    "games": ("Games", True),
+    "wins": ("Won", True),
+    "win_pct": ("Won %", True),
+    "deals": ("Deals", True),
+    "deal_wins": ("Deals won", True),
+    "deal_pct": ("Deals won %", True),
+    "points": ("Points", True),
+    "average": ("Per game", True),
+    "best": ("Best game", True),
+}
+DEFAULT_SORT = "wins"
+PER_PAGE = 100
+
+
+@dataclass(frozen=True)
+class Rankings:
+    filters: Filters
+    rows: list[Record]
+    """This page's rows."""
+    sort: str
+    descending: bool
+    page: int = 1
+    pages: int = 1
+    count: int = 0
+    """Players ranked, on every page."""
+    first: int = 1
+    """Position of this page's first row."""
+
+
+def _ratio(part: Any, whole: Any, least: int) -> Any:
+    """part / whole where whole >= least, else NULL (a percentage not shown yet sorts last)."""
+    return case((whole >= least, cast(part, Float) / whole), else_=None)
+
+
+def _order(summed: Any, sort: str, descending: bool) -> list[Any]:
+    """ORDER BY for one column.  Players without a figure there (too few games) come last; equal
+    figures (and the figureless) go by more wins, then more points, then the name."""
+    c = summed.c
+    if sort == "name":
+        return [c.name_key.desc() if descending else c.name_key.asc()]
+    value = {
+        "games": c.games,
+        "wins": c.wins,
+        "win_pct": _ratio(c.wins, c.games, MIN_FOR_PERCENT),
+        "deals": c.deals,
+        "deal_wins": c.deal_wins,
+        "deal_pct": _ratio(c.deal_wins, c.deals, MIN_FOR_PERCENT),
+        "points": c.points,
+        "average": _ratio(c.points, c.games, 1),
+        "best": c.best,
+    }[sort]
+    first = value.desc().nulls_last() if descending else value.asc().nulls_last()
+    return [first, c.wins.desc(), c.points.desc(), c.name_key.asc()]
+
+
+def rankings(
+    filters: Filters,
+    today: date,
+    sort: str = DEFAULT_SORT,
+    descending: bool | None = None,
+    page: int = 1,
+    per_page: int = PER_PAGE,
+    *,
+    kept: bool = True,
+) -> Rankings:
+    """Players with a game or a deal under ``filters``, sorted by ``sort``: one page of them.
+
+    One query: the database sums, sorts and cuts the page, so only the rows shown reach Python.
+    """
+    if sort not in COLUMNS:
+        sort = DEFAULT_SORT
+    if descending is None:
+        descending = COLUMNS[sort][1]
+    summed = summed_records(filters, today, kept=kept)
+    page = max(1, page)
+
+    def fetch(page: int) -> list[Any]:
+        query = (
+            select(summed, func.count().over().label("ranked"))
+            .order_by(*_order(summed, sort, descending))
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+        return list(db.session.execute(query))
+
+    rows = fetch(page)
+    if not rows and page > 1:  # past the last page (an old link): show the last one
+        count = db.session.execute(select(func.count()).select_from(summed)).scalar_one()
+        page = max(1, -(-count // per_page))
+        rows = fetch(page)
+    count = rows[0].ranked if rows else 0
+    return Rankings(
+        filters,
+        [record_of(row) for row in rows],
+        sort,
+        descending,
+        page=page,
+        pages=max(1, -(-count // per_page)),
+        count=count,
+        first=(page - 1) * per_page + 1,
+    )

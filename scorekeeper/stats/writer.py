@@ -1,0 +1,237 @@
+"""The one writer of stored figures: by difference on every write, or rebuilt from the game results.
+
+Every write to a game brings its rows of ``game_results`` and ``deal_results``, and its
+players' all-time ``player_totals``, from the figures before the write to those after it,
+in the same transaction (``write_changes``; ``write_new`` for a game just created).
+``write_results`` and ``refresh_totals`` rebuild them from a replay or from the game rows
+(after an import, a merge, or when a difference cannot be applied).  Tests check the
+stored figures always equal the replay.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Integer, and_, bindparam, case, delete, insert, or_, select, update
+
+from ..extensions import db
+from ..models import DealResult, Game, GameResult, Player, PlayerTotal
+from ..rules import GameState
+from .figures import figures
+from .sums import record_columns
+
+
+def write_results(game: Game, state: GameState) -> None:
+    """Replace the game's stored figures with those of ``state`` (inside the caller's transaction)."""
+    game_rows, deal_rows = figures(
+        state,
+        game_id=game.id,
+        player_ids=[seat.player_id for seat in game.seats],
+        played_on=game.played_on,
+    )
+    db.session.execute(delete(DealResult).where(DealResult.game_id == game.id))
+    db.session.execute(delete(GameResult).where(GameResult.game_id == game.id))
+    # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch, not one statement each.
+    db.session.execute(insert(GameResult).execution_options(render_nulls=True), game_rows)
+    if deal_rows:
+        db.session.execute(insert(DealResult).execution_options(render_nulls=True), deal_rows)
+    refresh_totals([row["player_id"] for row in game_rows], game.ruleset)
+
+
+def write_new(*, game_id: str, player_ids: Sequence[int], played_on: date, state: GameState) -> None:
+    """Store the figures of a game just created (inside its transaction): its rows of ``game_results``.
+
+    It has no deals yet, so it adds nothing to any ``player_totals``: those rows are left as
+    they are (a player with no row yet gets one when their first deal is scored).
+    """
+    game_rows, deal_rows = figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    connection = db.session.connection()
+    connection.execute(insert(GameResult.__table__), game_rows)
+    if deal_rows:
+        connection.execute(_INSERT_DEAL_ROWS, deal_rows)
+
+
+def write_changes(
+    *,
+    game_id: str,
+    player_ids: Sequence[int],
+    played_on: date,
+    before: GameState,
+    after: GameState,
+) -> None:
+    """Bring the game's stored figures from those of ``before`` to those of ``after``.
+
+    For a write to an existing game (inside its transaction): the stored rows are the
+    figures of ``before`` (every write keeps them so), so only the rows that differ are
+    written: recording a deal inserts that deal's rows and updates the game's, and the
+    players' all-time ``player_totals`` move by the difference instead of being re-summed.
+    Statements are built once (below) and sent with ``executemany``: a deal costs a
+    handful of round trips, whatever the number of deals or games.
+    """
+    old_games, old_deals = figures(before, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    new_games, new_deals = figures(after, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    connection = db.session.connection()
+
+    old_by_key = {(row["number"], row["seat"]): row for row in old_deals}
+    new_by_key = {(row["number"], row["seat"]): row for row in new_deals}
+    gone = sorted({number for number, seat in old_by_key if (number, seat) not in new_by_key})
+    if gone:
+        connection.execute(_DELETE_DEAL_ROWS, {"game_id": game_id, "numbers": gone})
+    added = [row for key, row in new_by_key.items() if key not in old_by_key]
+    if added:
+        connection.execute(_INSERT_DEAL_ROWS, added)
+    changed = [row for key, row in new_by_key.items() if key in old_by_key and old_by_key[key] != row]
+    if changed:
+        connection.execute(_UPDATE_DEAL_ROWS, [_keyed(row, _DEAL_ROW_KEY) for row in changed])
+
+    if old_games != new_games:
+        params: dict[str, Any] = {"of_game": game_id}
+        for row in new_games:
+            params.update((f"{column}_{row['seat']}", row[column]) for column in _GAME_ROW_CHANGES)
+        connection.execute(_update_game_rows(len(new_games)), params)
+    _move_totals(before.setup.ruleset, old_games, new_games)
+
+
+def _keyed(row: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
+    """``row`` as parameters of an UPDATE by primary key ``key`` (``key_*`` find it, the rest is set)."""
+    return {f"key_{column}" if column in key else column: value for column, value in row.items()}
+
+
+def _by_key(table: Any, key: tuple[str, ...]) -> Any:
+    """UPDATE ``table`` WHERE its primary key ``key`` equals the ``key_*`` parameters; SET the others."""
+    return update(table).where(*(table.c[column] == bindparam(f"key_{column}") for column in key))
+
+
+def _counted(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """What one game row adds to its player's totals: games, wins, deals, deals won, points."""
+    finished = bool(row["finished"])
+    return (
+        int(finished),
+        int(finished and row["rank"] == 1),
+        row["deals_played"],
+        row["deals_won"],
+        row["total"] if finished else 0,
+    )
+
+
+def _move_totals(ruleset: str, old_games: list[dict[str, Any]], new_games: list[dict[str, Any]]) -> None:
+    """Move each player's ``player_totals`` by the difference between their old and new game row.
+
+    Sums move by their difference; the best game only grows, so a finished game whose total
+    changes, or that is no longer finished, re-sums that player's totals instead.  So does a
+    player whose row is not there (a concurrent re-sum replaced it): never a wrong total.
+    One statement moves them all.
+    """
+    resum: list[int] = []
+    moves: list[tuple[int, list[int], int | None]] = []  # player, deltas, a new best game's total
+    for old, new in zip(old_games, new_games, strict=True):
+        if old["finished"] and (not new["finished"] or old["total"] != new["total"]):
+            resum.append(new["player_id"])
+            continue
+        delta = [n - o for n, o in zip(_counted(new), _counted(old), strict=True)]
+        new_best = new["total"] if new["finished"] and not old["finished"] else None
+        if any(delta) or new_best is not None:
+            moves.append((new["player_id"], delta, new_best))
+    if moves:
+        params: dict[str, Any] = {"of_ruleset": ruleset}
+        for i, (player_id, delta, new_best) in enumerate(moves):
+            params[f"player_{i}"] = player_id
+            params[f"best_{i}"] = new_best
+            params.update((f"{column}_{i}", value) for column, value in zip(_TOTALS, delta, strict=True))
+        result = db.session.connection().execute(_move_totals_statement(len(moves)), params)
+        if result.rowcount != len(moves):
+            resum.extend(player_id for player_id, _delta, _best in moves)
+    if resum:
+        refresh_totals(resum, ruleset)
+
+
+_DEAL_ROW_KEY = ("game_id", "number", "seat")
+# render_nulls: rows with and without a None (``pick``, ``made``) go in one batch, not one statement each.
+_INSERT_DEAL_ROWS = insert(DealResult.__table__).execution_options(render_nulls=True)
+_UPDATE_DEAL_ROWS = _by_key(DealResult.__table__, _DEAL_ROW_KEY)
+_DELETE_DEAL_ROWS = delete(DealResult.__table__).where(
+    DealResult.__table__.c.game_id == bindparam("game_id"),
+    DealResult.__table__.c.number.in_(bindparam("numbers", expanding=True)),
+)
+#: What a write to a game's deals can change in its rows of ``game_results``.
+_GAME_ROW_CHANGES = ("finished", "total", "rank", "deals_played", "deals_won")
+#: The sums of ``player_totals`` that move by a difference.
+_TOTALS = ("games", "wins", "deals", "deal_wins", "points")
+
+
+@functools.cache
+def _update_game_rows(seats: int) -> Any:
+    """One UPDATE for every row of a game: each column set seat by seat (CASE seat WHEN ...)."""
+    table = GameResult.__table__
+    values = {
+        column: case(
+            *(
+                (table.c.seat == seat, bindparam(f"{column}_{seat}", type_=table.c[column].type))
+                for seat in range(seats)
+            ),
+            else_=table.c[column],
+        )
+        for column in _GAME_ROW_CHANGES
+    }
+    return update(table).where(table.c.game_id == bindparam("of_game")).values(values)
+
+
+@functools.cache
+def _move_totals_statement(players: int) -> Any:
+    """One UPDATE moving ``players`` players' totals by their differences (CASE player_id WHEN ...).
+
+    The best game only grows: to the new total when it is higher (or there was none).
+    """
+    totals = PlayerTotal.__table__
+    ids = [bindparam(f"player_{i}", type_=Integer) for i in range(players)]
+
+    def per_player(value: Any, else_: Any) -> Any:
+        return case(*((totals.c.player_id == ids[i], value(i)) for i in range(players)), else_=else_)
+
+    def grown(i: int) -> Any:
+        best = bindparam(f"best_{i}", type_=Integer)
+        grows = and_(best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < best))
+        return case((grows, best), else_=totals.c.best)
+
+    values: dict[str, Any] = {
+        column: totals.c[column]
+        + per_player(lambda i, column=column: bindparam(f"{column}_{i}", type_=Integer), 0)
+        for column in _TOTALS
+    }
+    values["best"] = per_player(grown, totals.c.best)
+    return (
+        update(totals)
+        .where(totals.c.ruleset == bindparam("of_ruleset"), totals.c.player_id.in_(ids))
+        .values(values)
+    )
+
+
+def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
+    """Rewrite ``player_totals`` from ``game_results``: for some players (and one ruleset), or all.
+
+    The players' rows are locked first (PostgreSQL), so two games sharing a player that
+    are written at the same moment take turns here, and the second sums what the first wrote.
+    """
+    ids: list[int] = []
+    if player_ids is not None:
+        ids = sorted(set(player_ids))
+        # FOR NO KEY UPDATE: it queues writers here but not the foreign-key checks (KEY SHARE) of
+        # the rows just inserted for these players; FOR UPDATE would deadlock two such writers.
+        lock = select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update(key_share=True)
+        db.session.execute(lock)
+    stale = delete(PlayerTotal)
+    sums = select(GameResult.player_id, GameResult.ruleset, *record_columns()).group_by(
+        GameResult.player_id, GameResult.ruleset
+    )
+    if player_ids is not None:
+        stale = stale.where(PlayerTotal.player_id.in_(ids))
+        sums = sums.where(GameResult.player_id.in_(ids))
+    if ruleset is not None:
+        stale = stale.where(PlayerTotal.ruleset == ruleset)
+        sums = sums.where(GameResult.ruleset == ruleset)
+    db.session.execute(stale)
+    columns = ["player_id", "ruleset", "games", "wins", "deals", "deal_wins", "points", "best"]
+    db.session.execute(insert(PlayerTotal).from_select(columns, sums))
