@@ -121,11 +121,11 @@ def export_game_command(game_id: str) -> None:
     import json
 
     from . import services, transfer
-    from .rules import RuleError
+    from .rules import Refusal
 
     try:
         exported = transfer.export_game(services.get_game(game_id))
-    except RuleError as refused:
+    except Refusal as refused:
         raise click.ClickException(refused.message) from None
     click.echo(json.dumps(exported, ensure_ascii=False, indent=2))
 
@@ -138,12 +138,12 @@ def import_game_command(source: BinaryIO) -> None:
     import json
 
     from . import transfer
-    from .rules import RuleError
+    from .rules import Refusal
 
     try:
         loaded, key = transfer.import_game(json.loads(source.read()))
     except (ValueError, RecursionError) as error:
-        message = error.message if isinstance(error, RuleError) else "the file is not valid JSON"
+        message = error.message if isinstance(error, Refusal) else "the file is not valid JSON"
         raise click.ClickException(f"Not imported: {message}") from None
     click.echo(f"Imported game {loaded.id} ({loaded.ruleset.name}: {', '.join(loaded.setup.players)}).")
     click.echo(f"Edit key (shown once): {key}")

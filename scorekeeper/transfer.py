@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from . import services
+from .errors import Kind, kind_of
 from .extensions import db
 from .models import Deal, Game, Seat, utcnow
 from .rules import DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
@@ -43,8 +44,6 @@ FIELDS = (
 )
 DEAL_FIELDS = ("number", "contract", "bids", "tricks")
 
-#: Engine codes that mean "the table moved on" in a live game; in a file they are just a bad file.
-_CONFLICT_CODES = {"game_finished", "deal_pending", "wrong_deal_number", "not_last_deal"}
 #: A cell starting with one of these is read as a formula by spreadsheets.
 _FORMULA_STARTS = ("=", "+", "-", "@")
 
@@ -240,7 +239,8 @@ def validate_export(data: object) -> CheckedExport:
             # Replaying after each deal names the deal that breaks a rule (18 deals: cheap).
             state = ruleset.replay(setup, records)
         except RuleError as refused:
-            code = "invalid_export" if refused.code in _CONFLICT_CODES else refused.code
+            # Codes that mean "the table moved on" in a live game: in a file they are just a bad file.
+            code = "invalid_export" if kind_of(refused.code) is Kind.CONFLICT else refused.code
             raise ImportRefused(code, f"Deal {number}: {refused.message}", "deals") from None
     return CheckedExport(ruleset, setup, created_at, day, note, records, state)
 

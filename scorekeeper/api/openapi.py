@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..errors import CODES, api_codes
 from ..rules import RULESETS, TRICKS_PER_DEAL
 
 JSON = dict[str, Any]
@@ -24,33 +25,9 @@ for _ruleset in RULESETS.values():
         OPTION_VALUES.setdefault(_option.id, [])
         OPTION_VALUES[_option.id] += [v for v, _ in _option.choices if v not in OPTION_VALUES[_option.id]]
 
-#: Error codes by HTTP status, as the views and the engine give them.
+#: Error codes by HTTP status: the registry's codes that the API can answer with.
 ERROR_CODES: dict[int, list[str]] = {
-    400: ["bad_json"],
-    401: ["auth_required"],
-    403: ["bad_key"],
-    404: ["not_found"],
-    409: ["wrong_deal_number", "deal_pending", "game_finished", "not_last_deal", "conflict", "stale"],
-    413: ["too_large"],
-    422: [
-        "unknown_field",
-        "invalid_players",
-        "invalid_options",
-        "unknown_ruleset",
-        "unknown_contract",
-        "unknown_player",
-        "contract_used",
-        "tricks_range",
-        "tricks_sum",
-        "tricks_players",
-        "bids_required",
-        "bids_not_allowed",
-        "bid_range",
-        "hook_rule",
-        "invalid_export",
-        "invalid_date",
-        "invalid_note",
-    ],
+    status: api_codes(status) for status in sorted({entry.status for entry in CODES.values() if entry.api})
 }
 
 ERROR_DESCRIPTIONS = {

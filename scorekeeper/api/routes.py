@@ -2,9 +2,8 @@
 
 Every game rule is the engine's, reached through ``services``; the views only
 check the *shape* of a request (a JSON object with known fields) and who may
-write.  Every refusal is a ``RuleError`` (or its subclass ``ServiceError``)
-turned into the contract's error body by one handler, with the status the
-contract gives its code.
+write.  Every refusal is a ``Refusal`` (``scorekeeper.errors``) turned into the
+contract's error body by one handler, with the status the registry gives its code.
 """
 
 from __future__ import annotations
@@ -18,28 +17,14 @@ from flask import Response, current_app, make_response, request, url_for
 
 from .. import pagecache, services, transfer
 from ..access import bearer_key
+from ..errors import not_found, refusal, status_for
 from ..extensions import limiter
-from ..rules import RULESETS, RuleError
-from ..services import LoadedGame, ServiceError
+from ..rules import RULESETS, Refusal, RuleError
+from ..services import LoadedGame
 from . import bp
 from .errors import error_body
 from .openapi import openapi_document
 from .serialize import deal_json, game_json, ruleset_json
-
-#: HTTP status for each error code; every other ``RuleError`` code is 422.
-STATUS_BY_CODE = {
-    "bad_json": 400,
-    "auth_required": 401,
-    "bad_key": 403,
-    "not_found": 404,
-    "wrong_deal_number": 409,
-    "deal_pending": 409,
-    "game_finished": 409,
-    "not_last_deal": 409,
-    "conflict": 409,
-    "stale": 409,
-    "too_large": 413,
-}
 
 CREATE_FIELDS = ("ruleset", "players", "first_dealer", "options")
 RECORD_FIELDS = ("number", "contract", "bids", "tricks")
@@ -48,13 +33,8 @@ CORRECT_FIELDS = ("contract", "bids", "tricks")
 ETAG_RE = re.compile(r"v(\d{1,18})")
 
 
-def status_for(code: str) -> int:
-    """The HTTP status the contract gives an error code."""
-    return STATUS_BY_CODE.get(code, 422)
-
-
-@bp.errorhandler(RuleError)
-def rule_error(error: RuleError) -> tuple[Response, int]:
+@bp.errorhandler(Refusal)
+def refusal_answer(error: Refusal) -> tuple[Response, int]:
     """Any refusal, from the engine, a service or a view: the contract's error body."""
     response, status = error_body(error.code, error.message, error.field, status_for(error.code))
     if error.code == "auth_required":
@@ -91,18 +71,18 @@ def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
     A body over the size limit never gets here: reading it answers 413.
     """
     if not request.is_json:
-        raise ServiceError("bad_json", "Send a JSON object with Content-Type: application/json.", None)
+        raise refusal("bad_json", "Send a JSON object with Content-Type: application/json.", None)
     raw = request.get_data(cache=True)
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):
         # ValueError covers bad syntax, bad UTF-8 and integers too long to convert.
-        raise ServiceError("bad_json", "The request body is not valid JSON.", None) from None
+        raise refusal("bad_json", "The request body is not valid JSON.", None) from None
     if not isinstance(body, dict):
-        raise ServiceError("bad_json", "The request body must be a JSON object.", None)
+        raise refusal("bad_json", "The request body must be a JSON object.", None)
     for key in body:
         if key not in allowed:
-            raise ServiceError(
+            raise refusal(
                 "unknown_field",
                 f"Unknown field {key[:40]!r}; this call takes {', '.join(allowed)}.",
                 key[:40],
@@ -225,7 +205,7 @@ def game(game_id: str) -> Response:
     """200: the whole game state with an ETag; 304 when ``If-None-Match`` holds the current one."""
     version = services.game_version(game_id)
     if version is None:
-        raise services.not_found()
+        raise not_found()
     if request.if_none_match.contains(etag(version)):
         response = make_response("", 304)
         response.set_etag(etag(version))

@@ -15,22 +15,35 @@ MAX_NAME_LENGTH = 40
 TRICKS_PER_DEAL = 13
 
 
-class RuleError(ValueError):
-    """A rule of the game forbids this input.
+class Refusal(ValueError):
+    """An input refused, with a machine-readable ``code`` (the JSON API contract's codes).
 
-    ``code`` is one of the machine-readable codes of the JSON API contract,
-    ``message`` is a sentence a player understands, ``field`` names the input
-    it concerns (``"tricks"``, ``"contract"``, ``"players"``...).
+    ``message`` is a sentence a player understands, ``field`` names the input it concerns
+    (``"tricks"``, ``"contract"``, ``"players"``...) and ``params`` holds the values the
+    message speaks of (player, contract, deal, count), so the edge can say it again in the
+    reader's language.  The engine raises ``RuleError``; the app's other refusals (access,
+    missing things, conflicts) are its siblings, in ``scorekeeper.errors``.
     """
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+        self.params: Mapping[str, object] = dict(params or {})
 
     def __repr__(self) -> str:
-        return f"RuleError({self.code!r}, {self.message!r}, field={self.field!r})"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}, field={self.field!r})"
+
+
+class RuleError(Refusal):
+    """A rule of the game forbids this input (or the input is not one the game can take)."""
 
 
 @dataclass(frozen=True)

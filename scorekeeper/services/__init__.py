@@ -1,7 +1,8 @@
 """Use cases, each in one transaction: read the game, check with the rules engine, write.
 
 Views and the API call these and nothing lower.  A refused call raises the engine's
-``RuleError`` or a ``ServiceError`` (conflicts, access, missing things) and leaves the
+``RuleError``, or an ``AccessError``, ``NotFoundError`` or ``ConflictError`` (all in
+``scorekeeper.errors``), and leaves the
 database as it was.
 
 - ``store``: a game's snapshot (one query), the claim by version, the lock, the transaction;
@@ -30,7 +31,6 @@ from .games import (
 from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
 from .people import find_player, get_player, merge_players, person_name, rename_player
 from .store import (
-    ServiceError,
     Snapshot,
     Written,
     conflict,
@@ -38,7 +38,6 @@ from .store import (
     game_version,
     game_version_and_key,
     is_contention,
-    not_found,
     ping,
     records_of,
     setup_of,
@@ -49,7 +48,6 @@ from .store import (
 __all__ = [
     "UNSET",
     "LoadedGame",
-    "ServiceError",
     "Snapshot",
     "Written",
     "_player_named",
@@ -70,7 +68,6 @@ __all__ = [
     "merge_players",
     "new_edit_key",
     "new_game_id",
-    "not_found",
     "parse_note",
     "parse_played_on",
     "person_name",

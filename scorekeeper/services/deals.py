@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import not_found, refusal
 from ..models import utcnow
 from ..rules import DealRecord, RuleError
 from .store import (
@@ -11,10 +12,8 @@ from .store import (
     CHANGE_DEAL,
     DROP_DEAL,
     Change,
-    ServiceError,
     Snapshot,
     Written,
-    not_found,
     write,
 )
 
@@ -47,7 +46,7 @@ def record_deal(
     def plan(locked: Snapshot) -> Change:
         state = locked.state
         if state.finished:
-            raise ServiceError(
+            raise refusal(
                 "game_finished", f"The game is over: all {state.deal_count} deals are recorded.", "number"
             )
         pending = state.pending_deal
@@ -62,9 +61,9 @@ def record_deal(
                     message = f"The next deal is {next_number}, not {number}."
                 if pending is not None and number == pending.number:
                     message = f"Deal {number} is already recorded; enter its tricks when played."
-                raise ServiceError("wrong_deal_number", message, "number")
+                raise refusal("wrong_deal_number", message, "number")
         if pending is not None:
-            raise ServiceError(
+            raise refusal(
                 "deal_pending",
                 f"Deal {pending.number} has no tricks yet; enter them before the next deal.",
                 "tricks",
@@ -103,7 +102,7 @@ def update_deal(
         index = number - 1
         old = records[index]
         if require_pending and old.tricks is not None:
-            raise ServiceError(
+            raise refusal(
                 "wrong_deal_number",
                 f"Deal {number}'s tricks are already recorded; use Correct to change them.",
                 "number",
@@ -136,7 +135,7 @@ def undo_deal(
         if not 1 <= number <= len(records):
             raise not_found("deal")
         if number != len(records):
-            raise ServiceError(
+            raise refusal(
                 "not_last_deal",
                 f"Only the last deal (deal {len(records)}) can be undone; correct deal {number} instead.",
                 "number",

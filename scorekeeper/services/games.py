@@ -11,12 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import stats
+from ..errors import not_found, refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Game, Player, Seat, today
 from ..rules import GameSetup, GameState, RuleError, Ruleset, get_ruleset, name_key
 from ..rules.base import _has_control_characters
 from .keys import hash_key, new_edit_key, new_game_id
-from .store import ServiceError, commit, conflict_or_fault, not_found, plausible_id, records_of, setup_of
+from .store import commit, conflict_or_fault, plausible_id, records_of, setup_of
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ def rematch(game_id: str, played_on: object = None) -> tuple[LoadedGame, str]:
     """A new game with the same people in the same seats and options; the first deal moves on one seat."""
     loaded = get_game(game_id)
     if not loaded.state.finished:
-        raise ServiceError("game_not_finished", "A rematch starts once this game is over.", None)
+        raise refusal("game_not_finished", "A rematch starts once this game is over.", None)
     setup = loaded.setup
     names = setup.players
     first_dealer = names[(setup.first_dealer + 1) % len(names)]

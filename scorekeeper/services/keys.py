@@ -6,8 +6,9 @@ import hashlib
 import hmac
 import secrets
 
+from ..errors import refusal
 from ..models import Game
-from .store import ServiceError, Snapshot, snapshot
+from .store import Snapshot, snapshot
 
 
 def new_game_id() -> str:
@@ -45,11 +46,11 @@ def authorised_snapshot(game_id: str, key: str | None) -> Snapshot:
     """
     seen = snapshot(game_id)
     if key is None:
-        raise ServiceError(
+        raise refusal(
             "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
         )
     if not hash_matches(seen.edit_key_hash, key):
-        raise ServiceError("bad_key", "That is not this game's edit key.", None)
+        raise refusal("bad_key", "That is not this game's edit key.", None)
     return seen
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from sqlalchemy import func, select, update
 
 from .. import stats
+from ..errors import not_found, refusal
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, Seat
 from ..rules import MAX_NAME_LENGTH, RuleError, name_key, normalise_name
 from ..rules.base import _has_control_characters
-from .store import ServiceError, not_found, transaction
+from .store import transaction
 
 
 def person_name(raw: object) -> str:
@@ -64,7 +65,7 @@ def rename_player(player_id: int, new_name: object) -> Player:
         if key != player.name_key:
             other = db.session.execute(select(Player).where(Player.name_key == key)).scalar_one_or_none()
             if other is not None:
-                raise ServiceError(
+                raise refusal(
                     "name_taken",
                     f"{other.name} is already a player. If {player.name} and {other.name} are the same "
                     "person, merge the two records instead.",
@@ -86,7 +87,7 @@ def merge_players(duplicate_id: int, keep_id: int) -> Player:
         duplicate = get_player(duplicate_id)
         keep = get_player(keep_id)
         if duplicate.id == keep.id:
-            raise ServiceError("same_player", "Choose two different players to merge.", "keep")
+            raise refusal("same_player", "Choose two different players to merge.", "keep")
         shared = db.session.execute(
             select(func.count()).where(
                 Seat.player_id == keep.id,
@@ -95,7 +96,7 @@ def merge_players(duplicate_id: int, keep_id: int) -> Player:
         ).scalar_one()
         if shared:
             games = "a game" if shared == 1 else f"{shared} games"
-            raise ServiceError(
+            raise refusal(
                 "players_share_game",
                 f"{duplicate.name} and {keep.name} played together in {games}, so they are two people: "
                 "merging them would seat one person twice at the same table. Nothing was changed.",

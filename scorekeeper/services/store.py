@@ -3,8 +3,9 @@
 Every write works out its change from a ``Snapshot`` (one query: game, seats, deals,
 replayed), then claims the game by bumping its version only if nobody wrote since; a
 write that loses the race locks the game, reads it again and works the change out again.
-Refusals raise ``ServiceError`` (conflicts, access, missing things) or the engine's
-``RuleError``; either leaves the database as it was.
+Refusals raise one of the ``Refusal`` classes of ``scorekeeper.errors`` (the engine's
+``RuleError``, or a conflict, an access failure, a missing game); each leaves the database
+as it was.
 """
 
 from __future__ import annotations
@@ -20,24 +21,16 @@ from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from .. import stats
+from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import Deal, Game, Player, Seat, utcnow
-from ..rules import DealRecord, DealState, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+from ..rules import DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
 
 
-class ServiceError(RuleError):
-    """A refusal that is not about the rules of the game (conflicts, access, missing things)."""
-
-
-def not_found(what: str = "game") -> ServiceError:
-    return ServiceError("not_found", f"There is no such {what}.", None)
-
-
-def conflict() -> ServiceError:
-    return ServiceError(
+def conflict() -> Refusal:
+    return refusal(
         "conflict",
         "Someone else changed this game at the same moment; nothing was saved. Look again and retry.",
-        None,
     )
 
 
@@ -228,9 +221,9 @@ def snapshot(game_id: str) -> Snapshot:
     )
 
 
-def stale() -> ServiceError:
-    return ServiceError(
-        "stale", "This game changed since you opened the form; nothing was saved. Look again and retry.", None
+def stale() -> Refusal:
+    return refusal(
+        "stale", "This game changed since you opened the form; nothing was saved. Look again and retry."
     )
 
 

@@ -8,6 +8,8 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ..errors import HTTP_CODES
+
 MESSAGES = {
     400: "That request could not be understood.",
     404: "There is nothing at this address. The link may be mistyped, or the game was never created.",
@@ -37,9 +39,8 @@ def register(app: Flask) -> None:
         if _wants_json():
             from ..api.errors import error_body
 
-            codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 429: "rate_limited"}
             return error_body(
-                codes.get(status, "bad_request"), MESSAGES.get(status, error.description), None, status
+                HTTP_CODES.get(status, HTTP_CODES[400]), MESSAGES.get(status, error.description), None, status
             )
         return (
             render_template(
@@ -54,7 +55,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(500)
     def server_error(error: Exception) -> Any:
         if _wants_json():
-            return jsonify(error={"code": "server_error", "message": MESSAGES[500], "field": None}), 500
+            return jsonify(error={"code": HTTP_CODES[500], "message": MESSAGES[500], "field": None}), 500
         return render_template(
             "errors/error.html", status=500, title="Server error", message=MESSAGES[500]
         ), 500

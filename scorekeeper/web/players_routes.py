@@ -7,8 +7,9 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 
 from .. import charts, services, stats
+from ..errors import status_for
 from ..models import today
-from ..rules import RULESETS, RuleError
+from ..rules import RULESETS, Refusal, RuleError
 from . import bp
 from .forms import MergeForm, RenameForm
 
@@ -82,7 +83,7 @@ def rankings() -> str:
 
 
 def _render_players(
-    merge: MergeForm | None = None, error: RuleError | None = None, status: int = 200
+    merge: MergeForm | None = None, error: Refusal | None = None, status: int = 200
 ) -> tuple[str, int]:
     return (
         render_template(
@@ -109,21 +110,16 @@ def merge_players() -> Any:
         return _render_players(form, RuleError("form", "The form was incomplete; try again.", None), 422)
     try:
         duplicate = services.find_player(form.duplicate.data)
-    except RuleError as refused:
-        return _render_players(form, RuleError(refused.code, refused.message, "duplicate"), 422)
+    except Refusal as refused:
+        return _render_players(form, type(refused)(refused.code, refused.message, "duplicate"), 422)
     try:
         keep = services.find_player(form.keep.data)
         kept = services.merge_players(duplicate.id, keep.id)
-    except RuleError as refused:
-        return _render_players(form, RuleError(refused.code, refused.message, "keep"), _status(refused))
+    except Refusal as refused:
+        at_keep = type(refused)(refused.code, refused.message, "keep")
+        return _render_players(form, at_keep, status_for(refused.code))
     flash(f"Merged: all the games are now {kept.name}'s.", "ok")
     return redirect(url_for("web.player", player_id=kept.id), code=303)
-
-
-def _status(error: RuleError) -> int:
-    if error.code == "not_found":
-        return 404
-    return 409 if error.code in ("conflict", "players_share_game") else 422
 
 
 def _render_player(
@@ -180,11 +176,11 @@ def rename_player(player_id: int) -> Any:
         return _render_player(player_id, rename=form, errors={"name": "The form was incomplete."}, status=422)
     try:
         renamed = services.rename_player(player_id, form.name.data)
-    except RuleError as refused:
+    except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
         errors = {"name": refused.message}
-        return _render_player(player_id, rename=form, errors=errors, status=_status(refused))
+        return _render_player(player_id, rename=form, errors=errors, status=status_for(refused.code))
     flash(f"Renamed: {renamed.name}.", "ok")
     return redirect(url_for("web.player", player_id=player_id), code=303)
 
@@ -198,10 +194,10 @@ def merge_into(player_id: int) -> Any:
     try:
         keep = services.find_player(form.keep.data)
         kept = services.merge_players(player_id, keep.id)
-    except RuleError as refused:
+    except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
         errors = {"keep": refused.message}
-        return _render_player(player_id, merge=form, errors=errors, status=_status(refused))
+        return _render_player(player_id, merge=form, errors=errors, status=status_for(refused.code))
     flash(f"Merged: all the games are now {kept.name}'s.", "ok")
     return redirect(url_for("web.player", player_id=kept.id), code=303)

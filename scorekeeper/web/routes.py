@@ -10,8 +10,9 @@ from werkzeug.wrappers import Response
 
 from .. import charts, pagecache, services, stats
 from ..access import can_edit, page_key, remember_key
+from ..errors import status_for
 from ..models import today
-from ..rules import RULESETS, RuleError, get_ruleset
+from ..rules import RULESETS, Refusal, RuleError, get_ruleset
 from ..services import LoadedGame
 from . import bp
 from .forms import (
@@ -30,20 +31,11 @@ from .presenters import game_view, share_links
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
 
-# Refusals that mean "the table moved on" rather than "you typed something wrong".
-CONFLICT_CODES = {"wrong_deal_number", "deal_pending", "game_finished", "not_last_deal", "conflict", "stale"}
-
-
-def _status_for(error: RuleError) -> int:
-    if error.code == "not_found":
-        return 404
-    return 409 if error.code in CONFLICT_CODES else 422
-
 
 def _load(game_id: str) -> LoadedGame:
     try:
         return services.get_game(game_id)
-    except RuleError:
+    except Refusal:
         abort(404)
 
 
@@ -78,7 +70,7 @@ def new_game() -> Any:
         ruleset_id = "mizerka"
     ruleset = get_ruleset(ruleset_id)
     form = NewGameForm()
-    error: RuleError | None = None
+    error: Refusal | None = None
     if form.validate_on_submit():
         names = [entry.data or "" for entry in form.players.entries[: ruleset.player_count]]
         choice = form.first_dealer.data or "random"
@@ -96,7 +88,7 @@ def new_game() -> Any:
                 played_on=form.played_on.data,
                 note=form.note.data,
             )
-        except RuleError as refused:
+        except Refusal as refused:
             error = refused
         else:
             dealer = loaded.setup.players[loaded.setup.first_dealer]
@@ -134,7 +126,7 @@ def rematch(game_id: str) -> Any:
         abort(400)
     try:
         loaded, key = services.rematch(game_id)
-    except RuleError as refused:
+    except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
         flash(refused.message, "info")
@@ -247,11 +239,11 @@ def record_deal(game_id: str) -> Any:
                 zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
             )
         deal = services.record_deal(game_id, number=number, **fields).deal
-    except RuleError as refused:
+    except Refusal as refused:
         return _render_game(
             services.get_game(game_id),
             errors={refused.field or "form": refused.message},
-            status=_status_for(refused),
+            status=status_for(refused.code),
             declare=form,
         )
     assert deal is not None
@@ -277,11 +269,11 @@ def enter_tricks(game_id: str, number: int) -> Any:
     try:
         tricks = dict(zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True))
         after = services.update_deal(game_id, number, tricks=tricks, require_pending=True).state
-    except RuleError as refused:
+    except Refusal as refused:
         return _render_game(
             services.get_game(game_id),
             errors={refused.field or "form": refused.message},
-            status=_status_for(refused),
+            status=status_for(refused.code),
             tricks=form,
         )
     if after.finished:
@@ -300,7 +292,7 @@ def correct_deal(game_id: str, number: int) -> Any:
     if deal is None:
         abort(404)
     form = CorrectForm()
-    error: RuleError | None = None
+    error: Refusal | None = None
     status = 200
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -320,12 +312,12 @@ def correct_deal(game_id: str, number: int) -> Any:
                         zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
                     )
                 services.update_deal(game_id, number, expected_version=form.version.data, **fields)
-            except RuleError as refused:
+            except Refusal as refused:
                 error = refused
             else:
                 flash(f"Deal {number} corrected; later totals follow.", "ok")
                 return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
-        status = _status_for(error) if error else 422
+        status = status_for(error.code) if error else 422
         loaded = services.get_game(game_id)
         deal = next((d for d in loaded.state.deals if d.number == number), deal)
     else:
@@ -359,9 +351,9 @@ def undo(game_id: str) -> Any:
         return _render_game(loaded, errors={"undo": "The form was incomplete; try again."}, status=422)
     try:
         services.undo_deal(game_id, form.number.data, expected_version=form.version.data)
-    except RuleError as refused:
+    except Refusal as refused:
         return _render_game(
-            services.get_game(game_id), errors={"undo": refused.message}, status=_status_for(refused)
+            services.get_game(game_id), errors={"undo": refused.message}, status=status_for(refused.code)
         )
     flash(f"Deal {form.number.data} undone.", "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)

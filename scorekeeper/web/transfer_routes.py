@@ -13,7 +13,7 @@ from wtforms import TextAreaField
 
 from .. import transfer
 from ..access import remember_key
-from ..rules import RuleError
+from ..rules import Refusal, RuleError
 from . import bp
 from .routes import _load
 
@@ -74,14 +74,14 @@ def _read_export(form: ImportForm) -> Any:
 def import_game() -> Any:
     """Import a game from an export: a new game with a new edit key, held by this browser."""
     form = ImportForm()
-    error: RuleError | None = None
+    error: Refusal | None = None
     if request.method == "POST":
         if not form.validate_on_submit():
             error = RuleError("form", "The form was incomplete; try again.", None)
         else:
             try:
                 loaded, key = transfer.import_game(_read_export(form))
-            except RuleError as refused:
+            except Refusal as refused:
                 error = refused
             else:
                 names = ", ".join(loaded.setup.players)

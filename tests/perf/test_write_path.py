@@ -15,8 +15,8 @@ from flask import Flask
 from perf_support import DEALS, PLAYERS, StatementCounter, new_game
 
 from scorekeeper import services
+from scorekeeper.errors import ConflictError
 from scorekeeper.extensions import db
-from scorekeeper.rules import RuleError
 from tests.stats.checks import assert_figures_match
 
 #: The edit-key check that reads the game, the claim, the deal, and its figures (3 tables).
@@ -57,7 +57,7 @@ def test_a_write_that_lost_the_race_starts_over_from_the_new_state(app: Flask) -
     with app.app_context():
         seen = services.authorised_snapshot(game_id, key)  # phone A reads: deal 3 is next
         services.record_deal(game_id, number=3, contract=DEALS[2][0], tricks=list(DEALS[2][1]))  # phone B
-        with pytest.raises(RuleError) as refused:
+        with pytest.raises(ConflictError) as refused:
             services.record_deal(game_id, number=3, contract=DEALS[2][0], tricks=list(DEALS[2][1]), seen=seen)
         assert refused.value.code == "wrong_deal_number"
         # A correction worked out from the old snapshot is applied to the game as it is now.
@@ -73,7 +73,7 @@ def test_a_stale_snapshot_with_if_match_is_refused(app: Flask) -> None:
     with app.app_context():
         seen = services.authorised_snapshot(game_id, key)
         services.undo_deal(game_id, 2)
-        with pytest.raises(RuleError) as refused:
+        with pytest.raises(ConflictError) as refused:
             services.update_deal(game_id, 1, tricks=[13, 0, 0], expected_version=seen.version, seen=seen)
         assert refused.value.code == "stale"
         assert services.get_game(game_id).state.completed_deals == 1

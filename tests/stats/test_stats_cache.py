@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult
-from scorekeeper.rules import RuleError
+from scorekeeper.rules import Refusal
 from tests.stats.checks import assert_figures_match
 
 tricks = st.tuples(st.integers(0, 13), st.integers(0, 13)).map(
@@ -66,7 +66,7 @@ def test_stored_figures_equal_the_replay(app: Flask, steps: list[tuple[Any, ...]
                     )
                 elif step[0] == "undo" and state.deals:
                     services.undo_deal(game_id, state.deals[-1].number)
-            except RuleError:
+            except Refusal:
                 pass
             assert_figures_match(game_id)
         db.session.remove()

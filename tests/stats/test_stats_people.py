@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import services, stats
+from scorekeeper.errors import ConflictError
 from scorekeeper.extensions import db
 from scorekeeper.models import DealResult, Game, GameResult, Player, Seat
 from tests.helpers import (
@@ -158,7 +159,7 @@ def test_merge_counts_shared_games(app: Flask) -> None:
         for _ in range(2):
             services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann")
         ann, bob = player_named("Ann").id, player_named("Bob").id
-        with pytest.raises(services.ServiceError) as refused:
+        with pytest.raises(ConflictError) as refused:
             services.merge_players(bob, ann)
         assert refused.value.code == "players_share_game"
         assert "played together in 2 games" in refused.value.message
