@@ -48,7 +48,7 @@ def signed(value: int | Decimal) -> str:
 def nice_step(span: float, most: int = 7) -> int:
     """A whole tick step of 1, 2 or 5 times a power of ten giving at most ``most`` intervals."""
     span = max(span, 1)
-    magnitude = 10 ** max(0, math.floor(math.log10(span / most)))
+    magnitude: int = 10 ** max(0, math.floor(math.log10(span / most)))
     for factor in (1, 2, 5, 10):
         if span / (factor * magnitude) <= most:
             return factor * magnitude
@@ -130,13 +130,15 @@ def line_chart(
 
     axes = ET.SubElement(svg, "g", {"class": "axes", "aria-hidden": "true"})
     for tick in range(int(low), int(high) + 1, step):
-        y = _fmt(y_at(tick))
+        tick_y = _fmt(y_at(tick))
         line_class = "zero" if tick == 0 else "grid"
         ET.SubElement(
-            axes, "line", {"class": line_class, "x1": str(LEFT), "x2": str(LEFT + plot_w), "y1": y, "y2": y}
+            axes,
+            "line",
+            {"class": line_class, "x1": str(LEFT), "x2": str(LEFT + plot_w), "y1": tick_y, "y2": tick_y},
         )
         ET.SubElement(
-            axes, "text", {"class": "y-tick", "x": str(LEFT - 4), "y": y, "dy": "0.32em"}
+            axes, "text", {"class": "y-tick", "x": str(LEFT - 4), "y": tick_y, "dy": "0.32em"}
         ).text = signed(tick)
     every = max(1, math.ceil(count / max_x_labels))
     for i, label in enumerate(x_labels):
