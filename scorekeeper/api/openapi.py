@@ -31,7 +31,10 @@ ERROR_CODES: dict[int, list[str]] = {
 }
 
 ERROR_DESCRIPTIONS = {
-    400: "bad_json: the body is not a JSON object (wrong content type, malformed JSON, or not an object).",
+    400: (
+        "bad_json: the body is not a JSON object (wrong content type, malformed JSON, or not an object). "
+        "bad_query: a query parameter with a value it does not take (dry_run is true or false)."
+    ),
     401: "auth_required: a write without `Authorization: Bearer <edit_key>`. Nothing changed.",
     403: "bad_key: a write with a key that is not this game's edit key. Nothing changed.",
     404: "not_found: no such game (or no such deal in it).",
@@ -44,8 +47,9 @@ ERROR_DESCRIPTIONS = {
     413: "too_large: the body is over 64 KiB.",
     422: (
         "A rule of the game or the request's shape refuses the input; `field` names the input. "
-        "unknown_field is a body field this call does not take; invalid_export is an import that is "
-        "not a well-formed export (rule breaches keep the rule's own code). Nothing changed."
+        "unknown_field is a body field this call does not take; invalid_deals is a list of "
+        "corrections that is empty, names a deal twice or without its number; invalid_export is an "
+        "import that is not a well-formed export (rule breaches keep the rule's own code). Nothing changed."
     ),
 }
 
@@ -346,6 +350,35 @@ SCHEMAS: JSON = {
             },
         },
     },
+    "CorrectDeals": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["deals"],
+        "description": "Corrections of several recorded deals, replayed together as one change.",
+        "properties": {
+            "deals": {
+                "type": "array",
+                "minItems": 1,
+                "description": "One item per deal; a number may appear once.",
+                "items": _ref("DealCorrection"),
+            }
+        },
+    },
+    "DealCorrection": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["number"],
+        "description": "A recorded deal's number and the fields that change (as CorrectDeal).",
+        "properties": {
+            "number": {"type": "integer", "minimum": 1, "description": "A recorded deal's number."},
+            "contract": {"type": ["string", "null"], "enum": [*CONTRACT_IDS, None]},
+            "bids": PER_PLAYER_COUNTS_IN,
+            "tricks": {
+                **PER_PLAYER_COUNTS_IN,
+                "description": "Tricks taken; null makes the last deal pending again.",
+            },
+        },
+    },
     "GameExport": {
         "type": "object",
         "additionalProperties": False,
@@ -430,6 +463,16 @@ IF_MATCH = {
     "required": False,
     "description": "Optional: the game's ETag (from GET); if the game changed since, 409 stale.",
     "schema": {"type": "string"},
+}
+DRY_RUN = {
+    "name": "dry_run",
+    "in": "query",
+    "required": False,
+    "description": (
+        "true: check and score the request exactly as the real call would (same key, same errors), "
+        "answer 200 with what it would answer, and store nothing."
+    ),
+    "schema": {"type": "boolean", "default": False},
 }
 BEARER: list[JSON] = [{"editKey": []}]
 
@@ -535,9 +578,26 @@ PATHS: JSON = {
             "operationId": "recordDeal",
             "summary": "Record the next deal: its declaration and, optionally, its tricks.",
             "security": BEARER,
+            "parameters": [DRY_RUN],
             "requestBody": _json_body("RecordDeal", "The next deal."),
             "responses": {
+                "200": _json_response(
+                    _ref("Deal"), "Dry run: the deal as it would be recorded; nothing stored."
+                ),
                 "201": _json_response(_ref("Deal"), "The deal was recorded."),
+                **_errors(400, 401, 403, 404, 409, 413, 422),
+            },
+        },
+        "patch": {
+            "operationId": "correctDeals",
+            "summary": "Correct several recorded deals at once, replayed together (e.g. swap two contracts).",
+            "security": BEARER,
+            "parameters": [IF_MATCH, DRY_RUN],
+            "requestBody": _json_body("CorrectDeals", "The deals to correct, each with its number."),
+            "responses": {
+                "200": _json_response(
+                    _ref("GameState"), "The whole game state after the corrections (dry run: as it would be)."
+                ),
                 **_errors(400, 401, 403, 404, 409, 413, 422),
             },
         },
@@ -548,10 +608,12 @@ PATHS: JSON = {
             "operationId": "correctDeal",
             "summary": "Complete or correct a recorded deal (the game is re-validated as a whole).",
             "security": BEARER,
-            "parameters": [IF_MATCH],
+            "parameters": [IF_MATCH, DRY_RUN],
             "requestBody": _json_body("CorrectDeal", "Any of contract, bids, tricks."),
             "responses": {
-                "200": _json_response(_ref("Deal"), "The deal as it now stands."),
+                "200": _json_response(
+                    _ref("Deal"), "The deal as it now stands (dry run: as it would stand)."
+                ),
                 **_errors(400, 401, 403, 404, 409, 413, 422),
             },
         },

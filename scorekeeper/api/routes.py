@@ -24,11 +24,12 @@ from ..services import LoadedGame
 from . import bp
 from .errors import error_body
 from .openapi import openapi_document
-from .serialize import deal_json, game_json, ruleset_json
+from .serialize import deal_json, game_json, ruleset_json, state_json
 
 CREATE_FIELDS = ("ruleset", "players", "first_dealer", "options")
 RECORD_FIELDS = ("number", "contract", "bids", "tricks")
 CORRECT_FIELDS = ("contract", "bids", "tricks")
+CORRECT_MANY_FIELDS = ("deals",)
 
 ETAG_RE = re.compile(r"v(\d{1,18})")
 
@@ -113,6 +114,27 @@ def expected_version() -> int | None:
         if match:
             return int(match.group(1))
     return -1
+
+
+def dry_run() -> bool:
+    """Whether ``?dry_run=true`` asks for a preview: checked and scored, nothing stored.
+
+    Only ``true`` and ``false`` are understood; anything else (a typo) is refused with
+    400 ``bad_query`` rather than taken for a real write.
+    """
+    value = request.args.get("dry_run")
+    if value is None or value == "false":
+        return False
+    if value == "true":
+        return True
+    raise refusal("bad_query", "dry_run must be true or false.", "dry_run")
+
+
+def _changes(body: Mapping[str, Any]) -> dict[str, Any]:
+    """A correction's fields as the service takes them (per-player values as ``_per_player``)."""
+    return {
+        field: (_per_player(value) if field in ("bids", "tricks") else value) for field, value in body.items()
+    }
 
 
 def json_body(payload: Any) -> str:
@@ -229,19 +251,24 @@ def export_game(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str) -> Response:
-    """201: the next deal recorded (pending without ``tricks``); answers with the deal."""
+    """201: the next deal recorded (pending without ``tricks``); answers with the deal.
+
+    ``?dry_run=true``: 200 with the deal as it would be recorded, nothing stored.
+    """
     seen = authorised(game_id)
     body = json_object(RECORD_FIELDS)
+    preview = dry_run()
     written = services.record_deal(
         game_id,
         seen=seen,
+        dry_run=preview,
         number=body.get("number"),
         contract=body.get("contract"),
         bids=_per_player(body.get("bids")),
         tricks=_per_player(body.get("tricks")),
     )
     assert written.deal is not None
-    return json_response(deal_json(written.setup, written.deal), 201)
+    return json_response(deal_json(written.setup, written.deal), 200 if preview else 201)
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
@@ -249,15 +276,39 @@ def correct_deal(game_id: str, number: int) -> Response:
     """200: a recorded deal completed or corrected, the whole game re-validated by replay.
 
     Only the fields present change; ``"tricks": null`` makes the last deal pending again.
+    ``?dry_run=true``: the same answer, nothing stored.
     """
     seen = authorised(game_id)
     body = json_object(CORRECT_FIELDS)
-    changes = {
-        field: (_per_player(value) if field in ("bids", "tricks") else value) for field, value in body.items()
-    }
-    written = services.update_deal(game_id, number, expected_version=expected_version(), seen=seen, **changes)
+    written = services.update_deal(
+        game_id, number, expected_version=expected_version(), seen=seen, dry_run=dry_run(), **_changes(body)
+    )
     assert written.deal is not None
     return json_response(deal_json(written.setup, written.deal))
+
+
+@bp.patch("/games/<game_id>/deals")
+def correct_deals(game_id: str) -> Response:
+    """200: several recorded deals corrected at once, replayed together; answers the whole game state.
+
+    Any refusal changes nothing.  ``?dry_run=true``: the same answer, nothing stored.
+    """
+    seen = authorised(game_id)
+    body = json_object(CORRECT_MANY_FIELDS)
+    items = body.get("deals")
+    if not isinstance(items, list) or not items:
+        raise refusal("invalid_deals", "Give the deals to correct as a list, each with its number.", "deals")
+    corrections = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise refusal(
+                "invalid_deals", "Each correction must be an object with the deal's number.", "deals"
+            )
+        corrections.append(_changes(item))  # the service refuses a field it does not take
+    written = services.correct_deals(
+        game_id, corrections, expected_version=expected_version(), seen=seen, dry_run=dry_run()
+    )
+    return json_response(state_json(game_id, written.setup, written.state))
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..rules import DealState, GameSetup, NextDeal, Ruleset
+from ..rules import DealState, GameSetup, GameState, NextDeal, Ruleset
 from ..services import LoadedGame
 
 JSON = dict[str, Any]
@@ -96,9 +96,13 @@ def next_deal_json(setup: GameSetup, next_deal: NextDeal | None) -> JSON | None:
 
 def game_json(loaded: LoadedGame) -> JSON:
     """The whole game state of ``GET /games/{id}``."""
-    setup, state = loaded.setup, loaded.state
+    return state_json(loaded.id, loaded.setup, loaded.state)
+
+
+def state_json(game_id: str, setup: GameSetup, state: GameState) -> JSON:
+    """The whole game state of game ``game_id``, from its setup and replayed state."""
     return {
-        "id": loaded.id,
+        "id": game_id,
         "ruleset": setup.ruleset,
         "options": setup.options_dict,
         "players": list(setup.players),

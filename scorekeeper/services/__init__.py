@@ -8,13 +8,13 @@ database as it was.
 - ``store``: a game's snapshot (one query), the claim by version, the lock, the transaction;
 - ``keys``: game ids and edit keys;
 - ``games``: create, read, list, rematch, rebuild the figures;
-- ``deals``: record, complete or correct, undo;
+- ``deals``: record, complete or correct (one deal or several at once), undo; each may be a dry run;
 - ``people``: names, rename, merge.
 """
 
 from __future__ import annotations
 
-from .deals import UNSET, record_deal, undo_deal, update_deal
+from .deals import UNSET, correct_deals, record_deal, undo_deal, update_deal
 from .games import (
     LoadedGame,
     _player_named,
@@ -54,6 +54,7 @@ __all__ = [
     "authorised_snapshot",
     "conflict",
     "conflict_or_fault",
+    "correct_deals",
     "create_game",
     "find_player",
     "game_version",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import not_found, refusal
 from ..models import utcnow
-from ..rules import DealRecord, RuleError
+from ..rules import DealRecord, GameSetup, RuleError, Ruleset
 from .store import (
     ADD_DEAL,
     CHANGE_DEAL,
@@ -36,11 +37,13 @@ def record_deal(
     bids: object = None,
     tricks: object = None,
     seen: Snapshot | None = None,
+    dry_run: bool = False,
 ) -> Written:
     """Record the next deal: its declaration and, optionally, its tricks.
 
     ``number``, when given, must be the next deal's: a retried or stale
-    submission then fails harmlessly with ``wrong_deal_number``.
+    submission then fails harmlessly with ``wrong_deal_number``.  ``dry_run`` checks
+    and scores the deal just the same and stores nothing.
     """
 
     def plan(locked: Snapshot) -> Change:
@@ -75,7 +78,11 @@ def record_deal(
         values = deal_values(record, after.deals[-1].contract)
         return Change(after, next_number, ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
 
-    return write(game_id, None, plan, seen)
+    return write(game_id, None, plan, seen, dry_run=dry_run)
+
+
+#: The fields a correction may change; a field left out keeps its recorded value.
+CORRECTION_FIELDS = ("contract", "bids", "tricks")
 
 
 def update_deal(
@@ -88,41 +95,184 @@ def update_deal(
     expected_version: int | None = None,
     require_pending: bool = False,
     seen: Snapshot | None = None,
+    dry_run: bool = False,
 ) -> Written:
     """Complete or correct a recorded deal; the whole game is re-validated by replay.
 
-    ``require_pending`` refuses the call unless the deal still waits for its
-    tricks, so a repeated "enter tricks" post cannot silently rewrite them.
+    A correction of one deal, so ``correct_deals`` with one item; ``require_pending``
+    refuses the call unless the deal still waits for its tricks, so a repeated
+    "enter tricks" post cannot silently rewrite them.
     """
+    given = {"contract": contract, "bids": bids, "tricks": tricks}
+    correction = {"number": number, **{field: value for field, value in given.items() if value is not UNSET}}
+    return correct_deals(
+        game_id,
+        [correction],
+        expected_version=expected_version,
+        require_pending=require_pending,
+        seen=seen,
+        dry_run=dry_run,
+    )
+
+
+def correct_deals(
+    game_id: str,
+    corrections: Sequence[Mapping[str, object]],
+    *,
+    expected_version: int | None = None,
+    require_pending: bool = False,
+    seen: Snapshot | None = None,
+    dry_run: bool = False,
+) -> Written:
+    """Correct several recorded deals at once, validated together as one replay.
+
+    Each correction names a recorded deal (``"number"``) and any of ``"contract"``,
+    ``"bids"``, ``"tricks"`` (per player: in seat order, or keyed by name); a field left
+    out keeps its recorded value, ``"tricks": None`` makes the last deal pending again.
+    The game is replayed with every change at once, so two deals of one chooser can swap
+    contracts; any refusal changes nothing, and its message speaks of a deal being
+    corrected.  A number may appear once.  With one correction, ``Written.deal`` is its
+    deal; with several, None.  ``dry_run`` checks and scores it all and stores nothing.
+    """
+    wanted = _corrections(corrections)
 
     def plan(locked: Snapshot) -> Change:
-        records = list(locked.records)
-        if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
-            raise not_found("deal")
-        index = number - 1
-        old = records[index]
-        if require_pending and old.tricks is not None:
-            raise refusal(
-                "wrong_deal_number",
-                f"Deal {number}'s tricks are already recorded; use Correct to change them.",
-                "number",
-            )
         ruleset, setup = locked.ruleset, locked.setup
-        new_contract = old.contract if contract is UNSET else ruleset.parse_contract(setup, number, contract)
-        new_bids = old.bids if bids is UNSET else ruleset.parse_bids(setup, number, bids)
-        new_tricks = (
-            old.tricks if tricks is UNSET else (None if tricks is None else ruleset.tricks_for(setup, tricks))
-        )
-        if new_tricks is None and index != len(records) - 1:
-            raise RuleError("tricks_players", "Only the last deal can be without tricks.", "tricks")
-        record = DealRecord(contract=new_contract, bids=new_bids, tricks=new_tricks)
-        records[index] = record
-        after = ruleset.replay(setup, records)
-        values = deal_values(record, after.deals[index].contract)
-        params = {"of_game": locked.id, "deal_number": number, "updated_at": utcnow(), **values}
-        return Change(after, number, CHANGE_DEAL, params)
+        records = list(locked.records)
+        several = len(wanted) > 1
+        for number, fields in wanted.items():
+            if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
+                raise not_found("deal")
+            old = records[number - 1]
+            if require_pending and old.tricks is not None:
+                raise refusal(
+                    "wrong_deal_number",
+                    f"Deal {number}'s tricks are already recorded; use Correct to change them.",
+                    "number",
+                )
+            try:
+                records[number - 1] = _corrected(ruleset, setup, number, old, fields, last=len(records))
+            except RuleError as refused:
+                raise _about(number, refused) if several else refused from None
+        first = min(wanted)
+        try:
+            # The deals before the first corrected one stand as replayed: only the rest is replayed.
+            after = ruleset.replay_after(setup, locked.state.deals[: first - 1], records[first - 1 :])
+        except RuleError as refused:
+            raise _blamed(locked, records, set(wanted), refused) from None
+        now = utcnow()
+        params = [
+            {
+                "of_game": locked.id,
+                "deal_number": number,
+                "updated_at": now,
+                **deal_values(records[number - 1], after.deals[number - 1].contract),
+            }
+            for number in sorted(wanted)
+        ]
+        shown = None if several else first
+        return Change(after, shown, CHANGE_DEAL, params[0] if len(params) == 1 else params)
 
-    return write(game_id, expected_version, plan, seen)
+    return write(game_id, expected_version, plan, seen, dry_run=dry_run)
+
+
+def _corrections(corrections: Sequence[Mapping[str, object]]) -> dict[int, Mapping[str, object]]:
+    """The corrections by deal number, once their shape is right (``invalid_deals`` if not)."""
+    if isinstance(corrections, (str, bytes)) or not isinstance(corrections, Sequence) or not corrections:
+        raise refusal("invalid_deals", "Give a list of the deals to correct, each with its number.", "deals")
+    wanted: dict[int, Mapping[str, object]] = {}
+    for correction in corrections:
+        if not isinstance(correction, Mapping):
+            raise refusal("invalid_deals", "Each correction must name a deal by its number.", "deals")
+        number = correction.get("number")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise refusal(
+                "invalid_deals", "Each correction needs the deal's number, a whole number.", "deals"
+            )
+        for field in correction:
+            if field != "number" and field not in CORRECTION_FIELDS:
+                raise refusal(
+                    "unknown_field",
+                    f"Unknown field {str(field)[:40]!r}; "
+                    f"a correction takes number, {', '.join(CORRECTION_FIELDS)}.",
+                    str(field)[:40],
+                )
+        if number in wanted:
+            raise refusal("invalid_deals", f"Deal {number} is named twice; correct each deal once.", "deals")
+        wanted[number] = correction
+    return wanted
+
+
+def _corrected(
+    ruleset: Ruleset,
+    setup: GameSetup,
+    number: int,
+    old: DealRecord,
+    fields: Mapping[str, object],
+    *,
+    last: int,
+) -> DealRecord:
+    """Deal ``number``'s record with ``fields`` changed; each value checked on its own."""
+    contract = (
+        ruleset.parse_contract(setup, number, fields["contract"]) if "contract" in fields else old.contract
+    )
+    bids = ruleset.parse_bids(setup, number, fields["bids"]) if "bids" in fields else old.bids
+    tricks = old.tricks
+    if "tricks" in fields:
+        tricks = None if fields["tricks"] is None else ruleset.tricks_for(setup, fields["tricks"])
+    if tricks is None and number != last:
+        raise RuleError("tricks_players", "Only the last deal can be without tricks.", "tricks")
+    return DealRecord(contract=contract, bids=bids, tricks=tricks)
+
+
+def _about(number: int, refused: RuleError) -> RuleError:
+    """``refused`` said of deal ``number``: "Deal 3: ..." (a correction of several deals)."""
+    prefix = f"Deal {number}: "
+    if refused.message.startswith(prefix):
+        return refused
+    return _retold(refused, prefix + refused.message, deal=number)
+
+
+def _retold(refused: RuleError, message: str, **params: object) -> RuleError:
+    """``refused`` (same class, code and field) with another message and more ``params``."""
+    return type(refused)(refused.code, message, refused.field, {**refused.params, **params})
+
+
+def _blamed(
+    locked: Snapshot, records: list[DealRecord], corrected: set[int], refused: RuleError
+) -> RuleError:
+    """The replay's refusal, told of the corrected deal that causes it.
+
+    The replay stops at the first deal that breaks a rule, which may be a later deal
+    nobody touched: correcting deal 3 to Diamonds when its chooser plays Diamonds in
+    deal 6 stops at deal 6.  The refusal then speaks of deal 3, the one being corrected:
+    "Deal 3: Bob has already played Diamonds (deal 6)."  Which deal the replay stopped
+    at is found by extending deal by deal (only on this refusing path).
+    """
+    ruleset, setup = locked.ruleset, locked.setup
+    state = ruleset.replay(setup, [])
+    stopped = None
+    for number, record in enumerate(records, start=1):
+        try:
+            state = ruleset.extend(state, [record])
+        except RuleError:
+            stopped = number
+            break
+    several = len(corrected) > 1
+    if stopped is None or stopped in corrected:
+        return _about(stopped, refused) if several and stopped is not None else refused
+    contract = records[stopped - 1].contract
+    chooser = locked.state.deals[stopped - 1].chooser  # who chooses depends only on the deal's number
+    if refused.code == "contract_used" and contract is not None and chooser is not None:
+        for number in sorted(corrected):
+            same_choice = records[number - 1].contract == contract
+            if number < stopped and same_choice and locked.state.deals[number - 1].chooser == chooser:
+                player, label = setup.players[chooser], ruleset.contract_label(contract)
+                message = f"Deal {number}: {player} has already played {label} (deal {stopped})."
+                return _retold(
+                    refused, message, deal=number, player=player, contract=contract, played_in=stopped
+                )
+    return _about(max(number for number in corrected if number < stopped), refused)
 
 
 def undo_deal(

@@ -151,7 +151,8 @@ class Change:
     number: int | None
     """The deal to show for it (None when the write leaves none, as an undo)."""
     statement: Any
-    params: dict[str, Any]
+    params: dict[str, Any] | list[dict[str, Any]]
+    """One set of parameters, or a list of them (the statement sent once per set, as executemany)."""
 
 
 _games = Game.__table__
@@ -277,19 +278,35 @@ def transaction() -> Iterator[None]:
     commit()
 
 
-def write(game_id: str, expected_version: int | None, plan: Any, seen: Snapshot | None = None) -> Written:
+def write(
+    game_id: str,
+    expected_version: int | None,
+    plan: Any,
+    seen: Snapshot | None = None,
+    *,
+    dry_run: bool = False,
+) -> Written:
     """Work out a change from a snapshot, then make it, with the figures, in one transaction.
 
     ``plan(snapshot)`` checks the rules and returns the ``Change`` (or refuses, and nothing is
     written).  The game is claimed only if its version is still the snapshot's, so the lock
     is held just for the writes; if another writer got there first, the game is locked, read
     again and the change worked out again.  ``seen`` is a snapshot the caller already read.
+
+    ``dry_run`` works the change out just the same (the same checks, refusals and result)
+    and then ends the transaction without a single statement that writes: a preview costs
+    the snapshot read and nothing more.
     """
+    if dry_run:
+        try:
+            current = _current(game_id, expected_version, seen)
+            change: Change = plan(current)
+        finally:
+            db.session.rollback()  # ends the read; nothing was written
+        return _written(current, change)
     with transaction():
-        current = seen if seen is not None else snapshot(game_id)
-        if expected_version is not None and current.version != expected_version:
-            raise stale()
-        change: Change = plan(current)
+        current = _current(game_id, expected_version, seen)
+        change = plan(current)
         if not _claim(current):
             current = _lock(game_id, expected_version)
             change = plan(current)
@@ -301,5 +318,17 @@ def write(game_id: str, expected_version: int | None, plan: Any, seen: Snapshot 
             before=current.state,
             after=change.after,
         )
+    return _written(current, change)
+
+
+def _current(game_id: str, expected_version: int | None, seen: Snapshot | None) -> Snapshot:
+    """The snapshot a write starts from, once it holds the version ``If-Match`` insists on."""
+    current = seen if seen is not None else snapshot(game_id)
+    if expected_version is not None and current.version != expected_version:
+        raise stale()
+    return current
+
+
+def _written(current: Snapshot, change: Change) -> Written:
     deal = None if change.number is None else change.after.deals[change.number - 1]
     return Written(current.setup, change.after, deal)

@@ -47,6 +47,8 @@ def test_request_bodies_refuse_unknown_fields() -> None:
             {"contract": "hearts", "dealer": "Ann"},
         ),
         "CorrectDeal": ({"tricks": None}, {"number": 1}),
+        "CorrectDeals": ({"deals": [{"number": 1, "contract": "clubs"}]}, {"deals": [], "dry_run": True}),
+        "DealCorrection": ({"number": 2, "tricks": None}, {"number": 2, "dealer": "Ann"}),
     }
     for name, (good, bad) in bodies.items():
         schema = DOCUMENT["components"]["schemas"][name]
@@ -60,7 +62,7 @@ def test_every_write_needs_the_bearer_key() -> None:
     for path, item in DOCUMENT["paths"].items():
         for method, operation in item.items():
             # Creating a game (new, or imported from an export) needs no key; changing one does.
-            if method in {"post", "put", "delete"} and path not in ("/games", "/games/import"):
+            if method in {"post", "put", "patch", "delete"} and path not in ("/games", "/games/import"):
                 assert operation["security"] == [{"editKey": []}], (method, path)
                 assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)
 

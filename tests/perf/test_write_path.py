@@ -78,3 +78,37 @@ def test_a_stale_snapshot_with_if_match_is_refused(app: Flask) -> None:
         assert refused.value.code == "stale"
         assert services.get_game(game_id).state.completed_deals == 1
         db.session.remove()
+
+
+def by_name(tricks: tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(PLAYERS, tricks, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/deals", {"number": 3, "contract": DEALS[2][0], "tricks": by_name(DEALS[2][1])}),
+        ("PUT", "/deals/2", {"tricks": by_name((13, 0, 0))}),
+        (
+            "PATCH",
+            "/deals",
+            {"deals": [{"number": 1, "tricks": by_name((5, 4, 4))}, {"number": 2, "contract": "spades"}]},
+        ),
+    ],
+)
+def test_a_dry_run_reads_the_game_once_and_writes_nothing(
+    app: Flask, method: str, path: str, body: object
+) -> None:
+    counter = StatementCounter(app)
+    game_id, key = new_game(app, 2)
+    with counter.counting() as statements:
+        response = app.test_client().open(
+            f"/api/v1/games/{game_id}{path}?dry_run=true",
+            method=method,
+            data=json.dumps(body),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert len(statements) == 1, statements  # the edit-key check's snapshot, which the preview reuses
+    assert statements[0].startswith("SELECT"), statements

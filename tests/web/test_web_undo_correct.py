@@ -227,9 +227,8 @@ def test_correcting_a_contract_to_one_the_chooser_plays_later_is_refused(
     response = submit(client, form, fill={"contract": "diamonds"})
     assert response.status_code == 422
     doc = parse_html(response.get_data(as_text=True))
-    assert doc.find(id="error-contract").text == (
-        "Bob has already played Diamonds (deal 2), so cannot choose it again in deal 5."
-    )
+    # The refusal speaks of the deal being corrected, not of the later deal the replay stopped at.
+    assert doc.find(id="error-contract").text == "Deal 2: Bob has already played Diamonds (deal 5)."
     assert db_snapshot(app) == before
     assert parse_html(page(client, f"/games/{game_id}")).find("tr", id="deal-2").find(
         "span", cls="contract-name"
