@@ -1,10 +1,19 @@
-"""Server-rendered pages: the game list, a new game, the game page, the scoresheet."""
+"""Server-rendered pages, one ``web`` blueprint whose views live in a package per area.
+
+- ``games``: the game list, a new game, the game page and its writes, the scoresheet;
+- ``people``: rankings, the players, a player's page (rename, merge);
+- ``transfer``: export (JSON, CSV) and import.
+
+One blueprint keeps every endpoint ``web.<view>`` whichever package holds the view.
+"""
 
 from flask import Blueprint
 
 bp = Blueprint("web", __name__)
 
-from . import players_routes, routes, transfer_routes  # noqa: E402,F401
-from .presenters import contract_mark  # noqa: E402
+from .games import routes as games_routes  # noqa: E402,F401
+from .games.presenters import contract_mark  # noqa: E402
+from .people import routes as people_routes  # noqa: E402,F401
+from .transfer import routes as transfer_routes  # noqa: E402,F401
 
 bp.add_app_template_global(contract_mark, "contract_mark")

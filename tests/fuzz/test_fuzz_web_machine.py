@@ -394,7 +394,7 @@ class WebGame(RuleBasedStateMachine):
 def test_pages_survive_a_hostile_scorer(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     from hypothesis.stateful import run_state_machine_as_test
 
-    from scorekeeper.web import presenters
+    from scorekeeper.web.games import presenters
 
     # The editor's page draws two QR codes on every render; the same links give the same codes.
     monkeypatch.setattr(presenters, "qr_svg", functools.lru_cache(maxsize=32)(presenters.qr_svg))

@@ -289,7 +289,7 @@ def cells(html: str) -> list[list[str]]:
 
 def test_rankings_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _ids = season
-    monkeypatch.setattr("scorekeeper.web.players_routes.today", lambda: TODAY)
+    monkeypatch.setattr("scorekeeper.web.people.routes.today", lambda: TODAY)
     client = app.test_client()
     rows = cells(client.get("/rankings").get_data(as_text=True))
     assert rows[0] == [
@@ -321,7 +321,7 @@ def test_rankings_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_player_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app, ids = season
-    monkeypatch.setattr("scorekeeper.web.players_routes.today", lambda: TODAY)
+    monkeypatch.setattr("scorekeeper.web.people.routes.today", lambda: TODAY)
     client = app.test_client()
     with app.app_context():
         ann = player_id("Ann")

@@ -10,8 +10,8 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from ..rules import DealState, Ruleset
-from ..services import LoadedGame
+from ...rules import DealState, Ruleset
+from ...services import LoadedGame
 
 ROLE_LABELS = {
     "forehand": "Forehand",

@@ -9,8 +9,8 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
 from wtforms.widgets import HiddenInput
 
-from ..models import NOTE_LENGTH
-from ..rules import MAX_NAME_LENGTH, RuleError
+from ...models import NOTE_LENGTH
+from ...rules import MAX_NAME_LENGTH, RuleError
 
 MAX_PLAYERS = 4
 _WHOLE_NUMBER = re.compile(r"[+-]?\d{1,6}")
@@ -97,14 +97,3 @@ class HandOverForm(FlaskForm):
 
 class RematchForm(FlaskForm):
     """A rematch of a finished game: nothing to fill in but the CSRF token."""
-
-
-class RenameForm(FlaskForm):
-    name = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
-
-
-class MergeForm(FlaskForm):
-    """Two records of one person: ``duplicate``'s games move to ``keep``, then ``duplicate`` goes."""
-
-    duplicate = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
-    keep = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})

@@ -6,23 +6,14 @@ import json
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField
 from werkzeug.wrappers import Response
-from wtforms import TextAreaField
 
-from .. import transfer
-from ..access import remember_key
-from ..rules import Refusal, RuleError
-from . import bp
-from .routes import _load
-
-
-class ImportForm(FlaskForm):
-    """An export to import: an uploaded file, or its text pasted."""
-
-    file = FileField()
-    text = TextAreaField(render_kw={"rows": 8, "spellcheck": "false", "autocomplete": "off"})
+from ... import transfer
+from ...access import remember_key
+from ...rules import Refusal, RuleError
+from .. import bp
+from ..games.routes import _load
+from .forms import ImportForm
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:

@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 
-from .. import charts, services, stats
-from ..errors import status_for
-from ..models import today
-from ..rules import RULESETS, Refusal, RuleError
-from . import bp
+from ... import charts, services, stats
+from ...errors import status_for
+from ...models import today
+from ...rules import RULESETS, Refusal, RuleError
+from .. import bp
 from .forms import MergeForm, RenameForm
 
 bp.add_app_template_filter(charts.signed, "signed")

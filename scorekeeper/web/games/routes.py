@@ -8,13 +8,13 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import charts, pagecache, services, stats
-from ..access import can_edit, page_key, remember_key
-from ..errors import status_for
-from ..models import today
-from ..rules import RULESETS, Refusal, RuleError, get_ruleset
-from ..services import LoadedGame
-from . import bp
+from ... import charts, pagecache, services, stats
+from ...access import can_edit, page_key, remember_key
+from ...errors import status_for
+from ...models import today
+from ...rules import RULESETS, Refusal, RuleError, get_ruleset
+from ...services import LoadedGame
+from .. import bp
 from .forms import (
     CorrectForm,
     DeclareForm,

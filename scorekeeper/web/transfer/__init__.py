@@ -1,0 +1,1 @@
+"""Taking a game away (JSON export, CSV deal log) and bringing one back (import)."""
