@@ -160,7 +160,7 @@ def _render_game(
     response = make_response(
         render_template(
             "web/game.html",
-            g=view,
+            game=view,
             errors=errors or {},
             declare=declare or DeclareForm(formdata=None),
             tricks=tricks or TricksForm(formdata=None),
@@ -331,7 +331,7 @@ def correct_deal(game_id: str, number: int) -> Any:
     return (
         render_template(
             "web/correct.html",
-            g=view,
+            game=view,
             deal=view.deal(number),
             form=form,
             error=error,
@@ -371,7 +371,7 @@ def scoresheet(game_id: str) -> str:
     if body is None:
         loaded = _load(game_id)
         body = render_template(
-            "web/scoresheet.html", g=game_view(loaded, editable=False), chart=totals_chart(loaded)
+            "web/scoresheet.html", game=game_view(loaded, editable=False), chart=totals_chart(loaded)
         )
         if reusable:
             pagecache.keep(key, body)
@@ -397,7 +397,7 @@ def take_pencil(game_id: str) -> Any:
         error = "That hand-over code does not belong to this game."
     status = 403 if error else (422 if request.method == "POST" else 200)
     return render_template(
-        "web/take.html", g=game_view(loaded, editable=False), form=form, error=error
+        "web/take.html", game=game_view(loaded, editable=False), form=form, error=error
     ), status
 
 
