@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from flask import Request, Response
 
-from .models import Game
-from .services import key_matches
+from .services import Snapshot, key_matches
 
 KEY_COOKIE_PREFIX = "sk_edit_"
 KEY_COOKIE_MAX_AGE = 400 * 24 * 3600  # about the longest browsers keep a cookie
@@ -32,7 +31,8 @@ def page_key(request: Request, game_id: str) -> str | None:
     return request.cookies.get(cookie_name(game_id))
 
 
-def can_edit(request: Request, game: Game) -> bool:
+def can_edit(request: Request, game: Snapshot) -> bool:
+    """Whether this browser holds the game's edit key (in its cookie for the game)."""
     return key_matches(game, page_key(request, game.id))
 
 

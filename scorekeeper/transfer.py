@@ -25,7 +25,7 @@ from .errors import Kind, kind_of
 from .extensions import db
 from .models import Deal, Game, Seat, utcnow
 from .rules import DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
-from .services import LoadedGame
+from .services import Snapshot
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -59,7 +59,7 @@ def _refuse(message: str, field: str | None = None, code: str = "invalid_export"
 # -- export ----------------------------------------------------------------------------------------
 
 
-def export_game(loaded: LoadedGame) -> dict[str, Any]:
+def export_game(loaded: Snapshot) -> dict[str, Any]:
     """The game's facts as a JSON-ready dict (no id, no key, nothing derived)."""
     setup, state = loaded.setup, loaded.state
     names = setup.players
@@ -74,9 +74,9 @@ def export_game(loaded: LoadedGame) -> dict[str, Any]:
         "options": setup.options_dict,
         "players": list(names),
         "first_dealer": names[setup.first_dealer],
-        "created_at": loaded.game.created_at.replace(tzinfo=UTC).isoformat(),
-        "played_on": loaded.game.played_on.isoformat(),
-        "note": loaded.game.note,
+        "created_at": loaded.created_at.replace(tzinfo=UTC).isoformat(),
+        "played_on": loaded.played_on.isoformat(),
+        "note": loaded.note,
         "deals": [
             {
                 "number": deal.number,
@@ -94,7 +94,7 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def export_csv(loaded: LoadedGame) -> str:
+def export_csv(loaded: Snapshot) -> str:
     """The deal log as CSV: a header row, then one row per deal.
 
     Columns: deal, dealer, chooser, contract, then for each figure in turn
@@ -130,7 +130,7 @@ def export_csv(loaded: LoadedGame) -> str:
 # -- import ----------------------------------------------------------------------------------------
 
 
-def import_game(data: object) -> tuple[LoadedGame, str]:
+def import_game(data: object) -> tuple[Snapshot, str]:
     """Store the game described by an export as a new game; returns it with its new edit key.
 
     Everything is checked first, by replaying every deal through the rules
@@ -169,6 +169,7 @@ def import_game(data: object) -> tuple[LoadedGame, str]:
         ]
         db.session.add(game)
         services.refresh_results(game)  # the imported game counts in the rankings at once
+        imported = services.snapshot_of_new(game, ruleset, setup, records, state)
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
@@ -176,7 +177,7 @@ def import_game(data: object) -> tuple[LoadedGame, str]:
     except BaseException:
         db.session.rollback()
         raise
-    return services.replay(game), key
+    return imported, key
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from ..access import bearer_key
 from ..errors import not_found, refusal, status_for
 from ..extensions import limiter
 from ..rules import RULESETS, Refusal, RuleError
-from ..services import LoadedGame
+from ..services import Snapshot
 from . import bp
 from .errors import error_body
 from .openapi import openapi_document
@@ -201,7 +201,7 @@ def create_game() -> Response:
     return created(loaded, key)
 
 
-def created(loaded: LoadedGame, key: str) -> Response:
+def created(loaded: Snapshot, key: str) -> Response:
     """201 with a new game's state, its edit key and a Location header."""
     location = url_for("api.game", game_id=loaded.id)
     response = json_response({**game_json(loaded), "edit_key": key}, 201)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..rules import DealState, GameSetup, GameState, NextDeal, Ruleset
-from ..services import LoadedGame
+from ..services import Snapshot
 
 JSON = dict[str, Any]
 
@@ -94,7 +94,7 @@ def next_deal_json(setup: GameSetup, next_deal: NextDeal | None) -> JSON | None:
     }
 
 
-def game_json(loaded: LoadedGame) -> JSON:
+def game_json(loaded: Snapshot) -> JSON:
     """The whole game state of ``GET /games/{id}``."""
     return state_json(loaded.id, loaded.setup, loaded.state)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from .deals import UNSET, correct_deals, record_deal, undo_deal, update_deal
 from .games import (
-    LoadedGame,
     _player_named,
     create_game,
     get_game,
@@ -26,7 +25,6 @@ from .games import (
     rebuild_results,
     refresh_results,
     rematch,
-    replay,
 )
 from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
 from .people import find_player, get_player, merge_players, person_name, rename_player
@@ -39,15 +37,16 @@ from .store import (
     game_version_and_key,
     is_contention,
     ping,
+    recent_snapshots,
     records_of,
     setup_of,
     snapshot,
+    snapshot_of_new,
     stale,
 )
 
 __all__ = [
     "UNSET",
-    "LoadedGame",
     "Snapshot",
     "Written",
     "_player_named",
@@ -74,14 +73,15 @@ __all__ = [
     "person_name",
     "ping",
     "rebuild_results",
+    "recent_snapshots",
     "record_deal",
     "records_of",
     "refresh_results",
     "rematch",
     "rename_player",
-    "replay",
     "setup_of",
     "snapshot",
+    "snapshot_of_new",
     "stale",
     "undo_deal",
     "update_deal",

@@ -4,63 +4,43 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import stats
-from ..errors import not_found, refusal
+from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Game, Player, Seat, today
-from ..rules import GameSetup, GameState, RuleError, Ruleset, get_ruleset, name_key
+from ..rules import RuleError, get_ruleset, name_key
 from ..rules.base import _has_control_characters
 from .keys import hash_key, new_edit_key, new_game_id
-from .store import commit, conflict_or_fault, plausible_id, records_of, setup_of
+from .store import (
+    Snapshot,
+    commit,
+    conflict_or_fault,
+    recent_snapshots,
+    records_of,
+    setup_of,
+    snapshot,
+    snapshot_of_new,
+)
 
 
-@dataclass(frozen=True)
-class LoadedGame:
-    """A game row with its replayed state."""
+def get_game(game_id: str) -> Snapshot:
+    """The game with its replayed state, from one query, or ``not_found``.
 
-    game: Game
-    ruleset: Ruleset
-    setup: GameSetup
-    state: GameState
-
-    @property
-    def id(self) -> str:
-        return self.game.id
-
-    def name(self, seat: int | None) -> str | None:
-        return None if seat is None else self.setup.players[seat]
+    The one loader: pages, the API and exports read a game this way, and a write
+    handed the result (``seen=``) does not read the game again.
+    """
+    return snapshot(game_id)
 
 
-# -- keys and ids ------------------------------------------------------------------
-
-
-def replay(game: Game) -> LoadedGame:
-    """Replay a game's recorded deals through its ruleset."""
-    ruleset = get_ruleset(game.ruleset)
-    setup = setup_of(game)
-    state = ruleset.replay(setup, records_of(game.deals))
-    return LoadedGame(game=game, ruleset=ruleset, setup=setup, state=state)
-
-
-def get_game(game_id: str) -> LoadedGame:
-    """The game with its replayed state, or ``not_found``."""
-    game = db.session.get(Game, game_id) if plausible_id(game_id) else None
-    if game is None:
-        raise not_found()
-    return replay(game)
-
-
-def list_games(limit: int = 100) -> list[LoadedGame]:
+def list_games(limit: int = 100) -> list[Snapshot]:
     """Recent games replayed: in progress first, then finished, newest first within each."""
-    games = db.session.execute(select(Game).order_by(Game.created_at.desc()).limit(limit)).scalars().all()
-    loaded = [replay(game) for game in games]
-    return sorted(loaded, key=lambda g: g.state.finished)  # stable: keeps newest first
+    games = recent_snapshots(limit)
+    return sorted(games, key=lambda game: game.state.finished)  # stable: keeps newest first
 
 
 # -- writing -----------------------------------------------------------------------
@@ -74,7 +54,7 @@ def create_game(
     *,
     played_on: object = None,
     note: object = None,
-) -> tuple[LoadedGame, str]:
+) -> tuple[Snapshot, str]:
     """Create a game; returns it with its edit key (shown once, stored as a hash).
 
     ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.
@@ -103,11 +83,12 @@ def create_game(
         stats.write_new(
             game_id=game.id, player_ids=[person.id for person in people], played_on=day, state=state
         )
+        created = snapshot_of_new(game, ruleset, setup, [], state)
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
         raise conflict_or_fault(error) from None
-    return LoadedGame(game=game, ruleset=ruleset, setup=setup, state=state), key
+    return created, key
 
 
 def parse_played_on(raw: object) -> date:
@@ -152,7 +133,8 @@ def refresh_results(game: Game) -> None:
     """
     db.session.flush()
     db.session.refresh(game, ["deals"])
-    stats.write_results(game, replay(game).state)
+    state = get_ruleset(game.ruleset).replay(setup_of(game), records_of(game.deals))
+    stats.write_results(game, state)
 
 
 def _players_named(names: Sequence[str]) -> list[Player]:
@@ -181,7 +163,7 @@ def _player_named(name: str) -> Player:
     return player
 
 
-def rematch(game_id: str, played_on: object = None) -> tuple[LoadedGame, str]:
+def rematch(game_id: str, played_on: object = None) -> tuple[Snapshot, str]:
     """A new game with the same people in the same seats and options; the first deal moves on one seat."""
     loaded = get_game(game_id)
     if not loaded.state.finished:
@@ -195,7 +177,7 @@ def rematch(game_id: str, played_on: object = None) -> tuple[LoadedGame, str]:
         first_dealer,
         setup.options_dict,
         played_on=played_on,
-        note=loaded.game.note,
+        note=loaded.note,
     )
 
 

@@ -7,7 +7,6 @@ import hmac
 import secrets
 
 from ..errors import refusal
-from ..models import Game
 from .store import Snapshot, snapshot
 
 
@@ -26,7 +25,7 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def key_matches(game: Game, key: str | None) -> bool:
+def key_matches(game: Snapshot, key: str | None) -> bool:
     """Constant-time check of an edit key against the game's stored hash."""
     return hash_matches(game.edit_key_hash, key)
 

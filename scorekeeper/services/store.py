@@ -14,7 +14,7 @@ import contextlib
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, bindparam, delete, insert, select, update
@@ -118,10 +118,11 @@ _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game as a write sees it: read with plain queries (no ORM objects) and replayed.
+    """A game read in one query (no ORM objects) and replayed: the one way to load a game.
 
-    ``version`` is the game's write counter when it was read: a write computes its
-    change from the snapshot and then claims the game only if nobody wrote since.
+    Pages, the API, exports and writes all read a game this way.  ``version`` is the
+    game's write counter when it was read: a write computes its change from the
+    snapshot and then claims the game only if nobody wrote since.
     """
 
     id: str
@@ -131,6 +132,8 @@ class Snapshot:
     setup: GameSetup
     player_ids: tuple[int, ...]
     played_on: date
+    created_at: datetime
+    note: str | None
     records: list[DealRecord]
     state: GameState
 
@@ -162,14 +165,17 @@ _deals = Deal.__table__
 _game_id: Any = bindparam("game_id")
 # The write path's statements, built once (building one costs more than sending it).
 # The game, its seats and its deals in one query: the deals ride along the first seat's rows.
-_SNAPSHOT = (
+_GAME_ROWS = (
     select(
+        _games.c.id,
         _games.c.version,
         _games.c.edit_key_hash,
         _games.c.ruleset,
         _games.c.options,
         _games.c.first_dealer,
         _games.c.played_on,
+        _games.c.created_at,
+        _games.c.note,
         _seats.c.position,
         _seats.c.player_id,
         _players.c.name,
@@ -181,8 +187,12 @@ _SNAPSHOT = (
     .join(_seats, _seats.c.game_id == _games.c.id)
     .join(_players, _players.c.id == _seats.c.player_id)
     .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
-    .where(_games.c.id == _game_id)
-    .order_by(_seats.c.position, _deals.c.number)
+)
+_SNAPSHOT = _GAME_ROWS.where(_games.c.id == _game_id).order_by(_seats.c.position, _deals.c.number)
+# The same for the most recent games (the home page's list), still one query.
+_recent_ids = select(_games.c.id).order_by(_games.c.created_at.desc()).limit(bindparam("limit"))
+_RECENT_SNAPSHOTS = _GAME_ROWS.where(_games.c.id.in_(_recent_ids)).order_by(
+    _games.c.created_at.desc(), _games.c.id, _seats.c.position, _deals.c.number
 )
 _VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
 _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
@@ -197,12 +207,26 @@ DROP_DEAL = delete(_deals).where(*_the_deal)
 
 
 def snapshot(game_id: str) -> Snapshot:
-    """The game as a write needs it, in one query (game, seats, deals), replayed; or ``not_found``."""
+    """The game in one query (game, seats, deals), replayed; or ``not_found``."""
     if not plausible_id(game_id):
         raise not_found()
     rows = db.session.connection().execute(_SNAPSHOT, {"game_id": game_id}).all()
     if not rows:
         raise not_found()
+    return _snapshot_of(game_id, rows)
+
+
+def recent_snapshots(limit: int) -> list[Snapshot]:
+    """The ``limit`` most recently created games, newest first, each as ``snapshot`` reads it; one query."""
+    rows = db.session.connection().execute(_RECENT_SNAPSHOTS, {"limit": limit}).all()
+    by_game: dict[str, list[Any]] = {}
+    for row in rows:
+        by_game.setdefault(row.id, []).append(row)
+    return [_snapshot_of(game_id, game_rows) for game_id, game_rows in by_game.items()]
+
+
+def _snapshot_of(game_id: str, rows: Sequence[Any]) -> Snapshot:
+    """A snapshot from one game's rows of ``_SNAPSHOT`` (seat by seat, deals in order)."""
     # A row per seat, but seat 0 has one per deal: the deals ride along it.
     seats = [row for row in rows if row.position != 0 or row is rows[0]]
     records = records_of([row for row in rows if row.number is not None])
@@ -217,8 +241,32 @@ def snapshot(game_id: str) -> Snapshot:
         setup=setup,
         player_ids=tuple(seat.player_id for seat in seats),
         played_on=game.played_on,
+        created_at=game.created_at,
+        note=game.note,
         records=records,
         state=ruleset.replay(setup, records),
+    )
+
+
+def snapshot_of_new(
+    game: Game, ruleset: Ruleset, setup: GameSetup, records: list[DealRecord], state: GameState
+) -> Snapshot:
+    """The snapshot of a game just added through the ORM (created or imported), before its commit.
+
+    Read before the commit expires the row, so handing the new game back costs no query.
+    """
+    return Snapshot(
+        id=game.id,
+        version=game.version,
+        edit_key_hash=game.edit_key_hash,
+        ruleset=ruleset,
+        setup=setup,
+        player_ids=tuple(seat.player_id for seat in game.seats),
+        played_on=game.played_on,
+        created_at=game.created_at,
+        note=game.note,
+        records=records,
+        state=state,
     )
 
 

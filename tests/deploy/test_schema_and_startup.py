@@ -112,7 +112,7 @@ def test_data_written_at_the_first_migration_survives_upgrades(migrated: Flask) 
         # Mizerka quotas F1 M5 D7: Cid 1-5 = -4, Ann (middlehand) 5-6 = -1, Bob (dealer) 7-2 = +5.
         assert [deal.scores for deal in state.deals] == [(0, 0, 0), (-1, 5, -4)]
         assert state.totals == (-1, 5, -4)
-        assert services.key_matches(loaded.game, "old-key")
+        assert services.key_matches(loaded, "old-key")
         db.session.remove()
 
 

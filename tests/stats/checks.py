@@ -33,12 +33,8 @@ def replayed(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The figures computed afresh from the deals, as a reader who trusts nothing stored would."""
     db.session.expire_all()
     loaded = services.get_game(game_id)
-    game = loaded.game
     return stats.figures(
-        loaded.state,
-        game_id=game.id,
-        player_ids=[seat.player_id for seat in game.seats],
-        played_on=game.played_on,
+        loaded.state, game_id=loaded.id, player_ids=list(loaded.player_ids), played_on=loaded.played_on
     )
 
 

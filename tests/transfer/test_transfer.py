@@ -425,7 +425,7 @@ def test_the_written_out_export_imports(app: Flask, full_export: dict[str, Any])
     with app.app_context():
         loaded, _ = transfer.import_game(full_export)
         assert [seat.total for seat in loaded.state.standings] == [3, 3, -6]
-        assert loaded.game.created_at.isoformat() == "2026-03-14T19:30:00"
+        assert loaded.created_at.isoformat() == "2026-03-14T19:30:00"
 
 
 @pytest.mark.parametrize("how", list(REFUSALS))

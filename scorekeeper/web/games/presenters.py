@@ -11,7 +11,7 @@ from flask import url_for
 from markupsafe import Markup
 
 from ...rules import DealState, Ruleset
-from ...services import LoadedGame
+from ...services import Snapshot
 
 ROLE_LABELS = {
     "forehand": "Forehand",
@@ -150,7 +150,7 @@ def _row(ruleset: Ruleset, names: tuple[str, ...], deal: DealState) -> DealRow:
     )
 
 
-def game_view(loaded: LoadedGame, *, editable: bool) -> GameView:
+def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
     names = setup.players
     rank_of = {standing.seat: standing.rank for standing in state.standings}
@@ -208,13 +208,13 @@ def game_view(loaded: LoadedGame, *, editable: bool) -> GameView:
         finished=state.finished,
         deal_count=state.deal_count,
         completed=state.completed_deals,
-        version=loaded.game.version,
-        created_at=loaded.game.created_at,
+        version=loaded.version,
+        created_at=loaded.created_at,
         editable=editable,
         standings=tuple(sorted(seats, key=lambda s: (s.rank, s.seat))),
         options=setup.options_dict,
-        played_on=loaded.game.played_on,
-        note=loaded.game.note,
+        played_on=loaded.played_on,
+        note=loaded.note,
     )
 
 

@@ -12,9 +12,10 @@ from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
 from ...errors import status_for
 from ...models import today
-from ...rules import RULESETS, Refusal, RuleError, get_ruleset
-from ...services import LoadedGame
+from ...rules import RULESETS, Refusal, get_ruleset
+from ...services import Snapshot
 from .. import bp
+from ..loading import load_game, open_write, require_editor
 from .forms import (
     CorrectForm,
     DeclareForm,
@@ -32,33 +33,10 @@ from .presenters import game_view, share_links
 TAP_LIST_SIZE = 12
 
 
-def _load(game_id: str) -> LoadedGame:
-    try:
-        return services.get_game(game_id)
-    except Refusal:
-        abort(404)
-
-
-def _require_editor(loaded: LoadedGame) -> None:
-    if not can_edit(request, loaded.game):
-        abort(
-            make_response(
-                render_template(
-                    "errors/error.html",
-                    status=403,
-                    title="Read-only",
-                    message="This phone can watch this game but not change it. "
-                    "Ask the scorer for the hand-over link to take the pencil.",
-                ),
-                403,
-            )
-        )
-
-
 @bp.get("/")
 def home() -> str:
     """The list of games, in progress first, with a button to start a new one."""
-    games = [game_view(loaded, editable=False) for loaded in services.list_games()]
+    games = [game_view(game, editable=False) for game in services.list_games()]
     return render_template("web/home.html", games=games)
 
 
@@ -80,7 +58,7 @@ def new_game() -> Any:
             first_dealer = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else choice
         options = {spec.id: request.form.get(spec.id, spec.default) for spec in ruleset.options}
         try:
-            loaded, key = services.create_game(
+            game, key = services.create_game(
                 ruleset.id,
                 names,
                 first_dealer,
@@ -91,13 +69,13 @@ def new_game() -> Any:
         except Refusal as refused:
             error = refused
         else:
-            dealer = loaded.setup.players[loaded.setup.first_dealer]
+            dealer = game.setup.players[game.setup.first_dealer]
             if first_dealer is None:
                 flash(f"The app drew {dealer} to deal first.", "info")
             else:
                 flash(f"{dealer} deals first.", "info")
-            response = redirect(url_for("web.game", game_id=loaded.id), code=303)
-            remember_key(response, request, loaded.id, key)
+            response = redirect(url_for("web.game", game_id=game.id), code=303)
+            remember_key(response, request, game.id, key)
             return response
     status = 422 if request.method == "POST" else 200
     if request.method == "GET":
@@ -125,38 +103,38 @@ def rematch(game_id: str) -> Any:
     if not form.validate_on_submit():
         abort(400)
     try:
-        loaded, key = services.rematch(game_id)
+        game, key = services.rematch(game_id)
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
         flash(refused.message, "info")
         return redirect(url_for("web.game", game_id=game_id), code=303)
-    dealer = loaded.setup.players[loaded.setup.first_dealer]
+    dealer = game.setup.players[game.setup.first_dealer]
     flash(f"Rematch: same seats, {dealer} deals first.", "info")
-    response = redirect(url_for("web.game", game_id=loaded.id), code=303)
-    remember_key(response, request, loaded.id, key)
+    response = redirect(url_for("web.game", game_id=game.id), code=303)
+    remember_key(response, request, game.id, key)
     return response
 
 
-def totals_chart(loaded: LoadedGame) -> Markup | None:
+def totals_chart(game: Snapshot) -> Markup | None:
     """The running-totals chart of a game, once a deal is completed."""
-    totals = [deal.totals for deal in loaded.state.deals if deal.totals is not None]
+    totals = [deal.totals for deal in game.state.deals if deal.totals is not None]
     if not totals:
         return None
-    return charts.running_totals_chart(loaded.setup.players, totals, loaded.state.deal_count)
+    return charts.running_totals_chart(game.setup.players, totals, game.state.deal_count)
 
 
 def _render_game(
-    loaded: LoadedGame,
+    game: Snapshot,
     *,
     errors: dict[str, str] | None = None,
     status: int = 200,
     declare: DeclareForm | None = None,
     tricks: TricksForm | None = None,
-) -> Any:
-    editable = can_edit(request, loaded.game)
-    view = game_view(loaded, editable=editable)
-    share = share_links(loaded.id, page_key(request, loaded.id)) if editable else None
+) -> Response:
+    editable = can_edit(request, game)
+    view = game_view(game, editable=editable)
+    share = share_links(game.id, page_key(request, game.id)) if editable else None
     response = make_response(
         render_template(
             "web/game.html",
@@ -166,8 +144,8 @@ def _render_game(
             tricks=tricks or TricksForm(formdata=None),
             undo=UndoForm(formdata=None),
             share=share,
-            chart=totals_chart(loaded),
-            rematch=RematchForm(formdata=None) if loaded.state.finished else None,
+            chart=totals_chart(game),
+            rematch=RematchForm(formdata=None) if game.state.finished else None,
         ),
         status,
     )
@@ -175,7 +153,17 @@ def _render_game(
         response.headers["Cache-Control"] = "no-cache, private"
         response.headers["Vary"] = "Cookie"
         return response
-    return _game_headers(response, loaded.game.version, editable)
+    return _game_headers(response, game.version, editable)
+
+
+def _refused_at_field(**forms: Any) -> Any:
+    """Draws the game page again with a refusal shown at its field, keeping what was typed."""
+
+    def redraw(game: Snapshot, error: Refusal) -> Response:
+        errors = {error.field or "form": error.message}
+        return _render_game(game, errors=errors, status=status_for(error.code), **forms)
+
+    return redraw
 
 
 def _game_headers(response: Any, version: int, editable: bool) -> Any:
@@ -211,7 +199,7 @@ def game(game_id: str) -> Any:
     body = pagecache.cached(key) if reusable else None
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
-    response = _render_game(_load(game_id))
+    response = _render_game(load_game(game_id))
     if reusable and response.status_code == 200:
         pagecache.keep(key, response.get_data(as_text=True))
     return response
@@ -220,32 +208,22 @@ def game(game_id: str) -> Any:
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str) -> Any:
     """Record the next deal: the declaration (and the tricks where a deal has no declaration)."""
-    loaded = _load(game_id)
-    _require_editor(loaded)
     form = DeclareForm()
     # The deal number is what makes a double tap or a stale form harmless: it is required here.
-    if not form.validate_on_submit() or form.number.data is None:
-        return _render_game(loaded, errors={"form": "The form was incomplete; try again."}, status=422)
-    ruleset, names = loaded.ruleset, loaded.setup.players
+    write = open_write(game_id, form, _refused_at_field(declare=form), complete=form.number.data is not None)
+    ruleset, names = write.game.ruleset, write.game.setup.players
     number = form.number.data
     fields: dict[str, Any] = {}
     try:
         if ruleset.declares_contract:
             fields["contract"] = form.contract.data or None
         if isinstance(number, int) and ruleset.bids_in(number):
-            fields["bids"] = dict(zip(names, per_seat_numbers(form.bids.data, names, "bids"), strict=True))
+            fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
         if isinstance(number, int) and not ruleset.declares(number):
-            fields["tricks"] = dict(
-                zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
-            )
-        deal = services.record_deal(game_id, number=number, **fields).deal
+            fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
+        deal = services.record_deal(game_id, number=number, seen=write.game, **fields).deal
     except Refusal as refused:
-        return _render_game(
-            services.get_game(game_id),
-            errors={refused.field or "form": refused.message},
-            status=status_for(refused.code),
-            declare=form,
-        )
+        return write.refused(refused)
     assert deal is not None
     if deal.pending:
         flash(
@@ -260,22 +238,15 @@ def record_deal(game_id: str) -> Any:
 @bp.post("/games/<game_id>/deals/<int:number>/tricks")
 def enter_tricks(game_id: str, number: int) -> Any:
     """The tricks of the declared deal ``number``."""
-    loaded = _load(game_id)
-    _require_editor(loaded)
     form = TricksForm()
-    names = loaded.setup.players
-    if not form.validate_on_submit() or form.number.data != number:
-        return _render_game(loaded, errors={"form": "The form was incomplete; try again."}, status=422)
+    write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
     try:
-        tricks = dict(zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True))
-        after = services.update_deal(game_id, number, tricks=tricks, require_pending=True).state
+        tricks = per_seat_numbers(form.tricks.data, write.game.setup.players, "tricks")
+        after = services.update_deal(
+            game_id, number, tricks=tricks, require_pending=True, seen=write.game
+        ).state
     except Refusal as refused:
-        return _render_game(
-            services.get_game(game_id),
-            errors={refused.field or "form": refused.message},
-            status=status_for(refused.code),
-            tricks=form,
-        )
+        return write.refused(refused)
     if after.finished:
         flash("That was the last deal: the game is over.", "ok")
     else:
@@ -283,79 +254,81 @@ def enter_tricks(game_id: str, number: int) -> Any:
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
+def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refusal | None) -> Response:
+    """The correction form of deal ``number`` (the 404 page if the game has no such deal)."""
+    if not 1 <= number <= len(game.state.deals):
+        abort(404)
+    view = game_view(game, editable=True)
+    status = 200 if error is None else status_for(error.code)
+    page = render_template(
+        "web/correct.html",
+        game=view,
+        deal=view.deal(number),
+        form=form,
+        error=error,
+        is_last=number == len(game.state.deals),
+    )
+    return make_response(page, status)
+
+
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def correct_deal(game_id: str, number: int) -> Any:
     """Correct a recorded deal; the game is replayed and every later figure follows."""
-    loaded = _load(game_id)
-    _require_editor(loaded)
-    deal = next((d for d in loaded.state.deals if d.number == number), None)
-    if deal is None:
-        abort(404)
-    form = CorrectForm()
-    error: Refusal | None = None
-    status = 200
-    if request.method == "POST":
-        if not form.validate_on_submit():
-            error = RuleError("form", "The form was incomplete; try again.", None)
-        else:
-            names = loaded.setup.players
-            fields: dict[str, Any] = {}
-            try:
-                if loaded.ruleset.declares_contract:
-                    fields["contract"] = form.contract.data or None
-                if loaded.ruleset.bids_in(number):
-                    fields["bids"] = dict(
-                        zip(names, per_seat_numbers(form.bids.data, names, "bids"), strict=True)
-                    )
-                if not deal.pending or any((v or "").strip() for v in form.tricks.data[: len(names)]):
-                    fields["tricks"] = dict(
-                        zip(names, per_seat_numbers(form.tricks.data, names, "tricks"), strict=True)
-                    )
-                services.update_deal(game_id, number, expected_version=form.version.data, **fields)
-            except Refusal as refused:
-                error = refused
-            else:
-                flash(f"Deal {number} corrected; later totals follow.", "ok")
-                return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
-        status = status_for(error.code) if error else 422
-        loaded = services.get_game(game_id)
-        deal = next((d for d in loaded.state.deals if d.number == number), deal)
-    else:
-        form = CorrectForm(formdata=None, version=loaded.game.version, contract=deal.contract)
-        for seat in range(len(loaded.setup.players)):
+    if request.method == "GET":
+        game = load_game(game_id)
+        require_editor(game)
+        if not 1 <= number <= len(game.state.deals):
+            abort(404)
+        deal = game.state.deals[number - 1]
+        form = CorrectForm(formdata=None, version=game.version, contract=deal.contract)
+        for seat in range(len(game.setup.players)):
             if deal.bids is not None:
                 form.bids.entries[seat].data = str(deal.bids[seat])
             if deal.tricks is not None:
                 form.tricks.entries[seat].data = str(deal.tricks[seat])
-    view = game_view(loaded, editable=True)
-    return (
-        render_template(
-            "web/correct.html",
-            game=view,
-            deal=view.deal(number),
-            form=form,
-            error=error,
-            is_last=number == len(loaded.state.deals),
-        ),
-        status,
-    )
+        return _correction_page(game, number, form, None)
+    form = CorrectForm()
+
+    def redraw(game: Snapshot, error: Refusal) -> Response:
+        return _correction_page(game, number, form, error)
+
+    write = open_write(game_id, form, redraw)
+    game = write.game
+    if not 1 <= number <= len(game.state.deals):
+        abort(404)
+    deal = game.state.deals[number - 1]
+    names = game.setup.players
+    fields: dict[str, Any] = {}
+    try:
+        if game.ruleset.declares_contract:
+            fields["contract"] = form.contract.data or None
+        if game.ruleset.bids_in(number):
+            fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
+        if not deal.pending or any((value or "").strip() for value in form.tricks.data[: len(names)]):
+            fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
+        services.update_deal(game_id, number, expected_version=form.version.data, seen=game, **fields)
+    except Refusal as refused:
+        return write.refused(refused)
+    flash(f"Deal {number} corrected; later totals follow.", "ok")
+    return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Any:
     """Undo the last recorded deal (after the confirmation on the game page)."""
-    loaded = _load(game_id)
-    _require_editor(loaded)
     form = UndoForm()
-    if not form.validate_on_submit() or form.number.data is None:
-        return _render_game(loaded, errors={"undo": "The form was incomplete; try again."}, status=422)
+
+    def redraw(game: Snapshot, error: Refusal) -> Response:
+        return _render_game(game, errors={"undo": error.message}, status=status_for(error.code))
+
+    write = open_write(game_id, form, redraw, complete=form.number.data is not None)
+    number = form.number.data
+    assert number is not None
     try:
-        services.undo_deal(game_id, form.number.data, expected_version=form.version.data)
+        services.undo_deal(game_id, number, expected_version=form.version.data, seen=write.game)
     except Refusal as refused:
-        return _render_game(
-            services.get_game(game_id), errors={"undo": refused.message}, status=status_for(refused.code)
-        )
-    flash(f"Deal {form.number.data} undone.", "ok")
+        return write.refused(refused)
+    flash(f"Deal {number} undone.", "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -369,9 +342,9 @@ def scoresheet(game_id: str) -> str:
     reusable = pagecache.usable()
     body = pagecache.cached(key) if reusable else None
     if body is None:
-        loaded = _load(game_id)
+        game = load_game(game_id)
         body = render_template(
-            "web/scoresheet.html", game=game_view(loaded, editable=False), chart=totals_chart(loaded)
+            "web/scoresheet.html", game=game_view(game, editable=False), chart=totals_chart(game)
         )
         if reusable:
             pagecache.keep(key, body)
@@ -384,12 +357,12 @@ def take_pencil(game_id: str) -> Any:
 
     A small script posts the fragment's key here; without scripts the code can be pasted.
     """
-    loaded = _load(game_id)
+    game = load_game(game_id)
     form = HandOverForm()
     error = None
     if form.validate_on_submit():
         key = (form.key.data or "").strip()
-        if services.key_matches(loaded.game, key):
+        if services.key_matches(game, key):
             flash("This phone can now enter the score.", "ok")
             response = redirect(url_for("web.game", game_id=game_id), code=303)
             remember_key(response, request, game_id, key)
@@ -397,7 +370,7 @@ def take_pencil(game_id: str) -> Any:
         error = "That hand-over code does not belong to this game."
     status = 403 if error else (422 if request.method == "POST" else 200)
     return render_template(
-        "web/take.html", game=game_view(loaded, editable=False), form=form, error=error
+        "web/take.html", game=game_view(game, editable=False), form=form, error=error
     ), status
 
 

@@ -12,7 +12,7 @@ from ... import transfer
 from ...access import remember_key
 from ...rules import Refusal, RuleError
 from .. import bp
-from ..games.routes import _load
+from ..loading import load_game
 from .forms import ImportForm
 
 
@@ -26,7 +26,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Response:
     """The game's facts as a JSON file (for anyone who can read the game): a backup, or to import."""
-    loaded = _load(game_id)
+    loaded = load_game(game_id)
     body = json.dumps(transfer.export_game(loaded), ensure_ascii=False, indent=2) + "\n"
     return _download(body, "application/json", f"scorekeeper-{loaded.ruleset.id}-{game_id}.json")
 
@@ -34,7 +34,7 @@ def export_json(game_id: str) -> Response:
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
     """The deal log as CSV for a spreadsheet (UTF-8 with a byte-order mark, so Excel reads names right)."""
-    loaded = _load(game_id)
+    loaded = load_game(game_id)
     body = "\ufeff" + transfer.export_csv(loaded)
     return _download(body, "text/csv", f"scorekeeper-{loaded.ruleset.id}-{game_id}.csv")
 
