@@ -55,7 +55,6 @@ class NewGameForm(FlaskForm):
         max_entries=MAX_PLAYERS,
     )
     first_dealer = RadioField(default="random", validate_choice=False)
-    scoring = RadioField(default="standard", validate_choice=False)
     # Plain text: the service parses and refuses the date, so the message is the same everywhere.
     played_on = StringField()
     note = StringField(render_kw={"maxlength": NOTE_LENGTH})

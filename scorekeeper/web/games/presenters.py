@@ -161,7 +161,9 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             total=state.totals[seat],
             rank=rank_of[seat],
             leader=rank_of[seat] == 1 and state.completed_deals > 0,
-            remaining=tuple((c, ruleset.contract_label(c)) for c in state.remaining_contracts[seat]),
+            remaining=tuple(
+                (contract, ruleset.contract_label(contract)) for contract in state.remaining_contracts[seat]
+            ),
         )
         for seat, name in enumerate(names)
     )
@@ -193,7 +195,9 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             contract=upcoming.contract,
             contract_label=fixed.label if fixed else None,
             contract_description=fixed.description if fixed else "",
-            options=tuple((c, ruleset.contract_label(c)) for c in upcoming.available_contracts),
+            options=tuple(
+                (contract, ruleset.contract_label(contract)) for contract in upcoming.available_contracts
+            ),
             bidding_order=upcoming.bidding_order,
             quotas=None,
             pending=False,
@@ -211,7 +215,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         version=loaded.version,
         created_at=loaded.created_at,
         editable=editable,
-        standings=tuple(sorted(seats, key=lambda s: (s.rank, s.seat))),
+        standings=tuple(sorted(seats, key=lambda seat: (seat.rank, seat.seat))),
         options=setup.options_dict,
         played_on=loaded.played_on,
         note=loaded.note,

@@ -147,7 +147,7 @@ def _render_player(
             # One url_for each for the many links that differ only by id.
             player_url=lambda other: player_url.replace("/players/0", f"/players/{other}", 1),
             game_url=lambda game_id: game_url.replace("/games/-", f"/games/{game_id}", 1),
-            p=figures,
+            player=figures,
             chart=chart,
             filters=filters,
             rulesets=RULESETS,
