@@ -38,6 +38,7 @@ class DealRow:
     number: int
     dealer: str
     chooser: str | None
+    chooser_seat: int | None
     contract: str
     contract_label: str
     roles: tuple[str, ...]
@@ -125,9 +126,8 @@ class GameView:
         """Contract grid: per player, per contract, the deal in which they chose it."""
         boxes: dict[tuple[int, str], DealRow] = {}
         for row in self.deals:
-            chooser = self.names.index(row.chooser) if row.chooser is not None else None
-            if chooser is not None:
-                boxes[(chooser, row.contract)] = row
+            if row.chooser_seat is not None:
+                boxes[(row.chooser_seat, row.contract)] = row
         return [
             (seat, [boxes.get((seat.seat, contract.id)) for contract in self.ruleset.contracts])
             for seat in self.seats
@@ -139,6 +139,7 @@ def _row(ruleset: Ruleset, names: tuple[str, ...], deal: DealState) -> DealRow:
         number=deal.number,
         dealer=names[deal.dealer],
         chooser=None if deal.chooser is None else names[deal.chooser],
+        chooser_seat=deal.chooser,
         contract=deal.contract,
         contract_label=ruleset.contract_label(deal.contract),
         roles=deal.roles,
