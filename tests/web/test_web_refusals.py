@@ -19,6 +19,8 @@ from helpers import (
     text_of,
 )
 
+from scorekeeper import services
+
 
 def post_declaration(client: FlaskClient, game_id: str, number: Any, contract: Any) -> Any:
     token = csrf_from(page(client, "/games/new"))
@@ -113,6 +115,33 @@ def test_a_double_tap_on_a_contract_is_refused_the_second_time(app: Flask, clien
     assert "already recorded" in doc.find(id="error-number").text
     # The page under the message is the current one: the tricks form of deal 1.
     assert doc.find("form", cls="tricks-form").attrs["action"] == f"/games/{game_id}/deals/1/tricks"
+
+
+def test_a_declaration_that_lost_the_race_shows_the_game_as_it_now_is(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another phone records deal 1 between this page's read and its write: the page says so.
+
+    The write re-reads the game once it finds it changed and refuses; the page under the
+    message is drawn from the game as it now is, not from the read the write began with.
+    """
+    game_id = start_mizerka(client)
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    real_record_deal = services.record_deal
+
+    def other_phone_first(*args: Any, **kwargs: Any) -> Any:
+        real_record_deal(game_id, number=1, contract="clubs")  # committed: the race is lost
+        return real_record_deal(*args, **kwargs)
+
+    monkeypatch.setattr(services, "record_deal", other_phone_first)
+    response = submit(client, form, form.find("button", value="hearts"))
+    monkeypatch.undo()
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409, html[:3000]
+    assert "Deal 1 is already recorded; enter its tricks when played." in text_of(html)
+    doc = parse_html(html)
+    assert doc.find("form", cls="tricks-form").attrs["action"] == f"/games/{game_id}/deals/1/tricks"
+    assert "Clubs" in doc.find("h1", id="turn-heading").text
 
 
 def test_a_stale_declaration_form_is_refused(app: Flask, client: FlaskClient) -> None:

@@ -15,7 +15,7 @@ from ...models import today
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
 from .. import bp
-from ..loading import load_game, open_write, require_editor
+from ..loading import Redraw, load_game, open_write, require_editor
 from .forms import (
     CorrectForm,
     DeclareForm,
@@ -156,7 +156,7 @@ def _render_game(
     return _game_headers(response, game.version, editable)
 
 
-def _refused_at_field(**forms: Any) -> Any:
+def _refused_at_field(**forms: Any) -> Redraw:
     """Draws the game page again with a refusal shown at its field, keeping what was typed."""
 
     def redraw(game: Snapshot, error: Refusal) -> Response:
