@@ -462,11 +462,139 @@ class Ruleset(ABC):
         """
         return self.replay_after(state.setup, state.deals, deals)
 
-    @abstractmethod
     def replay_after(
         self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
     ) -> GameState:
-        """Replay ``deals`` after the deals ``done`` (already replayed, validated), and return the state."""
+        """Replay ``deals`` after the deals ``done`` (already replayed, validated), and return the state.
+
+        The one replay loop of every game; what differs between games lives in the hooks
+        below (``check_setup``, ``chooser_of``, ``roles``, ``check_declaration``,
+        ``quotas_for``, ``deal_scores``, ``remaining_for``, ``offer``).
+        """
+        self.check_setup(setup)
+        totals = totals_after(done, self.player_count)
+        states: list[DealState] = list(done)
+        for number, record in enumerate(deals, start=len(done) + 1):
+            if number > self.deal_count:
+                raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
+            if states and states[-1].pending:
+                raise RuleError(
+                    "deal_pending",
+                    f"Deal {number - 1} has no tricks yet; enter them before the next deal.",
+                    "tricks",
+                )
+            deal = self.push(setup, states, number, record, totals)
+            if deal.totals is not None:
+                totals = list(deal.totals)
+            states.append(deal)
+
+        remaining = self.remaining_for(setup, states)
+        finished = len(states) == self.deal_count and not states[-1].pending
+        next_deal: NextDeal | None = None
+        if not finished and not (states and states[-1].pending):
+            number = len(states) + 1
+            dealer = self.dealer_of(setup, number)
+            chooser = self.chooser_of(setup, number)
+            contract, available = self.offer(number, chooser, remaining)
+            next_deal = NextDeal(
+                number=number,
+                dealer=dealer,
+                chooser=chooser,
+                contract=contract,
+                available_contracts=available,
+                roles=self.roles(dealer),
+                bidding_order=self.bidding_order(setup, number),
+            )
+        return GameState(
+            setup=setup,
+            deals=tuple(states),
+            totals=tuple(totals),
+            next_deal=next_deal,
+            remaining_contracts=remaining,
+            standings=standings_for(totals),
+            finished=finished,
+            deal_count=self.deal_count,
+        )
+
+    def push(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        record: DealRecord,
+        totals: Sequence[int],
+    ) -> DealState:
+        """Check deal ``number`` (``record``) after the deals ``done`` and derive its state.
+
+        ``totals`` are the running totals before it.  Raises ``RuleError`` when the
+        deal breaks a rule.
+        """
+        dealer = self.dealer_of(setup, number)
+        chooser = self.chooser_of(setup, number)
+        roles = self.roles(dealer)
+        contract = self.parse_contract(setup, number, record.contract)
+        assert contract is not None  # every deal 1..deal_count has a contract
+        bids = self.parse_bids(setup, number, record.bids)
+        self.check_declaration(setup, done, number, contract, bids)
+        quotas = self.quotas_for(roles, contract, bids)
+        if record.tricks is None:
+            return DealState(number, dealer, chooser, contract, roles, bids, None, quotas, None, None)
+        tricks = self.tricks_for(setup, record.tricks)
+        scores = self.deal_scores(setup, number, contract, quotas, tricks)
+        after = tuple(total + score for total, score in zip(totals, scores, strict=True))
+        return DealState(number, dealer, chooser, contract, roles, bids, tricks, quotas, scores, after)
+
+    # -- the hooks each game fills in ----------------------------------------------------
+
+    def check_setup(self, setup: GameSetup) -> None:
+        """Raise ``RuleError`` if ``setup`` cannot be played (an option this game lacks)."""
+        return None  # nothing beyond ``make_setup``'s checks, unless a game says otherwise
+
+    def chooser_of(self, setup: GameSetup, number: int) -> int | None:
+        """The seat that chooses the contract of deal ``number``; None where the number fixes it."""
+        return None
+
+    @abstractmethod
+    def roles(self, dealer: int) -> tuple[str, ...]:
+        """Role of each seat in a deal that ``dealer`` deals."""
+
+    def check_declaration(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        contract: str,
+        bids: tuple[int, ...] | None,
+    ) -> None:
+        """Raise ``RuleError`` if the (well-formed) declaration breaks a rule, given the deals ``done``."""
+        return None  # any well-formed declaration stands, unless a game says otherwise
+
+    @abstractmethod
+    def quotas_for(
+        self, roles: Sequence[str], contract: str, bids: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        """Each seat's target in a deal (quota or bid); None where a deal has none."""
+
+    @abstractmethod
+    def deal_scores(
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        quotas: Sequence[int] | None,
+        tricks: Sequence[int],
+    ) -> tuple[int, ...]:
+        """Each seat's points in deal ``number``."""
+
+    @abstractmethod
+    def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
+        """Per seat, the contracts still to come after ``deals``."""
+
+    @abstractmethod
+    def offer(
+        self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """What deal ``number`` offers: its fixed contract (or None) and the contracts allowed."""
 
     def parse_deal(
         self,

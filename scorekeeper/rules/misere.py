@@ -13,16 +13,11 @@ from dataclasses import dataclass
 from .base import (
     TRICKS_PER_DEAL,
     Contract,
-    DealRecord,
     DealState,
     GameSetup,
-    GameState,
-    NextDeal,
     OptionSpec,
     RuleError,
     Ruleset,
-    standings_for,
-    totals_after,
 )
 
 DEALER = "dealer"
@@ -177,76 +172,52 @@ class Misere(Ruleset):
 
     # -- the game ----------------------------------------------------------------------
 
+    def check_setup(self, setup: GameSetup) -> None:
+        self.scoring(setup)
+
+    def check_declaration(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        contract: str,
+        bids: tuple[int, ...] | None,
+    ) -> None:
+        if bids is not None:
+            self.check_hook_rule(setup, number, bids)
+
+    def quotas_for(
+        self, roles: Sequence[str], contract: str, bids: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        """A player's target is their bid (deals 1-6); ciapa-ciapa and misère have none."""
+        return bids
+
     def deal_scores(
-        self, setup: GameSetup, number: int, bids: Sequence[int] | None, tricks: Sequence[int]
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        quotas: Sequence[int] | None,
+        tricks: Sequence[int],
     ) -> tuple[int, ...]:
-        """Each seat's points in deal ``number``."""
+        """Each seat's points in deal ``number``; ``quotas`` are the bids where there are bids."""
         scoring = self.scoring(setup)
         if self.bids_in(number):
-            assert bids is not None
-            return tuple(bid_score(b, t, scoring) for b, t in zip(bids, tricks, strict=True))
-        contract = self.fixed_contract(number).id
+            assert quotas is not None
+            return tuple(bid_score(b, t, scoring) for b, t in zip(quotas, tricks, strict=True))
         return tuple(trick_score(contract, t, scoring) for t in tricks)
 
-    def replay_after(
-        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
-    ) -> GameState:
-        self.scoring(setup)
-        totals = totals_after(done, self.player_count)
-        states: list[DealState] = list(done)
-        for number, record in enumerate(deals, start=len(done) + 1):
-            if number > self.deal_count:
-                raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
-            if states and states[-1].pending:
-                raise RuleError(
-                    "deal_pending",
-                    f"Deal {number - 1} has no tricks yet; enter them before the next deal.",
-                    "tricks",
-                )
-            dealer = self.dealer_of(setup, number)
-            roles = self.roles(dealer)
-            contract = self.parse_contract(setup, number, record.contract)
-            assert contract is not None
-            bids = self.parse_bids(setup, number, record.bids)
-            if bids is not None:
-                self.check_hook_rule(setup, number, bids)
-            if record.tricks is None:
-                states.append(DealState(number, dealer, None, contract, roles, bids, None, bids, None, None))
-                continue
-            tricks = self.tricks_for(setup, record.tricks)
-            scores = self.deal_scores(setup, number, bids, tricks)
-            totals = [total + score for total, score in zip(totals, scores, strict=True)]
-            states.append(
-                DealState(number, dealer, None, contract, roles, bids, tricks, bids, scores, tuple(totals))
-            )
+    def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
+        """The fixed deals still to come, the same for every seat."""
+        remaining_ids = tuple(contract.id for contract in self.contracts[len(deals) :])
+        return tuple(remaining_ids for _ in range(self.player_count))
 
-        remaining_ids = tuple(contract.id for contract in self.contracts[len(states) :])
-        remaining = tuple(remaining_ids for _ in range(self.player_count))
-        finished = len(states) == self.deal_count and not states[-1].pending
-        next_deal: NextDeal | None = None
-        if not finished and not (states and states[-1].pending):
-            number = len(states) + 1
-            dealer = self.dealer_of(setup, number)
-            fixed = self.fixed_contract(number).id
-            next_deal = NextDeal(
-                number=number,
-                dealer=dealer,
-                chooser=None,
-                contract=fixed,
-                available_contracts=(fixed,),
-                roles=self.roles(dealer),
-                bidding_order=self.bidding_order(setup, number),
-            )
-        return GameState(
-            setup=setup,
-            deals=tuple(states),
-            totals=tuple(totals),
-            next_deal=next_deal,
-            remaining_contracts=remaining,
-            standings=standings_for(totals),
-            finished=finished,
-            deal_count=self.deal_count,
-        )
+    def offer(
+        self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """The deal number fixes the contract."""
+        fixed = self.fixed_contract(number).id
+        return fixed, (fixed,)
 
 
 MISERE = Misere(

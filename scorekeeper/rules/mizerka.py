@@ -10,15 +10,10 @@ from dataclasses import dataclass
 
 from .base import (
     Contract,
-    DealRecord,
     DealState,
     GameSetup,
-    GameState,
-    NextDeal,
     RuleError,
     Ruleset,
-    standings_for,
-    totals_after,
 )
 
 FOREHAND = "forehand"
@@ -79,81 +74,63 @@ class Mizerka(Ruleset):
             raise RuleError("bids_not_allowed", "Mizerka has no bids.", "bids")
         return None
 
-    def replay_after(
-        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
-    ) -> GameState:
-        used: list[dict[str, int]] = [{} for _ in range(self.player_count)]
+    # -- the hooks of the replay ------------------------------------------------------
+
+    def chooser_of(self, setup: GameSetup, number: int) -> int | None:
+        """Forehand, left of the dealer, chooses the contract."""
+        return self.forehand_of(self.dealer_of(setup, number))
+
+    def check_declaration(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        contract: str,
+        bids: tuple[int, ...] | None,
+    ) -> None:
+        """Each-contract-once: forehand may not choose a contract they have already played."""
+        forehand = self.forehand_of(self.dealer_of(setup, number))
         for deal in done:
-            assert deal.chooser is not None
-            used[deal.chooser][deal.contract] = deal.number
-        totals = totals_after(done, self.player_count)
-        states: list[DealState] = list(done)
-        for number, record in enumerate(deals, start=len(done) + 1):
-            if number > self.deal_count:
-                raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
-            if states and states[-1].pending:
-                raise RuleError(
-                    "deal_pending",
-                    f"Deal {number - 1} has no tricks yet; enter them before the next deal.",
-                    "tricks",
-                )
-            dealer = self.dealer_of(setup, number)
-            forehand = self.forehand_of(dealer)
-            roles = self.roles(dealer)
-            contract = self.parse_contract(setup, number, record.contract)
-            assert contract is not None
-            if record.bids is not None:
-                raise RuleError("bids_not_allowed", "Mizerka has no bids.", "bids")
-            if contract in used[forehand]:
+            if deal.chooser == forehand and deal.contract == contract:
                 raise RuleError(
                     "contract_used",
                     f"{setup.players[forehand]} has already played {self.contract_label(contract)} "
-                    f"(deal {used[forehand][contract]}), so cannot choose it again in deal {number}.",
+                    f"(deal {deal.number}), so cannot choose it again in deal {number}.",
                     "contract",
                 )
-            used[forehand][contract] = number
-            quotas = tuple(quota(role, contract) for role in roles)
-            if record.tricks is None:
-                states.append(
-                    DealState(number, dealer, forehand, contract, roles, None, None, quotas, None, None)
-                )
-                continue
-            tricks = self.tricks_for(setup, record.tricks)
-            scores = tuple(deal_score(contract, t, q) for t, q in zip(tricks, quotas, strict=True))
-            totals = [total + score for total, score in zip(totals, scores, strict=True)]
-            states.append(
-                DealState(
-                    number, dealer, forehand, contract, roles, None, tricks, quotas, scores, tuple(totals)
-                )
-            )
 
-        remaining = tuple(
+    def quotas_for(
+        self, roles: Sequence[str], contract: str, bids: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        return tuple(quota(role, contract) for role in roles)
+
+    def deal_scores(
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        quotas: Sequence[int] | None,
+        tricks: Sequence[int],
+    ) -> tuple[int, ...]:
+        assert quotas is not None
+        return tuple(deal_score(contract, t, q) for t, q in zip(tricks, quotas, strict=True))
+
+    def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
+        """Per seat, the contracts that seat has not chosen yet."""
+        used: list[set[str]] = [set() for _ in range(self.player_count)]
+        for deal in deals:
+            if deal.chooser is not None:
+                used[deal.chooser].add(deal.contract)
+        return tuple(
             tuple(c for c in CONTRACT_IDS if c not in used[seat]) for seat in range(self.player_count)
         )
-        finished = len(states) == self.deal_count and not states[-1].pending
-        next_deal: NextDeal | None = None
-        if not finished and not (states and states[-1].pending):
-            number = len(states) + 1
-            dealer = self.dealer_of(setup, number)
-            forehand = self.forehand_of(dealer)
-            next_deal = NextDeal(
-                number=number,
-                dealer=dealer,
-                chooser=forehand,
-                contract=None,
-                available_contracts=remaining[forehand],
-                roles=self.roles(dealer),
-            )
-        return GameState(
-            setup=setup,
-            deals=tuple(states),
-            totals=tuple(totals),
-            next_deal=next_deal,
-            remaining_contracts=remaining,
-            standings=standings_for(totals),
-            finished=finished,
-            deal_count=self.deal_count,
-        )
+
+    def offer(
+        self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """Forehand chooses among the contracts they have left."""
+        assert chooser is not None
+        return None, remaining[chooser]
 
 
 MIZERKA = Mizerka(

@@ -35,18 +35,42 @@ MIZERKA = get_ruleset("mizerka")
 
 @dataclass(frozen=True)
 class _Toy(Ruleset):
-    """The smallest concrete ruleset, to test the base class on its own."""
+    """The smallest concrete ruleset, to test the base class on its own.
 
-    def replay_after(
-        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
-    ) -> GameState:
-        raise NotImplementedError
+    Every deal is played under contract "a"; a player scores a point a trick.
+    """
 
     def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None:
-        return None
+        return "a"
 
     def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
         return None
+
+    def roles(self, dealer: int) -> tuple[str, ...]:
+        return tuple("dealer" if seat == dealer else "player" for seat in range(self.player_count))
+
+    def quotas_for(
+        self, roles: Sequence[str], contract: str, bids: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        return None
+
+    def deal_scores(
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        quotas: Sequence[int] | None,
+        tricks: Sequence[int],
+    ) -> tuple[int, ...]:
+        return tuple(tricks)
+
+    def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
+        return tuple(() for _ in range(self.player_count))
+
+    def offer(
+        self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        return "a", ("a",)
 
 
 TOY = _Toy(
@@ -375,3 +399,58 @@ def test_game_state_properties() -> None:
 
     state = _state((done,), None, (1, 0, -1))
     assert state.current_number == 18
+
+
+TOY_SETUP = TOY.make_setup(["A", "B", "C", "D"], "B")
+
+
+# -- the replay skeleton, through the toy's hooks ----------------------------------------------
+
+
+def test_replay_skeleton_builds_deals_from_the_hooks() -> None:
+    state = TOY.replay(TOY_SETUP, [DealRecord(tricks=(4, 3, 3, 3)), DealRecord()])
+    first, second = state.deals
+    assert first == DealState(
+        number=1,
+        dealer=1,
+        chooser=None,
+        contract="a",
+        roles=("player", "dealer", "player", "player"),
+        bids=None,
+        tricks=(4, 3, 3, 3),
+        quotas=None,
+        scores=(4, 3, 3, 3),
+        totals=(4, 3, 3, 3),
+    )
+    assert second.pending and (second.number, second.dealer, second.totals) == (2, 2, None)
+    assert state.totals == (4, 3, 3, 3)
+    assert state.pending_deal is second
+    assert state.next_deal is None
+    assert not state.finished
+    assert state.remaining_contracts == ((), (), (), ())
+    assert state.leaders == (0,)
+
+
+def test_replay_skeleton_offers_the_next_deal_from_the_hooks() -> None:
+    state = TOY.replay(TOY_SETUP, [DealRecord(tricks=(4, 3, 3, 3))])
+    assert state.next_deal == NextDeal(2, 2, None, "a", ("a",), ("player", "player", "dealer", "player"))
+
+
+@pytest.mark.parametrize(
+    ("records", "code", "field"),
+    [
+        ([DealRecord(tricks=(4, 3, 3, 3))] * 3, "game_finished", "number"),
+        ([DealRecord(), DealRecord(tricks=(4, 3, 3, 3))], "deal_pending", "tricks"),
+        ([DealRecord(tricks=(4, 4, 4, 4))], "tricks_sum", "tricks"),
+        ([DealRecord(tricks=(14, 0, 0, 0))], "tricks_range", "tricks"),
+    ],
+)
+def test_replay_skeleton_refusals(records: list[DealRecord], code: str, field: str) -> None:
+    with pytest.raises(RuleError) as excinfo:
+        TOY.replay(TOY_SETUP, records)
+    assert (excinfo.value.code, excinfo.value.field) == (code, field)
+    # Extending the replayed legal start by the last deal refuses the same way.
+    start = TOY.replay(TOY_SETUP, records[:-1])
+    with pytest.raises(RuleError) as extended:
+        TOY.extend(start, records[-1:])
+    assert (extended.value.code, extended.value.message) == (code, excinfo.value.message)
