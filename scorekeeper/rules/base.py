@@ -122,6 +122,9 @@ class DealState:
     scores: tuple[int, ...] | None
     totals: tuple[int, ...] | None
     """Running totals after this deal (None while pending)."""
+    forbidden_bid: int | None = None
+    """The bid the dealer could not make, given the other players' bids (Misère's hook rule);
+    None in deals without bids or when the others' bids leave nothing forbidden."""
 
     @property
     def pending(self) -> bool:
@@ -175,6 +178,16 @@ class GameState:
     @property
     def completed_deals(self) -> int:
         return sum(1 for deal in self.deals if not deal.pending)
+
+    @property
+    def next_number(self) -> int:
+        """The number the next deal recorded gets (after the pending one, if any).
+
+        Deals are numbered 1, 2, ... in order, so it is one more than the deals
+        recorded; once the game is finished it is ``deal_count + 1``, a deal that
+        does not exist.
+        """
+        return len(self.deals) + 1
 
     @property
     def current_number(self) -> int:
@@ -537,12 +550,17 @@ class Ruleset(ABC):
         bids = self.parse_bids(setup, number, record.bids)
         self.check_declaration(setup, done, number, contract, bids)
         quotas = self.quotas_for(roles, contract, bids)
+        forbidden = None if bids is None else self.dealer_forbidden_bid(setup, number, bids)
         if record.tricks is None:
-            return DealState(number, dealer, chooser, contract, roles, bids, None, quotas, None, None)
+            return DealState(
+                number, dealer, chooser, contract, roles, bids, None, quotas, None, None, forbidden
+            )
         tricks = self.tricks_for(setup, record.tricks)
         scores = self.deal_scores(setup, number, contract, quotas, tricks)
         after = tuple(total + score for total, score in zip(totals, scores, strict=True))
-        return DealState(number, dealer, chooser, contract, roles, bids, tricks, quotas, scores, after)
+        return DealState(
+            number, dealer, chooser, contract, roles, bids, tricks, quotas, scores, after, forbidden
+        )
 
     # -- the hooks each game fills in ----------------------------------------------------
 
@@ -568,6 +586,14 @@ class Ruleset(ABC):
     ) -> None:
         """Raise ``RuleError`` if the (well-formed) declaration breaks a rule, given the deals ``done``."""
         return None  # any well-formed declaration stands, unless a game says otherwise
+
+    def dealer_forbidden_bid(self, setup: GameSetup, number: int, bids: Sequence[int]) -> int | None:
+        """The bid the dealer may not make in deal ``number``, given the others' ``bids`` by seat.
+
+        The dealer's own entry in ``bids`` is ignored.  None when nothing is forbidden
+        (games and deals without a hook rule).
+        """
+        return None
 
     @abstractmethod
     def quotas_for(

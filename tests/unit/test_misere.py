@@ -543,3 +543,19 @@ def test_extend_equals_replaying_everything(game: tuple[GameSetup, list[DealReco
         with pytest.raises(RuleError) as extended:
             MISERE.extend(MISERE.replay(setup, records[:cut]), [hooked])
         assert extended.value.code == replayed.value.code
+
+
+@pytest.mark.parametrize("with_tricks", [False, True])
+def test_each_deal_states_the_dealers_forbidden_bid(with_tricks: bool) -> None:
+    """The replayed deal (pending or complete) says which bid the hook rule denied its dealer."""
+    setup = setup_for(first="Cid")
+    records: list[DealRecord] = []
+    for number, (bids, tricks) in enumerate(GAME, start=1):
+        deal = DealRecord(bids=bids, tricks=tricks if with_tricks else None)
+        state = MISERE.replay(setup, [*records, deal])
+        assert state.deals[-1].forbidden_bid == FORBIDDEN[number - 1]
+        assert state.next_number == number + 1
+        if not with_tricks:
+            assert state.pending_deal is not None
+            assert state.pending_deal.forbidden_bid == FORBIDDEN[number - 1]
+        records.append(DealRecord(bids=bids, tricks=tricks))

@@ -401,10 +401,28 @@ def test_game_state_properties() -> None:
     assert state.current_number == 18
 
 
-TOY_SETUP = TOY.make_setup(["A", "B", "C", "D"], "B")
+@pytest.mark.parametrize(
+    ("deals", "next_number"),
+    [
+        ((), 1),
+        ((_deal(1, (4, 4, 5)),), 2),
+        ((_deal(1, (4, 4, 5)), _deal(2, None)), 3),  # after the pending one
+    ],
+)
+def test_next_number(deals: tuple[DealState, ...], next_number: int) -> None:
+    assert _state(deals, None, (0, 0, 0)).next_number == next_number
+
+
+def test_next_number_of_a_finished_game_is_past_the_last_deal() -> None:
+    records = [DealRecord(tricks=(4, 3, 3, 3)), DealRecord(tricks=(1, 2, 3, 7))]
+    state = TOY.replay(TOY_SETUP, records)
+    assert state.finished
+    assert state.next_number == 3 == TOY.deal_count + 1
 
 
 # -- the replay skeleton, through the toy's hooks ----------------------------------------------
+
+TOY_SETUP = TOY.make_setup(["A", "B", "C", "D"], "B")
 
 
 def test_replay_skeleton_builds_deals_from_the_hooks() -> None:
@@ -421,6 +439,7 @@ def test_replay_skeleton_builds_deals_from_the_hooks() -> None:
         quotas=None,
         scores=(4, 3, 3, 3),
         totals=(4, 3, 3, 3),
+        forbidden_bid=None,
     )
     assert second.pending and (second.number, second.dealer, second.totals) == (2, 2, None)
     assert state.totals == (4, 3, 3, 3)
@@ -434,6 +453,7 @@ def test_replay_skeleton_builds_deals_from_the_hooks() -> None:
 def test_replay_skeleton_offers_the_next_deal_from_the_hooks() -> None:
     state = TOY.replay(TOY_SETUP, [DealRecord(tricks=(4, 3, 3, 3))])
     assert state.next_deal == NextDeal(2, 2, None, "a", ("a",), ("player", "player", "dealer", "player"))
+    assert state.next_number == 2
 
 
 @pytest.mark.parametrize(
@@ -454,3 +474,8 @@ def test_replay_skeleton_refusals(records: list[DealRecord], code: str, field: s
     with pytest.raises(RuleError) as extended:
         TOY.extend(start, records[-1:])
     assert (extended.value.code, extended.value.message) == (code, excinfo.value.message)
+
+
+def test_a_game_without_a_hook_rule_forbids_no_bid() -> None:
+    assert TOY.dealer_forbidden_bid(TOY_SETUP, 1, (3, 0, 5, 4)) is None
+    assert MIZERKA.dealer_forbidden_bid(SETUP, 1, (3, 0, 5)) is None
