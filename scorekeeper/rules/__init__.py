@@ -20,9 +20,11 @@ from .base import (
     RuleError,
     Ruleset,
     Standing,
+    has_control_characters,
     name_key,
     normalise_name,
     standings_for,
+    validate_name,
 )
 from .registry import RULESETS, get_ruleset
 
@@ -42,7 +44,9 @@ __all__ = [
     "Ruleset",
     "Standing",
     "get_ruleset",
+    "has_control_characters",
     "name_key",
     "normalise_name",
     "standings_for",
+    "validate_name",
 ]

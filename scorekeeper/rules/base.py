@@ -242,11 +242,35 @@ def name_key(name: str) -> str:
     return normalise_name(name).casefold()
 
 
-def _has_control_characters(name: str) -> bool:
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds control, format, surrogate, private-use or unassigned characters."""
     import unicodedata
 
     # Bidi overrides and other format characters can disguise a name on the sheet.
-    return any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} for ch in name)
+    return any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} for ch in text)
+
+
+def validate_name(raw: object, *, in_game: bool = False) -> str:
+    """A player's name as stored (see ``normalise_name``), or a ``RuleError`` saying what is wrong.
+
+    On its own (naming or renaming a person) a bad name is refused with ``invalid_name``;
+    ``in_game`` words the refusal for a game's list of players (``invalid_players``).
+    """
+    code, field_name = ("invalid_players", "players") if in_game else ("invalid_name", "name")
+    if not isinstance(raw, str):
+        message = "Each player's name must be text." if in_game else "The name must be text."
+        raise RuleError(code, message, field_name)
+    name = normalise_name(raw)
+    if not name:
+        message = "Every player needs a name." if in_game else "A player needs a name."
+        raise RuleError(code, message, field_name)
+    if len(name) > MAX_NAME_LENGTH:
+        shown = f" ({name[:12]}… has {len(name)})" if in_game else ""
+        raise RuleError(code, f"Names can be at most {MAX_NAME_LENGTH} characters{shown}.", field_name)
+    if has_control_characters(name):
+        message = "Names cannot contain control or invisible formatting characters."
+        raise RuleError(code, message, field_name)
+    return name
 
 
 @dataclass(frozen=True)
@@ -330,20 +354,7 @@ class Ruleset(ABC):
         names = tuple(normalise_name(raw) for raw in players)
         seen: dict[str, str] = {}
         for name in names:
-            if not name:
-                raise RuleError("invalid_players", "Every player needs a name.", "players")
-            if len(name) > MAX_NAME_LENGTH:
-                raise RuleError(
-                    "invalid_players",
-                    f"Names can be at most {MAX_NAME_LENGTH} characters ({name[:12]}… has {len(name)}).",
-                    "players",
-                )
-            if _has_control_characters(name):
-                raise RuleError(
-                    "invalid_players",
-                    "Names cannot contain control or invisible formatting characters.",
-                    "players",
-                )
+            validate_name(name, in_game=True)
             key = name.casefold()
             if key in seen:
                 raise RuleError(

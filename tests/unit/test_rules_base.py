@@ -24,9 +24,11 @@ from scorekeeper.rules import (
     Ruleset,
     Standing,
     get_ruleset,
+    has_control_characters,
     name_key,
     normalise_name,
     standings_for,
+    validate_name,
 )
 from scorekeeper.rules.base import check_tricks_sum
 
@@ -165,6 +167,75 @@ def test_name_key() -> None:
     assert name_key("  ANN  lee ") == name_key("ann Lee") == "ann lee"
     assert name_key("STRASSE") == name_key("straße")
     assert name_key("Jose\u0301") == name_key("JOS\u00c9")
+
+
+@pytest.mark.parametrize(
+    ("raw", "stored"),
+    [
+        ("Ann", "Ann"),
+        ("  Ann   Lee ", "Ann Lee"),
+        ("Jose\u0301", "Jos\u00e9"),
+        ("a" * MAX_NAME_LENGTH, "a" * MAX_NAME_LENGTH),
+    ],
+)
+@pytest.mark.parametrize("in_game", [False, True])
+def test_validate_name_returns_the_stored_name(raw: str, stored: str, in_game: bool) -> None:
+    assert validate_name(raw, in_game=in_game) == stored
+
+
+@pytest.mark.parametrize(
+    ("raw", "alone", "in_game"),
+    [
+        (None, "The name must be text.", "Each player's name must be text."),
+        (b"Ann", "The name must be text.", "Each player's name must be text."),
+        ("", "A player needs a name.", "Every player needs a name."),
+        (" \t\n", "A player needs a name.", "Every player needs a name."),
+        (
+            "x" * 41,
+            "Names can be at most 40 characters.",
+            "Names can be at most 40 characters (xxxxxxxxxxxx… has 41).",
+        ),
+        (
+            "Bo\u202eb",
+            "Names cannot contain control or invisible formatting characters.",
+            "Names cannot contain control or invisible formatting characters.",
+        ),
+        (
+            "Bob\x00",
+            "Names cannot contain control or invisible formatting characters.",
+            "Names cannot contain control or invisible formatting characters.",
+        ),
+    ],
+)
+def test_validate_name_refusals(raw: object, alone: str, in_game: str) -> None:
+    with pytest.raises(RuleError) as excinfo:
+        validate_name(raw)
+    assert (excinfo.value.code, excinfo.value.message, excinfo.value.field) == ("invalid_name", alone, "name")
+    with pytest.raises(RuleError) as excinfo:
+        validate_name(raw, in_game=True)
+    assert (excinfo.value.code, excinfo.value.message, excinfo.value.field) == (
+        "invalid_players",
+        in_game,
+        "players",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden"),
+    [
+        ("Ann Lee", False),
+        ("Zo\u00eb, Ł\u00f3d\u017a 🂡", False),
+        ("Bob\x00", True),  # control
+        ("Bob\x7f", True),  # control (DEL)
+        ("Bo\u202eb", True),  # bidi override (format)
+        ("Bob\u200b", True),  # zero-width space (format)
+        ("Bob\ue000", True),  # private use
+        ("Bob\U000e0001", True),  # language tag (format)
+        ("Bob\U0010fffe", True),  # unassigned
+    ],
+)
+def test_has_control_characters(text: str, hidden: bool) -> None:
+    assert has_control_characters(text) is hidden
 
 
 def test_validate_players_returns_stored_names() -> None:
