@@ -27,7 +27,7 @@ from .games import (
     rematch,
 )
 from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
-from .people import find_player, get_player, merge_players, person_name, rename_player
+from .people import find_player, get_player, merge_players, rename_player
 from .store import (
     Snapshot,
     Written,
@@ -70,7 +70,6 @@ __all__ = [
     "new_game_id",
     "parse_note",
     "parse_played_on",
-    "person_name",
     "ping",
     "rebuild_results",
     "recent_snapshots",

@@ -53,7 +53,7 @@ def record_deal(
                 "game_finished", f"The game is over: all {state.deal_count} deals are recorded.", "number"
             )
         pending = state.pending_deal
-        next_number = pending.number + 1 if pending is not None else len(state.deals) + 1
+        next_number = state.next_number
         if number is not None:
             if isinstance(number, bool) or not isinstance(number, int):
                 raise RuleError("wrong_deal_number", "The deal number must be a whole number.", "number")

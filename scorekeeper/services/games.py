@@ -13,8 +13,7 @@ from .. import stats
 from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Game, Player, Seat, today
-from ..rules import RuleError, get_ruleset, name_key
-from ..rules.base import _has_control_characters
+from ..rules import RuleError, get_ruleset, has_control_characters, name_key
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import (
     Snapshot,
@@ -120,7 +119,7 @@ def parse_note(raw: object) -> str | None:
     text = " ".join(raw.split())
     if len(text) > NOTE_LENGTH:
         raise RuleError("invalid_note", f"The note can be at most {NOTE_LENGTH} characters.", "note")
-    if _has_control_characters(text):
+    if has_control_characters(text):
         raise RuleError("invalid_note", "The note cannot contain control characters.", "note")
     return text or None
 

@@ -8,24 +8,8 @@ from .. import stats
 from ..errors import not_found, refusal
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, Seat
-from ..rules import MAX_NAME_LENGTH, RuleError, name_key, normalise_name
-from ..rules.base import _has_control_characters
+from ..rules import RuleError, name_key, normalise_name, validate_name
 from .store import transaction
-
-
-def person_name(raw: object) -> str:
-    """A player's name as stored, or a refusal saying what is wrong with it."""
-    if not isinstance(raw, str):
-        raise RuleError("invalid_name", "The name must be text.", "name")
-    name = normalise_name(raw)
-    if not name:
-        raise RuleError("invalid_name", "A player needs a name.", "name")
-    if len(name) > MAX_NAME_LENGTH:
-        raise RuleError("invalid_name", f"Names can be at most {MAX_NAME_LENGTH} characters.", "name")
-    if _has_control_characters(name):
-        message = "Names cannot contain control or invisible formatting characters."
-        raise RuleError("invalid_name", message, "name")
-    return name
 
 
 def get_player(player_id: int) -> Player:
@@ -60,7 +44,7 @@ def rename_player(player_id: int, new_name: object) -> Player:
     """Give a player a new name; their games and figures follow (they point at the person)."""
     with transaction():
         player = get_player(player_id)
-        name = person_name(new_name)
+        name = validate_name(new_name)
         key = name_key(name)
         if key != player.name_key:
             other = db.session.execute(select(Player).where(Player.name_key == key)).scalar_one_or_none()

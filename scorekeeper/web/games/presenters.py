@@ -95,16 +95,14 @@ class GameView:
     created_at: datetime
     editable: bool
     standings: tuple[Seat, ...]
+    leaders: tuple[str, ...]
+    """Names sharing first place (everyone before the first deal)."""
     options: dict[str, str] = field(default_factory=dict)
     played_on: date | None = None
     note: str | None = None
 
     def deal(self, number: int) -> DealRow:
         return self.deals[number - 1]
-
-    @property
-    def leaders(self) -> tuple[str, ...]:
-        return tuple(seat.name for seat in self.standings if seat.rank == 1)
 
     @property
     def started(self) -> bool:
@@ -161,7 +159,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             name=name,
             total=state.totals[seat],
             rank=rank_of[seat],
-            leader=rank_of[seat] == 1 and state.completed_deals > 0,
+            leader=seat in state.leaders and state.completed_deals > 0,
             remaining=tuple(
                 (contract, ruleset.contract_label(contract)) for contract in state.remaining_contracts[seat]
             ),
@@ -216,7 +214,8 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         version=loaded.version,
         created_at=loaded.created_at,
         editable=editable,
-        standings=tuple(sorted(seats, key=lambda seat: (seat.rank, seat.seat))),
+        standings=tuple(seats[standing.seat] for standing in state.standings),
+        leaders=tuple(names[seat] for seat in state.leaders),
         options=setup.options_dict,
         played_on=loaded.played_on,
         note=loaded.note,
