@@ -125,6 +125,9 @@ class DealState:
     forbidden_bid: int | None = None
     """The bid the dealer could not make, given the other players' bids (Misère's hook rule);
     None in deals without bids or when the others' bids leave nothing forbidden."""
+    made: tuple[bool, ...] | None = None
+    """Per seat, whether the player reached their aim in this deal (quota or bid); None while
+    pending and in deals where players have no aim of their own (ciapa-ciapa, misère)."""
 
     @property
     def pending(self) -> bool:
@@ -292,6 +295,11 @@ class Ruleset(ABC):
     def bids_in(self, number: int) -> bool:
         """Whether players bid before deal ``number``."""
         return False
+
+    @property
+    def choices_per_player(self) -> int:
+        """How many deals of a whole game each player chooses the contract in (0 where nobody chooses)."""
+        return self.deal_count // self.player_count if self.declares_contract else 0
 
     def bidding_order(self, setup: GameSetup, number: int) -> tuple[int, ...]:
         """Seats in the order they bid in deal ``number`` (dealer last); empty without bids."""
@@ -491,9 +499,10 @@ class Ruleset(ABC):
     ) -> GameState:
         """Replay ``deals`` after the deals ``done`` (already replayed, validated), and return the state.
 
-        The one replay loop of every game; what differs between games lives in the hooks
-        below (``check_setup``, ``chooser_of``, ``roles``, ``check_declaration``,
-        ``quotas_for``, ``deal_scores``, ``remaining_for``, ``offer``).
+        The one replay loop of every game (``push`` takes one deal); what differs between
+        games lives in the hooks below (``check_setup``, ``chooser_of``, ``roles``,
+        ``check_declaration``, ``dealer_forbidden_bid``, ``quotas_for``, ``deal_scores``,
+        ``aims_made``, ``remaining_for``, ``offer``).
         """
         self.check_setup(setup)
         totals = totals_after(done, self.player_count)
@@ -569,8 +578,9 @@ class Ruleset(ABC):
         tricks = self.tricks_for(setup, record.tricks)
         scores = self.deal_scores(setup, number, contract, quotas, tricks)
         after = tuple(total + score for total, score in zip(totals, scores, strict=True))
+        made = self.aims_made(number, contract, quotas, tricks)
         return DealState(
-            number, dealer, chooser, contract, roles, bids, tricks, quotas, scores, after, forbidden
+            number, dealer, chooser, contract, roles, bids, tricks, quotas, scores, after, forbidden, made
         )
 
     # -- the hooks each game fills in ----------------------------------------------------
@@ -622,6 +632,12 @@ class Ruleset(ABC):
         tricks: Sequence[int],
     ) -> tuple[int, ...]:
         """Each seat's points in deal ``number``."""
+
+    def aims_made(
+        self, number: int, contract: str, quotas: Sequence[int] | None, tricks: Sequence[int]
+    ) -> tuple[bool, ...] | None:
+        """Per seat, whether the player reached their aim (quota or bid); None without aims."""
+        return None
 
     @abstractmethod
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:

@@ -207,6 +207,14 @@ class Misere(Ruleset):
             return tuple(bid_score(b, t, scoring) for b, t in zip(quotas, tricks, strict=True))
         return tuple(trick_score(contract, t, scoring) for t in tricks)
 
+    def aims_made(
+        self, number: int, contract: str, quotas: Sequence[int] | None, tricks: Sequence[int]
+    ) -> tuple[bool, ...] | None:
+        """A bid is made by taking exactly that many tricks; ciapa-ciapa and misère have no bids."""
+        if quotas is None:
+            return None
+        return tuple(taken == bid for bid, taken in zip(quotas, tricks, strict=True))
+
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """The fixed deals still to come, the same for every seat."""
         remaining_ids = tuple(contract.id for contract in self.contracts[len(deals) :])

@@ -115,6 +115,13 @@ class Mizerka(Ruleset):
         assert quotas is not None
         return tuple(deal_score(contract, t, q) for t, q in zip(tricks, quotas, strict=True))
 
+    def aims_made(
+        self, number: int, contract: str, quotas: Sequence[int] | None, tricks: Sequence[int]
+    ) -> tuple[bool, ...] | None:
+        """Made means no trick short of the quota (no trick over it, in Mizerka): a score of 0 or more."""
+        assert quotas is not None
+        return tuple(deal_score(contract, t, q) >= 0 for t, q in zip(tricks, quotas, strict=True))
+
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """Per seat, the contracts that seat has not chosen yet."""
         used: list[set[str]] = [set() for _ in range(self.player_count)]

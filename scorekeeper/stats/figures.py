@@ -42,13 +42,7 @@ def figures(
         for seat in seats:
             won = deal.scores[seat] == best
             deals_won[seat] += won
-            if deal.bids is not None:
-                made: bool | None = deal.tricks[seat] == deal.bids[seat]
-            elif deal.quotas is not None:
-                # Mizerka: the score is +-(tricks - quota) with the sign that rewards the aim.
-                made = deal.scores[seat] >= 0
-            else:
-                made = None
+            made = None if deal.made is None else deal.made[seat]
             chooser = deal.chooser == seat
             deal_rows.append(
                 {

@@ -187,7 +187,7 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
         .where(*where, GameResult.finished)
         .group_by(other.c.player_id, Player.name)
     )
-    picks_per_game = ruleset.deal_count // ruleset.player_count if as_chooser else 0
+    picks_per_game = ruleset.choices_per_player
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     pick_counts: dict[str, list[int]] = defaultdict(lambda: [0] * picks_per_game)
     head_to_head: list[HeadToHead] = []

@@ -559,3 +559,29 @@ def test_each_deal_states_the_dealers_forbidden_bid(with_tricks: bool) -> None:
             assert state.pending_deal is not None
             assert state.pending_deal.forbidden_bid == FORBIDDEN[number - 1]
         records.append(DealRecord(bids=bids, tricks=tricks))
+
+
+def test_nobody_chooses_a_contract() -> None:
+    assert MISERE.choices_per_player == 0
+
+
+@pytest.mark.parametrize(
+    ("number", "bids", "tricks", "made"),
+    [
+        (1, (4, 3, 0, 5), (4, 3, 1, 5), (True, True, False, True)),  # RULES.md's example, P dealing
+        (2, (0, 0, 0, 1), (4, 3, 3, 3), (False, False, False, False)),
+        (6, (13, 0, 0, 1), (13, 0, 0, 0), (True, True, True, False)),
+        (7, None, (4, 3, 6, 0), None),  # ciapa-ciapa: no bids, no aim of one's own
+        (8, None, (1, 7, 0, 5), None),  # misère
+    ],
+)
+def test_made_says_who_took_exactly_their_bid(
+    number: int, bids: tuple[int, ...] | None, tricks: tuple[int, ...], made: tuple[bool, ...] | None
+) -> None:
+    setup = setup_for()  # Ann deals deal 1
+    before = [
+        DealRecord(bids=(1, 1, 1, 1) if MISERE.bids_in(earlier) else None, tricks=(4, 3, 3, 3))
+        for earlier in range(1, number)
+    ]
+    state = MISERE.replay(setup, [*before, DealRecord(bids=bids, tricks=tricks)])
+    assert state.deals[-1].made == made

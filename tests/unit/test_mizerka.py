@@ -901,3 +901,42 @@ def test_extend_equals_replaying_everything(
     with pytest.raises(RuleError) as finished:
         MIZERKA.extend(states[-1], [records[0]])
     assert finished.value.code == "game_finished"
+
+
+# ---------------------------------------------------------------------------------------------
+# What the state answers besides the scores
+# ---------------------------------------------------------------------------------------------
+
+
+def test_each_player_chooses_six_times() -> None:
+    assert MIZERKA.choices_per_player == 6
+
+
+@pytest.mark.parametrize(
+    ("contract", "tricks", "made"),
+    [
+        # Ann deals deal 1, so Bob is forehand (quota 7/1), Cid middlehand (5/5), Ann dealer (1/7).
+        # tricks and made are (Ann, Bob, Cid).
+        ("hearts", (1, 7, 5), (True, True, True)),  # every quota exactly
+        ("hearts", (4, 5, 4), (True, False, False)),  # RULES.md deal 1: forehand and middlehand short
+        ("no-trumps", (0, 13, 0), (False, True, False)),
+        ("mizerka", (7, 1, 5), (True, True, True)),  # every quota exactly
+        ("mizerka", (5, 2, 6), (True, False, False)),  # RULES.md deal 2: forehand and middlehand over
+        ("mizerka", (13, 0, 0), (False, True, True)),
+    ],
+)
+def test_made_says_who_reached_their_quota(
+    contract: str, tricks: tuple[int, ...], made: tuple[bool, ...]
+) -> None:
+    setup = setup_for()
+    state = replay(setup, [DealRecord(contract=contract, tricks=tricks)])
+    assert state.deals[0].made == made
+    pending = replay(setup, [DealRecord(contract=contract)])
+    assert pending.deals[0].made is None
+
+
+def test_mizerka_has_no_forbidden_bid() -> None:
+    state = replay(setup_for(), [DealRecord(contract="hearts")])
+    assert state.pending_deal is not None
+    assert state.pending_deal.forbidden_bid is None
+    assert state.next_number == 2
