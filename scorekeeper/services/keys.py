@@ -11,8 +11,15 @@ from .store import Snapshot, snapshot
 
 
 def new_game_id() -> str:
-    """11 URL-safe characters, 64 random bits: unguessable, not sequential."""
-    return secrets.token_urlsafe(8)
+    """11 URL-safe characters, 64 random bits: unguessable, not sequential.
+
+    Never starting with ``-`` (a command line would read ``flask export-game -k3...`` as an
+    option) or ``_``: the few draws that do are drawn again.
+    """
+    while True:
+        game_id = secrets.token_urlsafe(8)
+        if game_id[0].isalnum():
+            return game_id
 
 
 def new_edit_key() -> str:

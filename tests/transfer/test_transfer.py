@@ -32,7 +32,7 @@ from helpers import (
     text_of,
 )
 
-from scorekeeper import transfer
+from scorekeeper import services, transfer
 
 API = "/api/v1"
 MISERE_PLAYERS = ["Pia", "Quin", "Rosa", "Sven"]
@@ -473,3 +473,11 @@ def test_the_import_page_explains_an_unreadable_file(
     assert response.status_code == 422
     assert message in text_of(response.get_data(as_text=True))
     assert db_snapshot(app) == before
+
+
+def test_game_ids_never_start_like_a_command_line_option() -> None:
+    # One draw in 32 starts with "-" or "_": 2,000 draws meet them about 60 times.
+    ids = [services.new_game_id() for _ in range(2000)]
+    assert all(game_id[0].isalnum() for game_id in ids)
+    assert all(len(game_id) == 11 for game_id in ids)
+    assert len(set(ids)) == len(ids)
