@@ -30,10 +30,10 @@ from sqlalchemy import create_engine, event, func, select, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.demo import seed_demo
 from scorekeeper import create_app
 from scorekeeper.config import normalise_database_url
 from scorekeeper.database import upgrade_schema
-from scorekeeper.demo import seed_demo
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult
 

@@ -44,6 +44,8 @@ LUA = HERE / "bench.lua"
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PG_SCHEMA = f"scorekeeper_bench_run_{os.getpid()}"  # private to this run, dropped at its end
 SECRET_KEY = "bench-only-secret-key"
+#: The product's app with the yardstick routes and the seeder (bench/app.py), for flask and gunicorn.
+BENCH_APP = "bench.app:create_bench_app"
 
 # Budgets (issue #8), measured at 16 connections.
 CONNECTIONS = 16
@@ -245,7 +247,6 @@ def app_env(db: Database, workdir: Path) -> dict[str, str]:
         DATABASE_URL=db.url,
         SCOREKEEPER_INSTANCE=str(workdir / "instance"),
         SECRET_KEY=SECRET_KEY,
-        SCOREKEEPER_BENCH_ROUTES="1",
         RATELIMIT_ENABLED="0",  # the recording run creates hundreds of games a second
         PYTHONUNBUFFERED="1",
     )
@@ -265,7 +266,7 @@ def seed_demo(env: dict[str, str], games: int, db: Database) -> float:
     started = time.perf_counter()
     if games:
         subprocess.run(
-            [str(BIN / "flask"), "--app", "scorekeeper", "seed-demo", "--games", str(games)],
+            [str(BIN / "flask"), "--app", BENCH_APP, "seed-demo", "--games", str(games)],
             env=env,
             cwd=ROOT,
             check=True,
@@ -324,7 +325,7 @@ def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[Server]:
         "30",
         "--log-level",
         "warning",
-        "scorekeeper:create_app()",
+        BENCH_APP + "()",
     ]
     with open(log, "ab") as log_file:
         process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT)
@@ -567,18 +568,17 @@ def count_statements(db: Database, workdir: Path, game_id: str, key: str) -> dic
     os.environ["SCOREKEEPER_INSTANCE"] = str(workdir / "instance")
     from sqlalchemy import event
 
-    from scorekeeper import create_app
+    from bench.app import create_bench_app
     from scorekeeper.access import cookie_name
     from scorekeeper.config import normalise_database_url
     from scorekeeper.extensions import db as sqla
 
-    app = create_app(
+    app = create_bench_app(
         {
             "SQLALCHEMY_DATABASE_URI": normalise_database_url(db.url),
             "SECRET_KEY": SECRET_KEY,
             "AUTO_MIGRATE": False,
             "RATELIMIT_ENABLED": False,
-            "BENCH_ROUTES": True,
         }
     )
     statements: list[str] = []

@@ -117,12 +117,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api_bp)
     # The API authenticates with a bearer key, not a cookie: CSRF cannot reach it.
     csrf.exempt(api_bp)
-    # Benchmark yardsticks (bench/run.py): only when asked for, never in production.
-    if app.config.get("BENCH_ROUTES", _env_flag("SCOREKEEPER_BENCH_ROUTES", False)):
-        from .benchroutes import bp as bench_bp
-
-        app.register_blueprint(bench_bp)
-        csrf.exempt(bench_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -149,29 +149,6 @@ def import_game_command(source: BinaryIO) -> None:
     click.echo(f"Edit key (shown once): {key}")
 
 
-@click.command("seed-demo")
-@click.option("--games", default=10_000, show_default=True, help="Finished games to add.")
-@click.option("--players", default=1_000, show_default=True, help="New players to add.")
-@click.option("--seed", default=1, show_default=True, help="Random seed (the same seed, the same games).")
-@click.option("--misere-share", default=0.0, show_default=True, help="Share of Misère games (0 to 1).")
-@click.option("--days", default=730, show_default=True, help="Games are spread over this many past days.")
-@with_appcontext
-def seed_demo_command(games: int, players: int, seed: int, misere_share: float, days: int) -> None:
-    """Add random legal finished games among new players, in bulk (for benchmarks and demos)."""
-    import time
-
-    from .demo import seed_demo
-
-    if players < 4 or games < 0 or days < 1:
-        raise click.BadParameter("give at least 4 players, no negative games and at least 1 day")
-    started = time.perf_counter()
-    report = seed_demo(games, players, seed=seed, misere_share=misere_share, days=days)
-    click.echo(
-        f"Added {report.players} players, {report.games} games and {report.deals} deals "
-        f"in {time.perf_counter() - started:.1f} s."
-    )
-
-
 @click.command("rebuild-stats")
 @with_appcontext
 def rebuild_stats_command() -> None:
@@ -182,7 +159,6 @@ def rebuild_stats_command() -> None:
 
 
 def register(app: Flask) -> None:
-    app.cli.add_command(seed_demo_command)
     app.cli.add_command(rebuild_stats_command)
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(backup_command)

@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
+from bench.demo import seed_demo
 from scorekeeper import services
-from scorekeeper.demo import seed_demo
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult
 from tests.helpers import MIZERKA_DEALS

@@ -1,8 +1,9 @@
 """A large demo data set for benchmarks: random legal finished games, inserted in bulk.
 
-Every game is dealt by the rules engine (each contract once per player, tricks
-summing to 13, the hook rule for Misère bids) and replayed to get its figures,
-exactly as the services store them; only the inserts are batched.
+Every game is played through the rules engine: each deal's choices come from the
+replayed state (the contracts the chooser has left, the bidding order, the bid the
+hook rule forbids the dealer), and the figures are computed exactly as the services
+store them; only the inserts are batched.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from .extensions import db
-from .models import Deal, DealResult, Game, GameResult, Player, Seat, today
-from .rules import DealRecord, GameSetup, GameState, get_ruleset, name_key
-from .rules.base import TRICKS_PER_DEAL
-from .services import hash_key
-from .stats import figures, refresh_totals
+from scorekeeper.extensions import db
+from scorekeeper.models import Deal, DealResult, Game, GameResult, Player, Seat, today
+from scorekeeper.rules import TRICKS_PER_DEAL, DealRecord, GameSetup, GameState, get_ruleset, name_key
+from scorekeeper.rules.misere import Misere
+from scorekeeper.services import hash_key
+from scorekeeper.stats import figures, refresh_totals
 
 FIRST_NAMES = [
     "Ada",
@@ -133,7 +134,12 @@ def _split(rng: random.Random, parts: int) -> tuple[int, ...]:
 
 
 def random_game(rng: random.Random, ruleset_id: str, names: tuple[str, ...]) -> tuple[GameSetup, GameState]:
-    """A legal finished game with random declarations and tricks."""
+    """A legal finished game with random declarations and tricks.
+
+    The engine says what each deal allows (its state's ``next_deal``: dealer, chooser, the
+    contracts left, the bidding order) and which bid the hook rule forbids the dealer;
+    the seeder only draws among the choices it is given.
+    """
     ruleset = get_ruleset(ruleset_id)
     setup = GameSetup(
         ruleset=ruleset.id,
@@ -141,25 +147,25 @@ def random_game(rng: random.Random, ruleset_id: str, names: tuple[str, ...]) -> 
         first_dealer=rng.randrange(ruleset.player_count),
         options=ruleset.validate_options({}),
     )
-    records: list[DealRecord] = []
-    remaining = [list(c.id for c in ruleset.contracts) for _ in names]
-    for number in range(1, ruleset.deal_count + 1):
+    state = ruleset.replay(setup, [])
+    while state.next_deal is not None:
+        upcoming = state.next_deal
         contract = None
         bids = None
-        if ruleset.declares_contract:
-            chooser = (ruleset.dealer_of(setup, number) + 1) % ruleset.player_count
-            contract = remaining[chooser].pop(rng.randrange(len(remaining[chooser])))
-        if ruleset.bids_in(number):
-            order = ruleset.bidding_order(setup, number)
+        if upcoming.chooser is not None:
+            contract = upcoming.available_contracts[rng.randrange(len(upcoming.available_contracts))]
+        if upcoming.bidding_order:
             by_seat = [0] * len(names)
-            for position, seat in enumerate(order):
+            for seat in upcoming.bidding_order:
                 bid = rng.choice((0, 1, 2, 3, 3, 4, 4, 5))
-                if position == len(order) - 1 and sum(by_seat) + bid == TRICKS_PER_DEAL:
-                    bid += 1  # the hook: the dealer may not make the bids add up to 13
+                if seat == upcoming.dealer:
+                    others = (by_seat[other] for other in upcoming.bidding_order if other != seat)
+                    if bid == Misere.forbidden_bid(others):
+                        bid += 1  # the hook: the dealer may not make the bids add up to 13
                 by_seat[seat] = bid
             bids = tuple(by_seat)
-        records.append(DealRecord(contract=contract, bids=bids, tricks=_split(rng, len(names))))
-    state = ruleset.replay(setup, records)
+        record = DealRecord(contract=contract, bids=bids, tricks=_split(rng, len(names)))
+        state = ruleset.extend(state, [record])
     assert state.finished
     return setup, state
 

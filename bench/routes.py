@@ -1,4 +1,4 @@
-"""Routes for the benchmark only (bench/run.py): never registered unless SCOREKEEPER_BENCH_ROUTES=1.
+"""Routes for the benchmark only (bench/run.py), registered by the benchmark's own app (bench/app.py).
 
 ``POST /_bench/insert`` is the yardstick for recording a deal: one bare
 single-row INSERT and its commit, through the same app, server and database.
@@ -13,8 +13,8 @@ import secrets
 
 from flask import Blueprint, Response, jsonify
 
-from .extensions import db
-from .models import Player
+from scorekeeper.extensions import db
+from scorekeeper.models import Player
 
 bp = Blueprint("bench", __name__, url_prefix="/_bench")
 

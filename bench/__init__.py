@@ -1,0 +1,1 @@
+"""Benchmarks and their data seeding: their own app around ``create_app()``; never imported by the product."""
