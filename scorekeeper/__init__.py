@@ -11,13 +11,10 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import pagecache
-from .config import default_config
+from .config import Settings, default_config
 from .extensions import csrf, db, limiter, migrate
 
 __version__ = "0.1.0"
-
-#: Games one client address may create through the API (Flask-Limiter syntax, ";" between limits).
-GAME_CREATE_RATE_LIMIT = "30 per minute; 300 per day"
 
 
 def _asset_dir(name: str) -> str:
@@ -38,15 +35,16 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app.  ``config`` overrides the environment-derived defaults (tests use it)."""
+    settings = Settings.from_environ()
     app = Flask(
         __name__,
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
-        instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
+        instance_path=settings.instance_path,
         instance_relative_config=True,
     )
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.update(default_config(app.instance_path, config))
+    app.config.update(default_config(app.instance_path, settings, config))
     app.config.update(config or {})
     app.session_interface = SessionInterface()
     app.jinja_env.trim_blocks = True
@@ -66,32 +64,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def _env_flag(name: str, default: bool) -> bool:
-    value = os.environ.get(name, "").strip().lower()
-    return default if not value else value not in ("0", "false", "no", "off")
-
-
-def rate_limit_defaults() -> dict[str, Any]:
-    """Rate-limit settings from the environment, for every key the given config leaves out."""
-    return {
-        "RATELIMIT_ENABLED": _env_flag("RATELIMIT_ENABLED", True),
-        # In memory, each worker process counts for itself: N workers let N times the limit through.
-        # A shared store (e.g. redis://host:6379) makes the limit exact across workers and hosts.
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "").strip() or "memory://",
-        "RATELIMIT_HEADERS_ENABLED": True,  # Retry-After on a 429
-        "GAME_CREATE_RATE_LIMIT": os.environ.get("GAME_CREATE_RATE_LIMIT", "").strip()
-        or GAME_CREATE_RATE_LIMIT,
-    }
-
-
 def register_proxy_fix(app: Flask) -> None:
     """Behind N trusted proxies, take the client's address and scheme from their X-Forwarded-* headers.
 
     Without it every client would share the proxy's address (and its rate limit).
     """
-    hops = app.config.get("PROXY_HOPS")
-    if hops is None:
-        hops = int(os.environ.get("SCOREKEEPER_PROXY_HOPS", "0").strip() or 0)
+    hops = int(app.config["PROXY_HOPS"] or 0)
     if hops > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
 
@@ -101,8 +79,6 @@ def register_extensions(app: Flask) -> None:
 
     db.init_app(app)
     csrf.init_app(app)
-    for key, value in rate_limit_defaults().items():
-        app.config.setdefault(key, value)
     limiter.init_app(app)
     migrate.init_app(app, db, directory=migrations_dir(), render_as_batch=True)
     configure_engine(app)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import sqlite3
 import sys
@@ -75,12 +74,12 @@ def _terminal_qr(code: segno.QRCode) -> str:
 def serve_dev() -> None:
     """``make run``: the development server on HOST/PORT, with the address to open on a phone."""
     from . import create_app
+    from .config import Settings
 
-    host = os.environ.get("HOST", "127.0.0.1") or "127.0.0.1"
-    port = int(os.environ.get("PORT", "5000") or 5000)
+    settings = Settings.from_environ()
     app = create_app()
-    print(banner(host, port), flush=True)
-    app.run(host=host, port=port, debug=False, use_reloader=False)
+    print(banner(settings.host, settings.port), flush=True)
+    app.run(host=settings.host, port=settings.port, debug=False, use_reloader=False)
 
 
 @click.command("db-upgrade")

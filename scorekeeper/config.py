@@ -1,19 +1,63 @@
-"""Configuration, read from the environment with safe defaults for a laptop."""
+"""Configuration: the one place that reads the environment, with safe defaults for a laptop."""
 
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+#: Games one client address may create through the API (Flask-Limiter syntax, ";" between limits).
+GAME_CREATE_RATE_LIMIT = "30 per minute; 300 per day"
 
-def database_url(instance_path: str) -> str:
+
+def _text(environ: Mapping[str, str], name: str) -> str:
+    return environ.get(name, "").strip()
+
+
+def _flag(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    value = _text(environ, name).lower()
+    return default if not value else value not in ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting the environment may give, read once (README: "Running it for a club")."""
+
+    instance_path: str | None = None  # SCOREKEEPER_INSTANCE; None: Flask's instance folder
+    database_url: str | None = None  # DATABASE_URL; None: SQLite in the instance folder
+    secret_key: str | None = None  # SECRET_KEY; None: one generated once into the instance folder
+    auto_migrate: bool = True  # SCOREKEEPER_AUTO_MIGRATE=0 turns it off
+    proxy_hops: int = 0  # SCOREKEEPER_PROXY_HOPS
+    rate_limit_enabled: bool = True  # RATELIMIT_ENABLED
+    rate_limit_storage_uri: str = "memory://"  # RATELIMIT_STORAGE_URI
+    game_create_rate_limit: str = GAME_CREATE_RATE_LIMIT  # GAME_CREATE_RATE_LIMIT
+    host: str = "127.0.0.1"  # HOST, for `make run`
+    port: int = 5000  # PORT, for `make run`
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of ``environ`` (default: this process's environment)."""
+        env = os.environ if environ is None else environ
+        return cls(
+            instance_path=_text(env, "SCOREKEEPER_INSTANCE") or None,
+            database_url=normalise_database_url(_text(env, "DATABASE_URL")) or None,
+            secret_key=_text(env, "SECRET_KEY") or None,
+            auto_migrate=_text(env, "SCOREKEEPER_AUTO_MIGRATE") != "0",
+            proxy_hops=int(_text(env, "SCOREKEEPER_PROXY_HOPS") or 0),
+            rate_limit_enabled=_flag(env, "RATELIMIT_ENABLED", True),
+            rate_limit_storage_uri=_text(env, "RATELIMIT_STORAGE_URI") or "memory://",
+            game_create_rate_limit=_text(env, "GAME_CREATE_RATE_LIMIT") or GAME_CREATE_RATE_LIMIT,
+            host=_text(env, "HOST") or "127.0.0.1",
+            port=int(_text(env, "PORT") or 5000),
+        )
+
+
+def database_url(instance_path: str, settings: Settings) -> str:
     """``DATABASE_URL`` (PostgreSQL through psycopg 3), else SQLite in the instance folder."""
-    url = os.environ.get("DATABASE_URL", "").strip()
-    if not url:
-        return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
-    return normalise_database_url(url)
+    return settings.database_url or "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
 
 
 def normalise_database_url(url: str) -> str:
@@ -24,11 +68,10 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
-def secret_key(instance_path: str) -> str:
+def secret_key(instance_path: str, settings: Settings) -> str:
     """``SECRET_KEY`` from the environment, else one generated once into the instance folder."""
-    from_env = os.environ.get("SECRET_KEY", "").strip()
-    if from_env:
-        return from_env
+    if settings.secret_key:
+        return settings.secret_key
     path = Path(instance_path) / "secret_key"
     try:
         # O_EXCL: when several workers start at once, exactly one writes the key.
@@ -48,7 +91,22 @@ def secret_key(instance_path: str) -> str:
     raise RuntimeError(f"{path} is empty; delete it or set SECRET_KEY")
 
 
-def default_config(instance_path: str, given: dict[str, Any] | None = None) -> dict[str, Any]:
+def rate_limit_defaults(settings: Settings | None = None) -> dict[str, Any]:
+    """Rate-limit settings (from the environment unless ``settings`` are given)."""
+    settings = settings or Settings.from_environ()
+    return {
+        "RATELIMIT_ENABLED": settings.rate_limit_enabled,
+        # In memory, each worker process counts for itself: N workers let N times the limit through.
+        # A shared store (e.g. redis://host:6379) makes the limit exact across workers and hosts.
+        "RATELIMIT_STORAGE_URI": settings.rate_limit_storage_uri,
+        "RATELIMIT_HEADERS_ENABLED": True,  # Retry-After on a 429
+        "GAME_CREATE_RATE_LIMIT": settings.game_create_rate_limit,
+    }
+
+
+def default_config(
+    instance_path: str, settings: Settings, given: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Defaults for every setting not in ``given`` (computed lazily: no key file if one is given)."""
     given = given or {}
     config: dict[str, Any] = {
@@ -62,12 +120,13 @@ def default_config(instance_path: str, given: dict[str, Any] | None = None) -> d
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_NAME": "scorekeeper_session",
         # Schema created or upgraded when the app starts (tests turn this off).
-        "AUTO_MIGRATE": os.environ.get("SCOREKEEPER_AUTO_MIGRATE", "1") != "0",
+        "AUTO_MIGRATE": settings.auto_migrate,
+        "PROXY_HOPS": settings.proxy_hops,
         "POLL_INTERVAL_MS": 3000,
-        "JSON_SORT_KEYS": False,
+        **rate_limit_defaults(settings),
     }
     if "SECRET_KEY" not in given:
-        config["SECRET_KEY"] = secret_key(instance_path)
+        config["SECRET_KEY"] = secret_key(instance_path, settings)
     if "SQLALCHEMY_DATABASE_URI" not in given:
-        config["SQLALCHEMY_DATABASE_URI"] = database_url(instance_path)
+        config["SQLALCHEMY_DATABASE_URI"] = database_url(instance_path, settings)
     return {key: value for key, value in config.items() if key not in given}

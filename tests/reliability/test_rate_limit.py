@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from limits import parse_many
 
-from scorekeeper import GAME_CREATE_RATE_LIMIT, rate_limit_defaults
+from scorekeeper.config import GAME_CREATE_RATE_LIMIT, rate_limit_defaults
 from scorekeeper.extensions import db
 from tests.conftest import make_test_app
 from tests.helpers import game_count

@@ -1,0 +1,61 @@
+"""One settings object reads the environment; nothing else in the package does."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scorekeeper.config import GAME_CREATE_RATE_LIMIT, Settings
+
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
+
+
+def test_settings_from_an_empty_environment_are_the_laptop_defaults() -> None:
+    assert Settings.from_environ({}) == Settings(
+        instance_path=None,
+        database_url=None,
+        secret_key=None,
+        auto_migrate=True,
+        proxy_hops=0,
+        rate_limit_enabled=True,
+        rate_limit_storage_uri="memory://",
+        game_create_rate_limit=GAME_CREATE_RATE_LIMIT,
+        host="127.0.0.1",
+        port=5000,
+    )
+
+
+def test_settings_from_the_environment() -> None:
+    environ = {
+        "SCOREKEEPER_INSTANCE": "/srv/scorekeeper",
+        "DATABASE_URL": " postgres://u:p@db/club ",
+        "SECRET_KEY": "s3cret",
+        "SCOREKEEPER_AUTO_MIGRATE": "0",
+        "SCOREKEEPER_PROXY_HOPS": "1",
+        "RATELIMIT_ENABLED": "off",
+        "RATELIMIT_STORAGE_URI": "redis://cache:6379",
+        "GAME_CREATE_RATE_LIMIT": "5 per hour",
+        "HOST": "0.0.0.0",
+        "PORT": "8000",
+    }
+    assert Settings.from_environ(environ) == Settings(
+        instance_path="/srv/scorekeeper",
+        database_url="postgresql+psycopg://u:p@db/club",
+        secret_key="s3cret",
+        auto_migrate=False,
+        proxy_hops=1,
+        rate_limit_enabled=False,
+        rate_limit_storage_uri="redis://cache:6379",
+        game_create_rate_limit="5 per hour",
+        host="0.0.0.0",
+        port=8000,
+    )
+
+
+def test_only_the_settings_object_reads_the_environment() -> None:
+    readers = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if re.search(r"os\.environ|getenv", path.read_text())
+    )
+    assert readers == ["config.py"]
