@@ -1,29 +1,40 @@
 # Quick start: `make run` serves the app, `make test` runs the whole suite.
-# Both set up a virtual environment in .venv first (only Python 3.11+ needed).
+# Both set up a virtual environment in .venv first (only Python 3.11+ needed): `make run` installs
+# what running the app needs, `make test` (and `make setup`) the test and development tools too.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
-STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+STAMP := $(VENV)/.installed-test
 LINTED := $(wildcard scorekeeper tests bench scripts)
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup run serve test e2e audit bench lint typecheck db-upgrade clean
+.PHONY: setup runtime run serve test e2e audit bench lint typecheck db-upgrade clean
 
 setup: $(STAMP)
+runtime: $(RUNTIME)
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): pyproject.toml $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-db-upgrade: setup
+db-upgrade: runtime
 	$(BIN)/flask --app scorekeeper db-upgrade
 
-run: db-upgrade
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.cli serve-dev
+# For a person at the table: upgrades the database, prints the address (and its QR code), serves
+# with gunicorn on HOST:PORT.
+run: runtime
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/scorekeeper serve
 
 serve: db-upgrade
 	$(BIN)/gunicorn --workers $${WORKERS:-2} --bind $(HOST):$(PORT) 'scorekeeper:create_app()'

@@ -1,4 +1,4 @@
-"""Command-line entry points: the development server, schema upgrades and backups."""
+"""Command-line entry points: serving for the table (``make run``), schema upgrades, backups, transfers."""
 
 from __future__ import annotations
 
@@ -71,15 +71,40 @@ def _terminal_qr(code: segno.QRCode) -> str:
     return "\n".join(out)
 
 
-def serve_dev() -> None:
-    """``make run``: the development server on HOST/PORT, with the address to open on a phone."""
+#: ``make run``: enough sync workers for a few tables' phones polling every few seconds.
+RUN_WORKERS = 2
+
+
+def serve(workers: int = RUN_WORKERS) -> None:
+    """``make run``: upgrade the database, print the address to open on a phone, serve with gunicorn.
+
+    The app is built (and the schema upgraded) once, in this process, before the workers
+    are forked: a person sees the address at once, and no development server is involved.
+    """
+    from gunicorn.app.base import BaseApplication
+
     from . import create_app
     from .config import Settings
+    from .database import upgrade_schema
 
     settings = Settings.from_environ()
     app = create_app()
+    if not app.config["AUTO_MIGRATE"]:  # create_app has upgraded it otherwise
+        upgrade_schema(app)
+
+    class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{settings.host}:{settings.port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("worker_class", "sync")
+            self.cfg.set("timeout", 30)
+            self.cfg.set("loglevel", "warning")  # the banner stays in view; errors still show
+
+        def load(self) -> Flask:
+            return app
+
     print(banner(settings.host, settings.port), flush=True)
-    app.run(host=settings.host, port=settings.port, debug=False, use_reloader=False)
+    Server().run()
 
 
 @click.command("db-upgrade")
@@ -166,12 +191,12 @@ def register(app: Flask) -> None:
 
 
 def main() -> None:
-    """``scorekeeper serve-dev`` (used by ``make run``)."""
-    command = sys.argv[1] if len(sys.argv) > 1 else "serve-dev"
-    if command == "serve-dev":
-        serve_dev()
+    """``scorekeeper serve`` (used by ``make run``)."""
+    command = sys.argv[1] if len(sys.argv) > 1 else "serve"
+    if command == "serve":
+        serve()
     else:
-        sys.exit(f"usage: {Path(sys.argv[0]).name} serve-dev")
+        sys.exit(f"usage: {Path(sys.argv[0]).name} serve")
 
 
 if __name__ == "__main__":
