@@ -2,8 +2,9 @@
 
 Adds ``games.played_on`` (filled from the day each game was created) and
 ``games.note``, and the tables ``game_results`` and ``deal_results`` that keep
-the replayed figures of every game for rankings.  Existing games are replayed
-here so their figures are there from the start.
+the replayed figures of every game for rankings.  Existing games are scored
+here so their figures are there from the start, by a copy of the rules as they
+stood at this revision (a migration never imports the app's code).
 
 Revision ID: 0002
 Revises: 0001
@@ -100,7 +101,6 @@ GAMES = sa.table(
     sa.column('first_dealer', sa.Integer),
     sa.column('played_on', sa.Date),
 )
-PLAYERS = sa.table('players', sa.column('id', sa.Integer), sa.column('name', sa.String))
 SEATS = sa.table(
     'seats', sa.column('game_id', sa.String), sa.column('position', sa.Integer), sa.column('player_id', sa.Integer)
 )
@@ -147,60 +147,163 @@ PLAYER_TOTALS = sa.table(
 CHUNK = 500
 
 
+# -- the rules as they stood at this revision ---------------------------------------------------
+# A migration must not change when the app's code does, so the figures of the games stored
+# before it are computed here, from this frozen copy of the scoring (RULES.md at revision 0002),
+# not by importing the rules engine.  tests/stats/test_stats_migration.py checks that it agrees
+# with the engine.
+TRICKS_PER_DEAL = 13
+#: Mizerka: quotas by role, (trumps or no-trumps, mizerka).
+MIZERKA_QUOTAS = {'forehand': (7, 1), 'middlehand': (5, 5), 'dealer': (1, 7)}
+#: Misère: the contract of each deal, in order; deals 1-6 are played to bids.
+MISERE_CONTRACTS = ('hearts', 'diamonds', 'clubs', 'spades', 'no-trumps', 'blind', 'ciapa-ciapa', 'misere')
+MISERE_BIDDING_DEALS = 6
+DEAL_COUNT = {'mizerka': 18, 'misere': 8}
+PLAYER_COUNT = {'mizerka': 3, 'misere': 4}
+
+
+class DoesNotReplay(ValueError):
+    pass
+
+
+def mizerka_deal(dealer, contract, tricks):
+    """Roles, chooser, quotas and scores of one Mizerka deal."""
+    roles = [''] * 3
+    roles[dealer], roles[(dealer + 1) % 3], roles[(dealer + 2) % 3] = 'dealer', 'forehand', 'middlehand'
+    quotas = [MIZERKA_QUOTAS[role][1 if contract == 'mizerka' else 0] for role in roles]
+    if contract == 'mizerka':
+        scores = [quota - taken for quota, taken in zip(quotas, tricks)]
+    else:
+        scores = [taken - quota for quota, taken in zip(quotas, tricks)]
+    return roles, (dealer + 1) % 3, quotas, scores
+
+
+def misere_deal(dealer, number, bids, tricks, scoring):
+    """Roles, contract and scores of one Misère deal (no chooser; the bids are the quotas)."""
+    roles = ['player'] * 4
+    roles[dealer], roles[(dealer + 1) % 4] = 'dealer', 'leader'
+    contract = MISERE_CONTRACTS[number - 1]
+    if number <= MISERE_BIDDING_DEALS:
+        if bids is None or len(bids) != 4:
+            raise DoesNotReplay(f'deal {number} has no bid from every player')
+        scores = []
+        for bid, taken in zip(bids, tricks):
+            if scoring == 'variant':
+                scores.append(taken if taken != bid else (25 if bid == 0 else 10 + bid))
+            else:
+                scores.append(-10 * abs(taken - bid) if taken != bid else (50 if bid == 0 else 10 * bid))
+    else:
+        per_trick = 3 if scoring == 'variant' else 10
+        sign = 1 if contract == 'ciapa-ciapa' else -1
+        scores = [sign * per_trick * taken for taken in tricks]
+    return roles, contract, scores
+
+
+def game_figures(game, player_ids, deals):
+    """The game_results and deal_results rows of one game, from its stored facts."""
+    ruleset = game.ruleset
+    if ruleset not in DEAL_COUNT or len(player_ids) != PLAYER_COUNT[ruleset]:
+        raise DoesNotReplay(f'unknown ruleset {ruleset!r} or wrong number of players')
+    if len(deals) > DEAL_COUNT[ruleset] or any(deal.tricks is None for deal in deals[:-1]):
+        raise DoesNotReplay('too many deals, or a deal without tricks before the last')
+    seats = range(len(player_ids))
+    scoring = (game.options or {}).get('scoring', 'standard')
+    totals = [0 for _ in seats]
+    deals_won = [0 for _ in seats]
+    picks = [0 for _ in seats]
+    completed = 0
+    deal_rows = []
+    for number, deal in enumerate(deals, start=1):
+        if deal.tricks is None:
+            continue  # the pending last deal has no score yet
+        tricks = list(deal.tricks)
+        if len(tricks) != len(player_ids) or sum(tricks) != TRICKS_PER_DEAL:
+            raise DoesNotReplay(f'deal {number} has tricks that do not add up to {TRICKS_PER_DEAL}')
+        dealer = (game.first_dealer + number - 1) % len(player_ids)
+        if ruleset == 'mizerka':
+            roles, chooser, quotas, scores = mizerka_deal(dealer, deal.contract, tricks)
+            contract = deal.contract
+            picks[chooser] += 1
+        else:
+            roles, contract, scores = misere_deal(dealer, number, deal.bids, tricks, scoring)
+            chooser = None
+        completed += 1
+        best = max(scores)
+        for seat in seats:
+            won = scores[seat] == best
+            deals_won[seat] += won
+            totals[seat] += scores[seat]
+            if number <= MISERE_BIDDING_DEALS and ruleset == 'misere':
+                made = tricks[seat] == deal.bids[seat]
+            elif ruleset == 'mizerka':
+                made = scores[seat] >= 0
+            else:
+                made = None
+            deal_rows.append(
+                {
+                    'game_id': game.id,
+                    'number': number,
+                    'seat': seat,
+                    'player_id': player_ids[seat],
+                    'contract': contract,
+                    'role': roles[seat],
+                    'chooser': chooser == seat,
+                    'pick': picks[seat] if chooser == seat else None,
+                    'score': scores[seat],
+                    'made': made,
+                    'won': won,
+                }
+            )
+    finished = len(deals) == DEAL_COUNT[ruleset] and deals[-1].tricks is not None
+    # Highest total first; equal totals share a rank (1, 1, 3).
+    rank = {seat: 1 + sum(other > totals[seat] for other in totals) for seat in seats}
+    game_rows = [
+        {
+            'game_id': game.id,
+            'seat': seat,
+            'player_id': player_ids[seat],
+            'ruleset': ruleset,
+            'played_on': game.played_on,
+            'finished': finished,
+            'total': totals[seat],
+            'rank': rank[seat],
+            'deals_played': completed,
+            'deals_won': deals_won[seat],
+        }
+        for seat in seats
+    ]
+    return game_rows, deal_rows
+
+
 def backfill_figures(bind):
-    """Replay every stored game through the rules engine and store its figures, then the totals."""
-    from scorekeeper.rules import DealRecord, GameSetup, RuleError, get_ruleset
-    from scorekeeper.stats import figures
-
-    def only(table, rows):
-        # Rows as this revision's tables know them, whatever later revisions add to figures().
-        names = set(table.c.keys())
-        return [{key: value for key, value in row.items() if key in names} for row in rows]
-
+    """Compute every stored game's figures from its deals and store them, then the totals."""
     game_ids = bind.execute(sa.select(GAMES.c.id).order_by(GAMES.c.id)).scalars().all()
     for start in range(0, len(game_ids), CHUNK):
         chunk = game_ids[start : start + CHUNK]
         seats = {}
         for row in bind.execute(
-            sa.select(SEATS.c.game_id, SEATS.c.player_id, PLAYERS.c.name)
-            .join(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)
+            sa.select(SEATS.c.game_id, SEATS.c.player_id)
             .where(SEATS.c.game_id.in_(chunk))
             .order_by(SEATS.c.game_id, SEATS.c.position)
         ):
-            seats.setdefault(row.game_id, []).append((row.player_id, row.name))
+            seats.setdefault(row.game_id, []).append(row.player_id)
         deals = {}
         for row in bind.execute(
             sa.select(DEALS.c.game_id, DEALS.c.contract, DEALS.c.bids, DEALS.c.tricks)
             .where(DEALS.c.game_id.in_(chunk))
             .order_by(DEALS.c.game_id, DEALS.c.number)
         ):
-            deals.setdefault(row.game_id, []).append(
-                DealRecord(
-                    contract=row.contract,
-                    bids=None if row.bids is None else tuple(row.bids),
-                    tricks=None if row.tricks is None else tuple(row.tricks),
-                )
-            )
+            deals.setdefault(row.game_id, []).append(row)
         game_rows, deal_rows = [], []
         for game in bind.execute(sa.select(GAMES).where(GAMES.c.id.in_(chunk))):
-            people = seats.get(game.id, [])
-            setup = GameSetup(
-                ruleset=game.ruleset,
-                players=tuple(name for _, name in people),
-                first_dealer=game.first_dealer,
-                options=tuple(sorted((str(k), str(v)) for k, v in (game.options or {}).items())),
-            )
             try:
-                state = get_ruleset(game.ruleset).replay(setup, deals.get(game.id, []))
-            except RuleError as refused:
+                rows = game_figures(game, seats.get(game.id, []), deals.get(game.id, []))
+            except DoesNotReplay as refused:
                 # Such a game cannot be shown either; leave it out of the rankings rather than stop.
-                print(f'0002: game {game.id} does not replay ({refused.message}); no figures stored')
+                print(f'0002: game {game.id} does not replay ({refused}); no figures stored')
                 continue
-            rows = figures(
-                state, game_id=game.id, player_ids=[pid for pid, _ in people], played_on=game.played_on
-            )
-            game_rows += only(GAME_RESULTS, rows[0])
-            deal_rows += only(DEAL_RESULTS, rows[1])
+            game_rows += rows[0]
+            deal_rows += rows[1]
         if game_rows:
             bind.execute(GAME_RESULTS.insert(), game_rows)
         if deal_rows:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -13,13 +14,15 @@ from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import select, text
 
+from bench.demo import random_game
 from scorekeeper import create_app, stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameResult
+from scorekeeper.rules import DealRecord, get_ruleset
 from tests.conftest import database_config
 from tests.helpers import MIZERKA_DEALS
-from tests.stats.checks import assert_figures_match
+from tests.stats.checks import assert_figures_match, assert_totals_match, replayed, stored
 
 
 def empty_schema(app: Flask) -> None:
@@ -111,4 +114,65 @@ def test_games_stored_before_0002_get_a_date_and_their_figures(old_app: Flask) -
             ("Bob", 1, 1, 20),
             ("Cid", 1, 0, 20),
         ]
+        db.session.remove()
+
+
+GAME = (
+    "INSERT INTO games (id, ruleset, options, first_dealer, edit_key_hash, version, created_at, updated_at)"
+    " VALUES (:id, :ruleset, :options, :first_dealer, 'x', 1, :at, :at)"
+)
+DEAL = (
+    "INSERT INTO deals (game_id, number, contract, bids, tricks, created_at, updated_at)"
+    " VALUES (:game, :number, :contract, :bids, :tricks, :at, :at)"
+)
+
+
+def test_0002_scores_old_games_exactly_as_the_rules_engine_does(old_app: Flask) -> None:
+    """The migration scores with its own frozen copy of the rules: it must agree with the engine.
+
+    Random legal games of both rulesets (Misère with both scorings), finished, halfway, and
+    halfway with the next deal declared but not played.
+    """
+    rng = random.Random(2002)
+    at = "2025-11-07 20:00:00"
+    names = ("Ann", "Bob", "Cid", "Dan")
+    game_ids = []
+    with old_app.app_context():
+        upgrade(directory=migrations_dir(), revision="0001")
+        run = db.session.execute
+        for player, name in enumerate(names, start=1):
+            run(text(PLAYERS), {"id": player, "name": name, "key": name.lower(), "at": at})
+        for index in range(24):
+            ruleset_id = ("mizerka", "misere")[index % 2]
+            options = {"scoring": "variant"} if index % 4 == 3 else {}
+            setup, state = random_game(rng, ruleset_id, names[: get_ruleset(ruleset_id).player_count])
+            played = [DealRecord(deal.contract, deal.bids, deal.tricks) for deal in state.deals]
+            kept = (len(played), rng.randrange(len(played)), rng.randrange(len(played) - 1))[index % 3]
+            deals = played[:kept]
+            if index % 3 == 2:  # the next deal declared, its tricks not yet entered
+                deals.append(DealRecord(played[kept].contract, played[kept].bids, None))
+            game_id = f"Old{index:08d}"
+            game_ids.append(game_id)
+            values = {
+                "ruleset": ruleset_id,
+                "options": json.dumps(options),
+                "first_dealer": setup.first_dealer,
+            }
+            run(text(GAME), {"id": game_id, "at": at, **values})
+            for position in range(len(setup.players)):
+                run(text(SEATS), {"game": game_id, "position": position, "player": position + 1})
+            for number, deal in enumerate(deals, start=1):
+                facts = {
+                    "contract": deal.contract,
+                    "bids": None if deal.bids is None else json.dumps(list(deal.bids)),
+                    "tricks": None if deal.tricks is None else json.dumps(list(deal.tricks)),
+                }
+                run(text(DEAL), {"game": game_id, "number": number, "at": at, **facts})
+        db.session.commit()
+        db.session.remove()
+    upgrade_schema(old_app)
+    with old_app.app_context():
+        for game_id in game_ids:
+            assert stored(game_id) == replayed(game_id), game_id
+        assert_totals_match()
         db.session.remove()
