@@ -55,8 +55,8 @@ test: setup lint typecheck
 e2e: setup
 	$(BIN)/pytest tests/e2e
 
-# Lighthouse on home, game page and scoresheet; reports under test-output/lighthouse/.
-audit: setup node_modules/.package-lock.json
+# Lighthouse CI (lighthouserc.json) on home, game pages and scoresheet; reports under test-output/lighthouse/.
+audit: runtime node_modules/.package-lock.json
 	$(BIN)/python scripts/audit.py
 
 node_modules/.package-lock.json: package.json package-lock.json
