@@ -41,7 +41,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
         instance_path=settings.instance_path,
-        instance_relative_config=True,
     )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.update(default_config(app.instance_path, settings, config))
