@@ -165,7 +165,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=int(os.environ.get("BENCH_GAMES", 10_000)))
     parser.add_argument("--players", type=int, default=1_000)
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument(
