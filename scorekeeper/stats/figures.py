@@ -23,8 +23,9 @@ def figures(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts.
 
-    Pure: the services, the migration that back-fills old games and the demo
-    seeder all call this, so there is one way to compute a figure.
+    Pure: the services and the benchmark's demo seeder call this, so there is one way
+    to compute a figure (migration 0002 keeps its own frozen copy: migrations never
+    import the app).
     """
     seats = range(len(player_ids))
     rank_of = {standing.seat: standing.rank for standing in state.standings}
