@@ -36,7 +36,7 @@ db-upgrade: runtime
 # For a person at the table: upgrades the database, prints the address (and its QR code), serves
 # with gunicorn on HOST:PORT.
 run: runtime
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/scorekeeper serve
+	@HOST=$(HOST) PORT=$(PORT) $(BIN)/scorekeeper serve
 
 serve: db-upgrade
 	$(BIN)/gunicorn --workers $${WORKERS:-2} --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
