@@ -1,9 +1,12 @@
-"""The contract's error body: {"error": {"code", "message", "field"}}."""
+"""The contract's error body: {"error": {"code", "message", "field"}} (``shapes.Error``)."""
 
 from __future__ import annotations
 
 from flask import Response, jsonify
 
+from .shapes import Error, ErrorDetail
+
 
 def error_body(code: str, message: str, field: str | None, status: int) -> tuple[Response, int]:
-    return jsonify(error={"code": code, "message": message, "field": field}), status
+    body = Error(error=ErrorDetail(code=code, message=message, field=field))
+    return jsonify(body.model_dump()), status

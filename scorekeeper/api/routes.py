@@ -1,8 +1,9 @@
 """JSON API v1 views (../shared/API.md): parse the body, check the key, call a service, serialise.
 
 Every game rule is the engine's, reached through ``services``; the views only
-check the *shape* of a request (a JSON object with known fields) and who may
-write.  Every refusal is a ``Refusal`` (``scorekeeper.errors``) turned into the
+check the *shape* of a request (its model in ``shapes``: a JSON object with known
+fields) and who may write, and answer with the models ``serialize`` builds.
+Every refusal is a ``Refusal`` (``scorekeeper.errors``) turned into the
 contract's error body by one handler, with the status the registry gives its code.
 """
 
@@ -10,26 +11,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Response, current_app, make_response, request, url_for
+from pydantic import BaseModel, ValidationError
 
 from .. import pagecache, services, transfer
 from ..access import bearer_key
 from ..errors import not_found, refusal, status_for
 from ..extensions import limiter
-from ..rules import RULESETS, Refusal, RuleError
+from ..rules import Refusal
 from ..services import Snapshot
-from . import bp
+from . import bp, shapes
 from .errors import error_body
 from .openapi import openapi_document
-from .serialize import deal_json, game_json, ruleset_json, state_json
+from .serialize import created_body, deal_body, game_body, rulesets_body, state_body
 
-CREATE_FIELDS = ("ruleset", "players", "first_dealer", "options")
-RECORD_FIELDS = ("number", "contract", "bids", "tricks")
-CORRECT_FIELDS = ("contract", "bids", "tricks")
-CORRECT_MANY_FIELDS = ("deals",)
+Body = TypeVar("Body", bound=shapes.Request)
 
 ETAG_RE = re.compile(r"v(\d{1,18})")
 
@@ -64,12 +62,14 @@ def _per_player(value: Any) -> Any:
     return value if value is None or isinstance(value, dict) else NOT_PER_PLAYER
 
 
-def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
-    """The request body as a JSON object whose fields are all in ``allowed``.
+def parse_body(shape: type[Body]) -> Body:
+    """The request body as ``shape`` (a model of ``shapes``): a JSON object with its fields only.
 
-    Refuses (400 ``bad_json``) a body that is not ``application/json``, not
-    valid JSON, or not an object, and (422 ``unknown_field``) any other field.
-    A body over the size limit never gets here: reading it answers 413.
+    Refuses (400 ``bad_json``) a body that is not ``application/json``, not valid
+    JSON, or not an object; (422 ``unknown_field``) a field the shape does not have;
+    and a field whose value has the wrong shape with the refusal the shape names.
+    Values the rules judge come through as sent, for the engine to refuse.  A body
+    over the size limit never gets here: reading it answers 413.
     """
     if not request.is_json:
         raise refusal("bad_json", "Send a JSON object with Content-Type: application/json.", None)
@@ -81,14 +81,33 @@ def json_object(allowed: tuple[str, ...]) -> dict[str, Any]:
         raise refusal("bad_json", "The request body is not valid JSON.", None) from None
     if not isinstance(body, dict):
         raise refusal("bad_json", "The request body must be a JSON object.", None)
-    for key in body:
-        if key not in allowed:
-            raise refusal(
-                "unknown_field",
-                f"Unknown field {key[:40]!r}; this call takes {', '.join(allowed)}.",
-                key[:40],
-            )
-    return body
+    try:
+        return shape.model_validate(body)
+    except ValidationError as invalid:
+        raise shape_refusal(shape, invalid) from None
+
+
+def shape_refusal(shape: type[shapes.Request], invalid: ValidationError) -> Refusal:
+    """The refusal for a body ``shape`` does not fit: an unknown field first, else the field's own."""
+    errors = invalid.errors()
+    # (where, name) of each unknown field; a name that is not valid Unicode (a lone surrogate,
+    # which JSON allows) cannot even be compared with the field names, so it is unknown too.
+    unknown = [
+        (error["loc"][:-1], str(error["loc"][-1])) for error in errors if error["type"] == "extra_forbidden"
+    ]
+    unknown += [(error["loc"], str(error["input"])) for error in errors if error["type"] == "string_unicode"]
+    if unknown:
+        where, name = min(unknown, key=lambda found: len(found[0]))
+        fields = ", ".join(shapes.fields_at(shape, where))
+        return refusal("unknown_field", f"Unknown field {name[:40]!r}; this call takes {fields}.", name[:40])
+    field = str(errors[0]["loc"][0])
+    code, message = shape.shape_refusals[field]
+    return refusal(code, message, field)
+
+
+def given(body: shapes.Request) -> dict[str, Any]:
+    """The fields the request gave (absent ones left out), values as sent."""
+    return {name: getattr(body, name) for name in type(body).model_fields if name in body.model_fields_set}
 
 
 def authorised(game_id: str) -> services.Snapshot:
@@ -130,19 +149,24 @@ def dry_run() -> bool:
     raise refusal("bad_query", "dry_run must be true or false.", "dry_run")
 
 
-def _changes(body: Mapping[str, Any]) -> dict[str, Any]:
-    """A correction's fields as the service takes them (per-player values as ``_per_player``)."""
+def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:
+    """A correction's given fields as the service takes them (per-player values as ``_per_player``)."""
     return {
-        field: (_per_player(value) if field in ("bids", "tricks") else value) for field, value in body.items()
+        field: (_per_player(value) if field in ("bids", "tricks") else value)
+        for field, value in given(body).items()
     }
 
 
-def json_body(payload: Any) -> str:
-    """``payload`` as JSON text, keys in the order built (per-player maps in seat order)."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
+def json_body(payload: BaseModel | dict[str, Any]) -> str:
+    """``payload`` (a model of ``shapes``, or the OpenAPI document) as JSON text.
+
+    Keys come in the order declared and built (per-player maps in seat order).
+    """
+    plain = payload.model_dump() if isinstance(payload, BaseModel) else payload
+    return json.dumps(plain, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def json_response(payload: Any, status: int = 200) -> Response:
+def json_response(payload: BaseModel | dict[str, Any], status: int = 200) -> Response:
     """``payload`` as a JSON response."""
     return current_app.response_class(json_body(payload), status=status, mimetype="application/json")
 
@@ -163,7 +187,7 @@ def no_cache(response: Response) -> Response:
 @bp.get("/rulesets")
 def rulesets() -> Response:
     """200: every ruleset with its contracts, player and deal counts, and options."""
-    return json_response({"rulesets": [ruleset_json(ruleset) for ruleset in RULESETS.values()]})
+    return json_response(rulesets_body())
 
 
 @bp.get("/openapi.json")
@@ -185,18 +209,13 @@ limit_game_creation = limiter.shared_limit(game_create_rate_limit, scope="game_c
 @limit_game_creation
 def create_game() -> Response:
     """201: a new game's state plus its ``edit_key`` (shown only here), with a Location header."""
-    body = json_object(CREATE_FIELDS)
-    options = body.get("options")
-    if options is not None and not isinstance(options, Mapping):
-        raise RuleError(
-            "invalid_options", 'Options must be an object, e.g. {"scoring": "variant"}.', "options"
-        )
-    ruleset = body.get("ruleset")
+    body = parse_body(shapes.CreateGame)
     loaded, key = services.create_game(
-        "mizerka" if ruleset is None else ruleset,
-        body.get("players", ()),  # the engine refuses anything but a list of names
-        body.get("first_dealer"),
-        options,
+        "mizerka" if body.ruleset is None else body.ruleset,
+        # The engine refuses anything but a list of names (an absent list is an empty one).
+        body.players if "players" in body.model_fields_set else (),
+        body.first_dealer,
+        body.options,
     )
     return created(loaded, key)
 
@@ -204,7 +223,7 @@ def create_game() -> Response:
 def created(loaded: Snapshot, key: str) -> Response:
     """201 with a new game's state, its edit key and a Location header."""
     location = url_for("api.game", game_id=loaded.id)
-    response = json_response({**game_json(loaded), "edit_key": key}, 201)
+    response = json_response(created_body(loaded, key), 201)
     response.headers["Location"] = location
     response.headers["Cache-Control"] = "no-store"  # the edit key is a secret
     return response
@@ -217,8 +236,7 @@ def import_game() -> Response:
 
     A file that breaks a rule or is not an export is refused (422) and nothing is stored.
     """
-    body = json_object(transfer.FIELDS)
-    loaded, key = transfer.import_game(body)
+    loaded, key = transfer.import_game(given(parse_body(shapes.GameExport)))
     return created(loaded, key)
 
 
@@ -236,7 +254,7 @@ def game(game_id: str) -> Response:
     key = ("api-game", game_id, version)
     body = pagecache.cached(key)
     if body is None:
-        body = json_body(game_json(services.get_game(game_id)))
+        body = json_body(game_body(services.get_game(game_id)))
         pagecache.keep(key, body)
     response = current_app.response_class(body, status=200, mimetype="application/json")
     response.set_etag(etag(version))
@@ -256,19 +274,19 @@ def record_deal(game_id: str) -> Response:
     ``?dry_run=true``: 200 with the deal as it would be recorded, nothing stored.
     """
     seen = authorised(game_id)
-    body = json_object(RECORD_FIELDS)
+    body = parse_body(shapes.RecordDeal)
     preview = dry_run()
     written = services.record_deal(
         game_id,
         seen=seen,
         dry_run=preview,
-        number=body.get("number"),
-        contract=body.get("contract"),
-        bids=_per_player(body.get("bids")),
-        tricks=_per_player(body.get("tricks")),
+        number=body.number,
+        contract=body.contract,
+        bids=_per_player(body.bids),
+        tricks=_per_player(body.tricks),
     )
     assert written.deal is not None
-    return json_response(deal_json(written.setup, written.deal), 200 if preview else 201)
+    return json_response(deal_body(written.setup, written.deal), 200 if preview else 201)
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
@@ -279,12 +297,12 @@ def correct_deal(game_id: str, number: int) -> Response:
     ``?dry_run=true``: the same answer, nothing stored.
     """
     seen = authorised(game_id)
-    body = json_object(CORRECT_FIELDS)
+    body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id, number, expected_version=expected_version(), seen=seen, dry_run=dry_run(), **_changes(body)
     )
     assert written.deal is not None
-    return json_response(deal_json(written.setup, written.deal))
+    return json_response(deal_body(written.setup, written.deal))
 
 
 @bp.patch("/games/<game_id>/deals")
@@ -294,21 +312,12 @@ def correct_deals(game_id: str) -> Response:
     Any refusal changes nothing.  ``?dry_run=true``: the same answer, nothing stored.
     """
     seen = authorised(game_id)
-    body = json_object(CORRECT_MANY_FIELDS)
-    items = body.get("deals")
-    if not isinstance(items, list) or not items:
-        raise refusal("invalid_deals", "Give the deals to correct as a list, each with its number.", "deals")
-    corrections = []
-    for item in items:
-        if not isinstance(item, dict):
-            raise refusal(
-                "invalid_deals", "Each correction must be an object with the deal's number.", "deals"
-            )
-        corrections.append(_changes(item))  # the service refuses a field it does not take
+    body = parse_body(shapes.CorrectDeals)
+    corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
     written = services.correct_deals(
         game_id, corrections, expected_version=expected_version(), seen=seen, dry_run=dry_run()
     )
-    return json_response(state_json(game_id, written.setup, written.state))
+    return json_response(state_body(game_id, written.setup, written.state))
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")

@@ -1,4 +1,4 @@
-"""Replayed rules-engine state in the JSON shapes of API.md.
+"""Replayed rules-engine state as the response models of ``shapes`` (API.md's JSON shapes).
 
 Nothing is computed here: every figure comes from the engine's replay.  The
 only work is turning seat indices into player names, because the API keys
@@ -8,15 +8,20 @@ every per-player value by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar, overload
 
-from ..rules import DealState, GameSetup, GameState, NextDeal, Ruleset
+from ..rules import RULESETS, DealState, GameSetup, GameState, NextDeal, Ruleset
 from ..services import Snapshot
+from . import shapes
 
-JSON = dict[str, Any]
+Value = TypeVar("Value")
 
 
-def by_name(setup: GameSetup, values: Sequence[Any] | None) -> JSON | None:
+@overload
+def by_name(setup: GameSetup, values: Sequence[Value]) -> dict[str, Value]: ...
+@overload
+def by_name(setup: GameSetup, values: Sequence[Value] | None) -> dict[str, Value] | None: ...
+def by_name(setup: GameSetup, values: Sequence[Value] | None) -> dict[str, Value] | None:
     """``{"Ann": 3, ...}`` from a tuple by seat; None stays None."""
     if values is None:
         return None
@@ -27,94 +32,101 @@ def _name(setup: GameSetup, seat: int | None) -> str | None:
     return None if seat is None else setup.players[seat]
 
 
-def ruleset_json(ruleset: Ruleset) -> JSON:
+def ruleset_body(ruleset: Ruleset) -> shapes.Ruleset:
     """One entry of ``GET /rulesets``."""
-    return {
-        "id": ruleset.id,
-        "name": ruleset.name,
-        "summary": ruleset.summary,
-        "player_count": ruleset.player_count,
-        "deal_count": ruleset.deal_count,
-        "seating_direction": ruleset.seating_direction,
-        "declares_contract": ruleset.declares_contract,
-        "contracts": [
-            {
-                "id": contract.id,
-                "label": contract.label,
-                "trumps": contract.trumps,
-                "description": contract.description,
-            }
+    return shapes.Ruleset(
+        id=ruleset.id,
+        name=ruleset.name,
+        summary=ruleset.summary,
+        player_count=ruleset.player_count,
+        deal_count=ruleset.deal_count,
+        seating_direction=ruleset.seating_direction,
+        declares_contract=ruleset.declares_contract,
+        contracts=[
+            shapes.Contract(
+                id=contract.id, label=contract.label, trumps=contract.trumps, description=contract.description
+            )
             for contract in ruleset.contracts
         ],
-        "options": [
-            {
-                "id": option.id,
-                "label": option.label,
-                "choices": [{"value": value, "label": label} for value, label in option.choices],
-                "default": option.default,
-            }
+        options=[
+            shapes.Option(
+                id=option.id,
+                label=option.label,
+                choices=[shapes.OptionChoice(value=value, label=label) for value, label in option.choices],
+                default=option.default,
+            )
             for option in ruleset.options
         ],
-    }
+    )
 
 
-def deal_json(setup: GameSetup, deal: DealState) -> JSON:
+def rulesets_body() -> shapes.Rulesets:
+    """``GET /rulesets``: every ruleset."""
+    return shapes.Rulesets(rulesets=[ruleset_body(ruleset) for ruleset in RULESETS.values()])
+
+
+def deal_body(setup: GameSetup, deal: DealState) -> shapes.Deal:
     """A recorded deal: declaration, tricks and everything the rules derive from them.
 
     ``quotas`` are the engine's: per role for Mizerka, the bids for Misère's
     bidding deals, and null for Misère's deals without bids.
     """
-    return {
-        "number": deal.number,
-        "dealer": _name(setup, deal.dealer),
-        "chooser": _name(setup, deal.chooser),
-        "contract": deal.contract,
-        "bids": by_name(setup, deal.bids),
-        "tricks": by_name(setup, deal.tricks),
-        "quotas": by_name(setup, deal.quotas),
-        "scores": by_name(setup, deal.scores),
-        "totals": by_name(setup, deal.totals),
-        "roles": by_name(setup, deal.roles),
-        "pending": deal.pending,
-    }
+    return shapes.Deal(
+        number=deal.number,
+        dealer=setup.players[deal.dealer],
+        chooser=_name(setup, deal.chooser),
+        contract=deal.contract,
+        bids=by_name(setup, deal.bids),
+        tricks=by_name(setup, deal.tricks),
+        quotas=by_name(setup, deal.quotas),
+        scores=by_name(setup, deal.scores),
+        totals=by_name(setup, deal.totals),
+        roles=by_name(setup, deal.roles),
+        pending=deal.pending,
+    )
 
 
-def next_deal_json(setup: GameSetup, next_deal: NextDeal | None) -> JSON | None:
+def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> shapes.NextDeal | None:
     """What the table does next, or None while a deal is pending or once the game is over."""
     if next_deal is None:
         return None
-    return {
-        "number": next_deal.number,
-        "dealer": _name(setup, next_deal.dealer),
-        "chooser": _name(setup, next_deal.chooser),
-        "available_contracts": list(next_deal.available_contracts),
-        "contract": next_deal.contract,
-        "bidding_order": [setup.players[seat] for seat in next_deal.bidding_order],
-        "roles": by_name(setup, next_deal.roles),
-    }
+    return shapes.NextDeal(
+        number=next_deal.number,
+        dealer=setup.players[next_deal.dealer],
+        chooser=_name(setup, next_deal.chooser),
+        available_contracts=list(next_deal.available_contracts),
+        contract=next_deal.contract,
+        bidding_order=[setup.players[seat] for seat in next_deal.bidding_order],
+        roles=by_name(setup, next_deal.roles),
+    )
 
 
-def game_json(loaded: Snapshot) -> JSON:
+def game_body(loaded: Snapshot) -> shapes.GameState:
     """The whole game state of ``GET /games/{id}``."""
-    return state_json(loaded.id, loaded.setup, loaded.state)
+    return state_body(loaded.id, loaded.setup, loaded.state)
 
 
-def state_json(game_id: str, setup: GameSetup, state: GameState) -> JSON:
+def state_body(game_id: str, setup: GameSetup, state: GameState) -> shapes.GameState:
     """The whole game state of game ``game_id``, from its setup and replayed state."""
-    return {
-        "id": game_id,
-        "ruleset": setup.ruleset,
-        "options": setup.options_dict,
-        "players": list(setup.players),
-        "first_dealer": setup.players[setup.first_dealer],
-        "status": "finished" if state.finished else "in_progress",
-        "deal_count": state.deal_count,
-        "deals": [deal_json(setup, deal) for deal in state.deals],
-        "totals": by_name(setup, state.totals),
-        "next_deal": next_deal_json(setup, state.next_deal),
-        "remaining_contracts": by_name(setup, [list(ids) for ids in state.remaining_contracts]),
-        "standings": [
-            {"player": setup.players[standing.seat], "total": standing.total, "rank": standing.rank}
+    return shapes.GameState(
+        id=game_id,
+        ruleset=setup.ruleset,
+        options=setup.options_dict,
+        players=list(setup.players),
+        first_dealer=setup.players[setup.first_dealer],
+        status="finished" if state.finished else "in_progress",
+        deal_count=state.deal_count,
+        deals=[deal_body(setup, deal) for deal in state.deals],
+        totals=by_name(setup, state.totals),
+        next_deal=next_deal_body(setup, state.next_deal),
+        remaining_contracts=by_name(setup, [list(ids) for ids in state.remaining_contracts]),
+        standings=[
+            shapes.Standing(player=setup.players[standing.seat], total=standing.total, rank=standing.rank)
             for standing in state.standings
         ],
-    }
+    )
+
+
+def created_body(loaded: Snapshot, key: str) -> shapes.GameCreated:
+    """A new game's state plus its edit key."""
+    return shapes.GameCreated(**dict(game_body(loaded)), edit_key=key)

@@ -415,3 +415,27 @@ def test_the_service_takes_values_in_seat_order_and_keeps_the_figures_true(app: 
         assert one.deal is not None and one.deal.scores == (0, 0, 0)
         assert db_snapshot(app) == rows
         db.session.remove()
+
+
+@pytest.mark.parametrize(
+    ("item", "code", "field"),
+    [
+        ({"number": 4, "tricks": {"Cid": "1", "Ann": 7, "Bob": 5}}, "tricks_range", "tricks"),
+        ({"number": 4, "tricks": {"Cid": 1.0, "Ann": 7, "Bob": 5}}, "tricks_range", "tricks"),
+        ({"number": 4, "tricks": {"Cid": True, "Ann": 7, "Bob": 5}}, "tricks_range", "tricks"),
+        ({"number": 4, "tricks": [1, 7, 5]}, "tricks_players", "tricks"),
+        ({"number": 4, "contract": 5}, "unknown_contract", "contract"),
+        ({"number": 4, "bids": {"Cid": 1, "Ann": 7, "Bob": 5}}, "bids_not_allowed", "bids"),
+        ({"number": 4.0, "contract": "clubs"}, "invalid_deals", "deals"),
+        ({"number": 4, "\ud800": 1}, "unknown_field", "\ud800"),
+    ],
+)
+def test_values_in_a_patch_reach_the_engine_as_sent(
+    app: Flask, api: Api, item: dict[str, Any], code: str, field: str
+) -> None:
+    """No value is coerced on the way ("1", 1.0 or true is not a trick count of 1)."""
+    game_id, key = six_deals(api)
+    with nothing_stored(app, api, game_id):
+        api.refused(
+            "PATCH", f"/games/{game_id}/deals", {"deals": [item]}, key=key, status=422, code=code, field=field
+        )

@@ -10,6 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
+from scorekeeper import errors
+from scorekeeper.api import shapes
+
 MIZERKA = {"ruleset": "mizerka", "players": ["Ann", "Bob", "Cid"], "first_dealer": "Ann"}
 
 
@@ -133,3 +136,18 @@ def test_check_documented_catches_undocumented_fields(client: FlaskClient) -> No
     response.set_data(response.get_data(as_text=True).replace('"status"', '"statos"', 1))
     with pytest.raises(AssertionError):
         check_documented("GET", f"{BASE}/games/{game_id}", response)
+
+
+def test_every_shape_refusal_is_a_registered_api_code() -> None:
+    """A request shape's own refusals (a wrong list of corrections, options not an object) are in the enum."""
+    codes = {code for shape in shapes.REQUESTS for code, _ in shape.shape_refusals.values()}
+    assert codes == {"invalid_deals", "invalid_options"}
+    assert codes <= set(errors.api_codes(422))
+
+
+def test_request_schemas_are_the_request_models() -> None:
+    """Each request body in the document lists exactly its model's fields and refuses others."""
+    for shape in shapes.REQUESTS:
+        schema = DOCUMENT["components"]["schemas"][shape.__name__]
+        assert set(schema["properties"]) == set(shape.model_fields), shape.__name__
+        assert schema["additionalProperties"] is False, shape.__name__
