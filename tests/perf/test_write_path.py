@@ -112,3 +112,23 @@ def test_a_dry_run_reads_the_game_once_and_writes_nothing(
     assert response.status_code == 200, response.get_data(as_text=True)
     assert len(statements) == 1, statements  # the edit-key check's snapshot, which the preview reuses
     assert statements[0].startswith("SELECT"), statements
+
+
+def test_correcting_many_deals_at_once_costs_no_more_statements_than_one(app: Flask) -> None:
+    counter = StatementCounter(app)
+    new_game(app, 1)  # these players have scored before (see above)
+    game_id, key = new_game(app, 9)
+    # Deals 1-5 with other tricks: every deal's figures change, in one statement per table.
+    body = {"deals": [{"number": n, "tricks": by_name(DEALS[n % 5][1])} for n in range(1, 6)]}
+    with counter.counting() as statements:
+        response = app.test_client().patch(
+            f"/api/v1/games/{game_id}/deals",
+            data=json.dumps(body),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert len(statements) <= WRITE_BUDGET, statements
+    with app.app_context():
+        assert_figures_match(game_id)
+        db.session.remove()
