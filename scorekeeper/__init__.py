@@ -10,7 +10,7 @@ from flask import Flask, Request, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import pagecache
+from . import limits, pagecache
 from .config import Settings, default_config
 from .extensions import csrf, db, limiter, migrate
 
@@ -50,6 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.lstrip_blocks = True
     app.json.sort_keys = False  # type: ignore[attr-defined]  # per-player objects keep seat order
 
+    limits.init_app(app)  # first: bounded ids in every route, over-long bodies refused before anything
     register_proxy_fix(app)
     register_extensions(app)
     register_blueprints(app)

@@ -40,7 +40,7 @@ def phone_url(host: str, port: int) -> tuple[str, bool]:
     return f"http://{shown}:{port}/", not shown.startswith("127.")
 
 
-def banner(host: str, port: int) -> str:
+def banner(host: str, port: int, admin_key: str | None = None) -> str:
     url, reachable = phone_url(host, port)
     lines = ["", f"  Scorekeeper is running: {url}"]
     if reachable:
@@ -51,6 +51,8 @@ def banner(host: str, port: int) -> str:
     else:
         lines.append("  Only this computer can reach it. To open it on a phone on the same Wi-Fi:")
         lines.append("      HOST=0.0.0.0 make run")
+    if admin_key:
+        lines.append(f"  Administrator key (rename and merge players; sign in at {url}admin): {admin_key}")
     lines.append("  Stop with Ctrl+C.")
     lines.append("")
     return "\n".join(lines)
@@ -103,7 +105,7 @@ def serve(workers: int = RUN_WORKERS) -> None:
         def load(self) -> Flask:
             return app
 
-    print(banner(settings.host, settings.port), flush=True)
+    print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
     Server().run()
 
 

@@ -29,6 +29,7 @@ class Settings:
     instance_path: str | None = None  # SCOREKEEPER_INSTANCE; None: Flask's instance folder
     database_url: str | None = None  # DATABASE_URL; None: SQLite in the instance folder
     secret_key: str | None = None  # SECRET_KEY; None: one generated once into the instance folder
+    admin_key: str | None = None  # SCOREKEEPER_ADMIN_KEY; None: one generated once into the instance folder
     auto_migrate: bool = True  # SCOREKEEPER_AUTO_MIGRATE=0 turns it off
     proxy_hops: int = 0  # SCOREKEEPER_PROXY_HOPS
     rate_limit_enabled: bool = True  # RATELIMIT_ENABLED
@@ -45,6 +46,7 @@ class Settings:
             instance_path=_text(env, "SCOREKEEPER_INSTANCE") or None,
             database_url=normalise_database_url(_text(env, "DATABASE_URL")) or None,
             secret_key=_text(env, "SECRET_KEY") or None,
+            admin_key=_text(env, "SCOREKEEPER_ADMIN_KEY") or None,
             auto_migrate=_text(env, "SCOREKEEPER_AUTO_MIGRATE") != "0",
             proxy_hops=int(_text(env, "SCOREKEEPER_PROXY_HOPS") or 0),
             rate_limit_enabled=_flag(env, "RATELIMIT_ENABLED", True),
@@ -70,9 +72,22 @@ def normalise_database_url(url: str) -> str:
 
 def secret_key(instance_path: str, settings: Settings) -> str:
     """``SECRET_KEY`` from the environment, else one generated once into the instance folder."""
-    if settings.secret_key:
-        return settings.secret_key
-    path = Path(instance_path) / "secret_key"
+    return settings.secret_key or instance_secret(
+        instance_path, "secret_key", secrets.token_hex(32), "SECRET_KEY"
+    )
+
+
+def admin_key(instance_path: str, settings: Settings) -> str:
+    """The administrator's secret (rename and merge anyone): ``SCOREKEEPER_ADMIN_KEY``, else one
+    generated once into the instance folder (``make run`` prints it)."""
+    return settings.admin_key or instance_secret(
+        instance_path, "admin_key", secrets.token_urlsafe(24), "SCOREKEEPER_ADMIN_KEY"
+    )
+
+
+def instance_secret(instance_path: str, filename: str, fresh: str, setting: str) -> str:
+    """The secret kept in the instance folder's ``filename``, written as ``fresh`` the first time."""
+    path = Path(instance_path) / filename
     try:
         # O_EXCL: when several workers start at once, exactly one writes the key.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -80,7 +95,7 @@ def secret_key(instance_path: str, settings: Settings) -> str:
         pass
     else:
         with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
+            handle.write(fresh)
     for _ in range(50):
         key = path.read_text().strip()
         if key:
@@ -88,7 +103,7 @@ def secret_key(instance_path: str, settings: Settings) -> str:
         import time
 
         time.sleep(0.01)  # another worker is between creating and writing the file
-    raise RuntimeError(f"{path} is empty; delete it or set SECRET_KEY")
+    raise RuntimeError(f"{path} is empty; delete it or set {setting}")
 
 
 def rate_limit_defaults(settings: Settings | None = None) -> dict[str, Any]:
@@ -127,6 +142,8 @@ def default_config(
     }
     if "SECRET_KEY" not in given:
         config["SECRET_KEY"] = secret_key(instance_path, settings)
+    if "ADMIN_KEY" not in given:
+        config["ADMIN_KEY"] = admin_key(instance_path, settings)
     if "SQLALCHEMY_DATABASE_URI" not in given:
         config["SQLALCHEMY_DATABASE_URI"] = database_url(instance_path, settings)
     return {key: value for key, value in config.items() if key not in given}

@@ -15,7 +15,7 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -265,7 +265,11 @@ def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -
 
 
 def _timestamp(raw: object) -> datetime | None:
-    """``created_at`` as stored (naive UTC); absent or null means "now"."""
+    """``created_at`` as stored (naive UTC); absent or null means "now".
+
+    Checked like ``played_on``: not in the future (a day's slack for time zones), not
+    before 1900; a game from year 9999 would head the list of games forever.
+    """
     if raw is None:
         return None
     if isinstance(raw, str) and len(raw) <= 40:
@@ -276,5 +280,9 @@ def _timestamp(raw: object) -> datetime | None:
         except (ValueError, OverflowError):
             pass
         else:
+            if moment > utcnow() + timedelta(days=1):
+                raise _refuse("created_at cannot be in the future.", "created_at")
+            if moment.year < 1900:
+                raise _refuse("created_at is too long ago.", "created_at")
             return moment
     raise _refuse("created_at must be a date and time like 2025-11-22T17:15:03+00:00.", "created_at")

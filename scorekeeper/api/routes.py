@@ -10,7 +10,6 @@ contract's error body by one handler, with the status the registry gives its cod
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, TypeVar
 
 from flask import Response, current_app, make_response, request, url_for
@@ -28,8 +27,6 @@ from .openapi import openapi_document
 from .serialize import created_body, deal_body, game_body, rulesets_body, state_body
 
 Body = TypeVar("Body", bound=shapes.Request)
-
-ETAG_RE = re.compile(r"v(\d{1,18})")
 
 
 @bp.errorhandler(Refusal)
@@ -118,21 +115,18 @@ def authorised(game_id: str) -> services.Snapshot:
     return services.authorised_snapshot(game_id, bearer_key(request))
 
 
-def expected_version() -> int | None:
+def expected_version(seen: services.Snapshot) -> int | None:
     """The game version an ``If-Match`` header insists on (None without the header).
 
-    A tag that is not one of ours can match no version, so it becomes -1 and the
-    service answers ``stale``.
+    RFC 9110: the condition holds when any listed tag is the current one (strong
+    comparison, so a weak ``W/"v3"`` never does) or the header is ``*`` (the game
+    exists, or ``authorised`` would have answered 404).  Then the write must still
+    find the version read here; otherwise no version can match, and the service
+    answers ``stale``.
     """
-    if_match = request.if_match
-    if not request.headers.get("If-Match") or if_match.star_tag:
+    if not request.headers.get("If-Match"):
         return None
-    for tag in if_match.as_set():
-        # Werkzeug reads an empty tag ("") as None; like any tag not ours, it matches no version.
-        match = ETAG_RE.fullmatch(tag or "")
-        if match:
-            return int(match.group(1))
-    return -1
+    return seen.version if request.if_match.contains(etag(seen.version)) else -1
 
 
 def dry_run() -> bool:
@@ -299,7 +293,12 @@ def correct_deal(game_id: str, number: int) -> Response:
     seen = authorised(game_id)
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
-        game_id, number, expected_version=expected_version(), seen=seen, dry_run=dry_run(), **_changes(body)
+        game_id,
+        number,
+        expected_version=expected_version(seen),
+        seen=seen,
+        dry_run=dry_run(),
+        **_changes(body),
     )
     assert written.deal is not None
     return json_response(deal_body(written.setup, written.deal))
@@ -315,7 +314,7 @@ def correct_deals(game_id: str) -> Response:
     body = parse_body(shapes.CorrectDeals)
     corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
     written = services.correct_deals(
-        game_id, corrections, expected_version=expected_version(), seen=seen, dry_run=dry_run()
+        game_id, corrections, expected_version=expected_version(seen), seen=seen, dry_run=dry_run()
     )
     return json_response(state_body(game_id, written.setup, written.state))
 
@@ -324,5 +323,5 @@ def correct_deals(game_id: str) -> Response:
 def undo_deal(game_id: str, number: int) -> tuple[str, int]:
     """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
     seen = authorised(game_id)
-    services.undo_deal(game_id, number, expected_version=expected_version(), seen=seen)
+    services.undo_deal(game_id, number, expected_version=expected_version(seen), seen=seen)
     return "", 204

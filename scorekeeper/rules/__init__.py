@@ -21,15 +21,22 @@ from .base import (
     Ruleset,
     Standing,
     has_control_characters,
-    name_key,
     normalise_name,
     standings_for,
+)
+from .names import (
+    NAME_KEY_LENGTH,
+    is_invisible,
+    name_key,
+    storable_text,
     validate_name,
+    validate_note,
 )
 from .registry import RULESETS, get_ruleset
 
 __all__ = [
     "MAX_NAME_LENGTH",
+    "NAME_KEY_LENGTH",
     "RULESETS",
     "TRICKS_PER_DEAL",
     "Contract",
@@ -45,8 +52,11 @@ __all__ = [
     "Standing",
     "get_ruleset",
     "has_control_characters",
+    "is_invisible",
     "name_key",
     "normalise_name",
     "standings_for",
+    "storable_text",
     "validate_name",
+    "validate_note",
 ]

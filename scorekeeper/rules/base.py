@@ -233,16 +233,18 @@ def normalise_name(raw: object) -> str:
 
     NFC makes "José" typed as e + combining accent the same name as the precomposed one.
     """
-    import unicodedata
+    from .names import normalise_text
 
     if not isinstance(raw, str):
         raise RuleError("invalid_players", "Each player's name must be text.", "players")
-    return unicodedata.normalize("NFC", " ".join(raw.split()))
+    return normalise_text(raw)
 
 
 def name_key(name: str) -> str:
-    """The form in which two names are compared (ignoring case)."""
-    return normalise_name(name).casefold()
+    """The form in which two names are compared (see ``names.name_key``)."""
+    from . import names
+
+    return names.name_key(name)
 
 
 def has_control_characters(text: str) -> bool:
@@ -251,29 +253,6 @@ def has_control_characters(text: str) -> bool:
 
     # Bidi overrides and other format characters can disguise a name on the sheet.
     return any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} for ch in text)
-
-
-def validate_name(raw: object, *, in_game: bool = False) -> str:
-    """A player's name as stored (see ``normalise_name``), or a ``RuleError`` saying what is wrong.
-
-    On its own (naming or renaming a person) a bad name is refused with ``invalid_name``;
-    ``in_game`` words the refusal for a game's list of players (``invalid_players``).
-    """
-    code, field_name = ("invalid_players", "players") if in_game else ("invalid_name", "name")
-    if not isinstance(raw, str):
-        message = "Each player's name must be text." if in_game else "The name must be text."
-        raise RuleError(code, message, field_name)
-    name = normalise_name(raw)
-    if not name:
-        message = "Every player needs a name." if in_game else "A player needs a name."
-        raise RuleError(code, message, field_name)
-    if len(name) > MAX_NAME_LENGTH:
-        shown = f" ({name[:12]}… has {len(name)})" if in_game else ""
-        raise RuleError(code, f"Names can be at most {MAX_NAME_LENGTH} characters{shown}.", field_name)
-    if has_control_characters(name):
-        message = "Names cannot contain control or invisible formatting characters."
-        raise RuleError(code, message, field_name)
-    return name
 
 
 @dataclass(frozen=True)
@@ -359,11 +338,12 @@ class Ruleset(ABC):
                 f"{self.name} needs exactly {self.player_count} players (got {len(players)}).",
                 "players",
             )
-        names = tuple(normalise_name(raw) for raw in players)
+        from .names import validate_name
+
+        names = tuple(validate_name(raw, in_game=True) for raw in players)
         seen: dict[str, str] = {}
         for name in names:
-            validate_name(name, in_game=True)
-            key = name.casefold()
+            key = name_key(name)
             if key in seen:
                 raise RuleError(
                     "invalid_players",
@@ -398,7 +378,7 @@ class Ruleset(ABC):
         if isinstance(name, str):
             key = name_key(name)
             for seat, player in enumerate(players):
-                if player.casefold() == key:
+                if name_key(player) == key:
                     return seat
         raise RuleError("unknown_player", f"{name!s} is not playing in this game.", field_name)
 

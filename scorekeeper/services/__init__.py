@@ -27,7 +27,15 @@ from .games import (
     rematch,
 )
 from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
-from .people import find_player, get_player, merge_players, rename_player
+from .people import (
+    Authority,
+    find_player,
+    get_player,
+    may_manage,
+    merge_players,
+    not_allowed,
+    rename_player,
+)
 from .store import (
     Snapshot,
     Written,
@@ -47,6 +55,7 @@ from .store import (
 
 __all__ = [
     "UNSET",
+    "Authority",
     "Snapshot",
     "Written",
     "_player_named",
@@ -65,9 +74,11 @@ __all__ = [
     "is_contention",
     "key_matches",
     "list_games",
+    "may_manage",
     "merge_players",
     "new_edit_key",
     "new_game_id",
+    "not_allowed",
     "parse_note",
     "parse_played_on",
     "ping",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date, timedelta
 
 from sqlalchemy import select
@@ -13,7 +14,7 @@ from .. import stats
 from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Game, Player, Seat, today
-from ..rules import RuleError, get_ruleset, has_control_characters, name_key
+from ..rules import RuleError, get_ruleset, name_key, validate_note
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import (
     Snapshot,
@@ -63,9 +64,12 @@ def create_game(
     day = parse_played_on(played_on)
     text = parse_note(note)
     key = new_edit_key()
-    state = ruleset.replay(setup, [])
     try:
         people = _players_named(setup.players)
+        # A person who already exists keeps their spelling ("Kim" typed as "KIM"): the answer
+        # shows the names exactly as every later read will.
+        setup = replace(setup, players=tuple(person.name for person in people))
+        state = ruleset.replay(setup, [])
         game = Game(
             id=new_game_id(),
             ruleset=ruleset.id,
@@ -112,16 +116,7 @@ def parse_played_on(raw: object) -> date:
 
 def parse_note(raw: object) -> str | None:
     """An optional note (place, occasion): trimmed, at most NOTE_LENGTH characters, blank is none."""
-    if raw is None:
-        return None
-    if not isinstance(raw, str):
-        raise RuleError("invalid_note", "The note must be text.", "note")
-    text = " ".join(raw.split())
-    if len(text) > NOTE_LENGTH:
-        raise RuleError("invalid_note", f"The note can be at most {NOTE_LENGTH} characters.", "note")
-    if has_control_characters(text):
-        raise RuleError("invalid_note", "The note cannot contain control characters.", "note")
-    return text or None
+    return validate_note(raw, limit=NOTE_LENGTH)
 
 
 def refresh_results(game: Game) -> None:

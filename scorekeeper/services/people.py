@@ -1,15 +1,72 @@
-"""People: a player's name, renaming a person, and merging two records of one person."""
+"""People: a player's name, renaming a person, and merging two records of one person.
+
+Who may rename or merge (``Authority``): the instance's administrator, or whoever
+holds the edit key of every game the people concerned sat in.  Anyone else is
+refused (``not_allowed``) and nothing changes.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, select, update
 
 from .. import stats
-from ..errors import not_found, refusal
+from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, Seat
-from ..rules import RuleError, name_key, normalise_name, validate_name
+from ..rules import RuleError, name_key, validate_name
+from .keys import hash_matches
 from .store import transaction
+
+
+@dataclass(frozen=True)
+class Authority:
+    """What a visitor holds: the administrator's sign-in, and the edit keys of some games."""
+
+    admin: bool = False
+    keys: Mapping[str, str] = field(default_factory=dict)
+    """Game id -> the edit key this visitor holds for it."""
+
+    def holds_all(self, games: Iterable[tuple[str, str]]) -> bool:
+        """Whether the keys include the edit key of every game in ``games`` ((id, key hash) pairs)."""
+        if self.admin:
+            return True
+        games = list(games)
+        # A person with no game left is managed by the administrator alone.
+        return bool(games) and all(
+            hash_matches(key_hash, self.keys.get(game_id)) for game_id, key_hash in games
+        )
+
+
+def not_allowed() -> Refusal:
+    return refusal(
+        "not_allowed",
+        "Only the administrator, or whoever holds the edit key of every game these players sat in, "
+        "may rename or merge them. Nothing was changed.",
+    )
+
+
+def _games_of(player_ids: Iterable[int]) -> list[tuple[str, str]]:
+    """(game id, edit key hash) of every game any of ``player_ids`` sat in."""
+    rows = db.session.execute(
+        select(Game.id, Game.edit_key_hash)
+        .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id.in_(list(player_ids)))))
+        .order_by(Game.id)
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+def may_manage(player_ids: Iterable[int], authority: Authority) -> bool:
+    """Whether ``authority`` may rename or merge the people ``player_ids``."""
+    return authority.admin or authority.holds_all(_games_of(player_ids))
+
+
+def _require(player_ids: Iterable[int], authority: Authority | None) -> None:
+    # None: a caller on the server itself (the command line, a script), trusted as the administrator.
+    if authority is not None and not may_manage(player_ids, authority):
+        raise not_allowed()
 
 
 def get_player(player_id: int) -> Player:
@@ -23,9 +80,14 @@ def find_player(name: object) -> Player:
     """The player called ``name`` (ignoring case), or ``not_found``."""
     if not isinstance(name, str) or not name.strip():
         raise RuleError("unknown_player", "Give a player's name.", "name")
-    player = db.session.execute(select(Player).where(Player.name_key == name_key(name))).scalar_one_or_none()
+    # The name is checked like any name before it is looked up: no stored name has a NUL or an
+    # invisible character, and PostgreSQL would refuse the NUL where SQLite does not.
+    wanted = validate_name(name)
+    player = db.session.execute(
+        select(Player).where(Player.name_key == name_key(wanted))
+    ).scalar_one_or_none()
     if player is None:
-        raise RuleError("unknown_player", f"There is no player called {normalise_name(name)}.", "name")
+        raise RuleError("unknown_player", f"There is no player called {wanted}.", "name")
     return player
 
 
@@ -40,10 +102,14 @@ def _touch_games_of(player_id: int) -> None:
     )
 
 
-def rename_player(player_id: int, new_name: object) -> Player:
-    """Give a player a new name; their games and figures follow (they point at the person)."""
+def rename_player(player_id: int, new_name: object, authority: Authority | None = None) -> Player:
+    """Give a player a new name; their games and figures follow (they point at the person).
+
+    ``authority`` must be the administrator's or hold the keys of all the player's games.
+    """
     with transaction():
         player = get_player(player_id)
+        _require([player.id], authority)
         name = validate_name(new_name)
         key = name_key(name)
         if key != player.name_key:
@@ -61,15 +127,17 @@ def rename_player(player_id: int, new_name: object) -> Player:
     return player
 
 
-def merge_players(duplicate_id: int, keep_id: int) -> Player:
+def merge_players(duplicate_id: int, keep_id: int, authority: Authority | None = None) -> Player:
     """Fold the record ``duplicate_id`` into ``keep_id``: one person, all their games.
 
     Refused when the two sat in the same game: they are then two people, and
-    one game would have the same person in two seats.
+    one game would have the same person in two seats.  ``authority`` must be the
+    administrator's or hold the keys of every game either of them sat in.
     """
     with transaction():
         duplicate = get_player(duplicate_id)
         keep = get_player(keep_id)
+        _require([duplicate.id, keep.id], authority)
         if duplicate.id == keep.id:
             raise refusal("same_player", "Choose two different players to merge.", "keep")
         shared = db.session.execute(

@@ -1,7 +1,7 @@
 """Server-rendered pages, one ``web`` blueprint whose views live in a package per area.
 
 - ``games``: the game list, a new game, the game page and its writes, the scoresheet;
-- ``people``: rankings, the players, a player's page (rename, merge);
+- ``people``: rankings, the players, a player's page (rename, merge), the administrator's sign-in;
 - ``transfer``: export (JSON, CSV) and import.
 
 One blueprint keeps every endpoint ``web.<view>`` whichever package holds the view.
@@ -13,6 +13,7 @@ bp = Blueprint("web", __name__)
 
 from .games import routes as games_routes  # noqa: E402,F401
 from .games.presenters import contract_mark  # noqa: E402
+from .people import admin as people_admin  # noqa: E402,F401
 from .people import routes as people_routes  # noqa: E402,F401
 from .transfer import routes as transfer_routes  # noqa: E402,F401
 

@@ -108,8 +108,10 @@ def test_a_flashed_message_shows_once_and_is_not_kept(app: Flask, client: FlaskC
 
 def test_each_phone_gets_its_own_working_form_token(app: Flask) -> None:
     """A finished game's page has the rematch form: a kept copy must carry each visitor's own token."""
-    game_id, _key = new_game(app, 18)
-    first, second = app.test_client(), app.test_client()
+    game_id, key = new_game(app, 18)
+    # Two phones holding the pencil (the rematch form is the scorer's).
+    first = with_pencil(app.test_client(), game_id, key)
+    second = with_pencil(app.test_client(), game_id, key)
     first_html, second_html = page(first, f"/games/{game_id}"), page(second, f"/games/{game_id}")
     assert csrf_from(first_html) != csrf_from(second_html)
     response = second.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_from(second_html)})

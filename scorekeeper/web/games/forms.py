@@ -7,8 +7,10 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
+from wtforms.validators import ValidationError
 from wtforms.widgets import HiddenInput
 
+from ...limits import MAX_DB_INT
 from ...models import NOTE_LENGTH
 from ...rules import MAX_NAME_LENGTH, RuleError
 
@@ -33,6 +35,20 @@ def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun:
         code = "tricks_players" if noun == "tricks" else "bids_required"
         raise RuleError(code, f"Enter the {noun} for {who}.", noun)
     return values
+
+
+class BoundedIntegerField(IntegerField):
+    """A whole number the database can hold (0..2**31-1): anything else makes the form invalid.
+
+    Deal numbers and versions travel in hidden inputs; a forged one must not reach SQL.
+    """
+
+    widget = HiddenInput()
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data is not None and not 0 <= self.data <= MAX_DB_INT:
+            self.data = None
+            raise ValidationError("Not a valid number.")
 
 
 class SeatList(FieldList):
@@ -63,7 +79,7 @@ class NewGameForm(FlaskForm):
 class DeclareForm(FlaskForm):
     """The next deal: the contract chosen (Mizerka) or the bids (Misère), maybe the tricks too."""
 
-    number = IntegerField(widget=HiddenInput())
+    number = BoundedIntegerField()
     contract = HiddenField()
     bids = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
@@ -72,22 +88,22 @@ class DeclareForm(FlaskForm):
 class TricksForm(FlaskForm):
     """The tricks of a declared (pending) deal."""
 
-    number = IntegerField(widget=HiddenInput())
+    number = BoundedIntegerField()
     tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
 
 
 class CorrectForm(FlaskForm):
     """A correction of a recorded deal: its declaration and its tricks."""
 
-    version = IntegerField(widget=HiddenInput())
+    version = BoundedIntegerField()
     contract = StringField()
     bids = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
 
 
 class UndoForm(FlaskForm):
-    number = IntegerField(widget=HiddenInput())
-    version = IntegerField(widget=HiddenInput())
+    number = BoundedIntegerField()
+    version = BoundedIntegerField()
 
 
 class HandOverForm(FlaskForm):

@@ -98,7 +98,12 @@ def new_game() -> Any:
 
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str) -> Any:
-    """A new game with the same people, seats and options; the first deal moves on one seat."""
+    """A new game with the same people, seats and options; the first deal moves on one seat.
+
+    Only the scorer (the holder of the game's edit key) may start it: a watching phone
+    would otherwise take the pencil of the table's next game.
+    """
+    require_editor(load_game(game_id))
     form = RematchForm()
     if not form.validate_on_submit():
         abort(400)
@@ -145,7 +150,7 @@ def _render_game(
             undo=UndoForm(formdata=None),
             share=share,
             chart=totals_chart(game),
-            rematch=RematchForm(formdata=None) if game.state.finished else None,
+            rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
         ),
         status,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import StringField
+from wtforms import PasswordField, StringField
 
 from ...rules import MAX_NAME_LENGTH
 
@@ -17,3 +17,13 @@ class MergeForm(FlaskForm):
 
     duplicate = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
     keep = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
+
+
+class AdminSignInForm(FlaskForm):
+    """The administrator key, to rename and merge anyone."""
+
+    key = PasswordField(render_kw={"autocomplete": "off", "spellcheck": "false"})
+
+
+class AdminSignOutForm(FlaskForm):
+    """Sign out: nothing to fill in but the CSRF token."""

@@ -7,7 +7,9 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 
 from ... import charts, services, stats
+from ...access import held_keys, is_admin
 from ...errors import status_for
+from ...limits import query_int
 from ...models import today
 from ...rules import RULESETS, Refusal, RuleError
 from .. import bp
@@ -48,7 +50,7 @@ def rankings() -> str:
     sort = request.args.get("sort", stats.DEFAULT_SORT)
     direction = request.args.get("dir")
     descending = None if direction not in ("asc", "desc") else direction == "desc"
-    page = request.args.get("page", 1, type=int) or 1
+    page = query_int(request.args, "page", 1)
     per_page = int(current_app.config.get("RANKINGS_PER_PAGE") or stats.PER_PAGE)
     table = stats.rankings(filters, today(), sort, descending, page, per_page)
 
@@ -82,15 +84,24 @@ def rankings() -> str:
     )
 
 
+def authority() -> services.Authority:
+    """What this visitor holds: the administrator's sign-in, and the game keys sent to the people pages."""
+    return services.Authority(admin=is_admin(), keys=held_keys(request))
+
+
 def _render_players(
     merge: MergeForm | None = None, error: Refusal | None = None, status: int = 200
 ) -> tuple[str, int]:
+    held = authority()
     return (
         render_template(
             "web/players.html",
             people=stats.people(),
             merge=merge or MergeForm(formdata=None),
             error=error,
+            # Merging by name is offered to whoever may manage someone: the admin or a key holder.
+            can_merge=held.admin or bool(held.keys),
+            admin=held.admin,
         ),
         status,
     )
@@ -108,15 +119,21 @@ def merge_players() -> Any:
     form = MergeForm()
     if not form.validate_on_submit():
         return _render_players(form, RuleError("form", "The form was incomplete; try again.", None), 422)
+    held = authority()
+    if not held.admin and not held.keys:  # holds no key at all: may manage nobody
+        return _render_players(form, services.not_allowed(), 403)
     try:
         duplicate = services.find_player(form.duplicate.data)
     except Refusal as refused:
         return _render_players(form, type(refused)(refused.code, refused.message, "duplicate"), 422)
+    if not services.may_manage([duplicate.id], held):
+        return _render_players(form, services.not_allowed(), 403)
     try:
         keep = services.find_player(form.keep.data)
-        kept = services.merge_players(duplicate.id, keep.id)
+        kept = services.merge_players(duplicate.id, keep.id, held)
     except Refusal as refused:
-        at_keep = type(refused)(refused.code, refused.message, "keep")
+        field = None if refused.code == "not_allowed" else "keep"
+        at_keep = type(refused)(refused.code, refused.message, field)
         return _render_players(form, at_keep, status_for(refused.code))
     flash(f"Merged: all the games are now {kept.name}'s.", "ok")
     return redirect(url_for("web.player", player_id=kept.id), code=303)
@@ -134,6 +151,7 @@ def _render_player(
     figures = stats.player_stats(player_id, filters, today())
     if figures is None:
         abort(404)
+    manage = services.may_manage([player_id], authority())
     chart = (
         charts.points_per_game_chart(figures.name, [(line.played_on, line.total) for line in figures.series])
         if figures.series
@@ -156,6 +174,8 @@ def _render_player(
             rename=rename or RenameForm(formdata=None, name=figures.name),
             merge=merge or MergeForm(formdata=None),
             errors=errors or {},
+            manage=manage,
+            admin=is_admin(),
             min_for_percent=stats.MIN_FOR_PERCENT,
         ),
         status,
@@ -174,12 +194,14 @@ def rename_player(player_id: int) -> Any:
     form = RenameForm()
     if not form.validate_on_submit():
         return _render_player(player_id, rename=form, errors={"name": "The form was incomplete."}, status=422)
+    if not services.may_manage([player_id], authority()):
+        return _render_player(player_id, errors={"form": services.not_allowed().message}, status=403)
     try:
-        renamed = services.rename_player(player_id, form.name.data)
+        renamed = services.rename_player(player_id, form.name.data, authority())
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
-        errors = {"name": refused.message}
+        errors = {"form" if refused.code == "not_allowed" else "name": refused.message}
         return _render_player(player_id, rename=form, errors=errors, status=status_for(refused.code))
     flash(f"Renamed: {renamed.name}.", "ok")
     return redirect(url_for("web.player", player_id=player_id), code=303)
@@ -191,13 +213,15 @@ def merge_into(player_id: int) -> Any:
     form = MergeForm()
     if not form.validate_on_submit():
         return _render_player(player_id, merge=form, errors={"keep": "The form was incomplete."}, status=422)
+    if not services.may_manage([player_id], authority()):
+        return _render_player(player_id, errors={"form": services.not_allowed().message}, status=403)
     try:
         keep = services.find_player(form.keep.data)
-        kept = services.merge_players(player_id, keep.id)
+        kept = services.merge_players(player_id, keep.id, authority())
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
-        errors = {"keep": refused.message}
+        errors = {"form" if refused.code == "not_allowed" else "keep": refused.message}
         return _render_player(player_id, merge=form, errors=errors, status=status_for(refused.code))
     flash(f"Merged: all the games are now {kept.name}'s.", "ok")
     return redirect(url_for("web.player", player_id=kept.id), code=303)

@@ -1,0 +1,119 @@
+"""Bounds on what a request may carry, checked before anything reaches the database.
+
+* Numbers: every id, deal number and page number from a URL, a query string or a
+  form fits the database's integer column (PostgreSQL's ``integer``, 32 bits), or
+  it is treated as unknown (404) or brought to the nearest valid value (pages).
+  ``<int:...>`` in every route is the bounded converter below; query strings go
+  through ``query_int``; forms through ``BoundedIntegerField`` (``web/forms.py``).
+* Body size: a body longer than ``MAX_CONTENT_LENGTH`` is refused with 413 however
+  it is framed.  Werkzeug refuses an over-long ``Content-Length`` itself; a
+  chunked body has no length, so ``BodyLimit`` reads it (up to one byte over the
+  limit) before the app sees the request, and marks it too large.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from flask import Flask, abort, request
+from werkzeug.routing import IntegerConverter, Map
+from werkzeug.wsgi import get_content_length
+
+#: The largest id or count the database's integer columns hold (PostgreSQL ``integer``).
+MAX_DB_INT = 2**31 - 1
+_TOO_LARGE = "scorekeeper.body_too_large"
+
+
+def digits_up_to(limit: int) -> str:
+    """A regular expression for the decimal numbers 0..``limit`` (no sign, no leading zeros past its length).
+
+    For 2147483647: up to nine digits, or ten digits no greater, place by place.
+    """
+    text = str(limit)
+    choices = [rf"\d{{1,{len(text) - 1}}}"] if len(text) > 1 else []
+    for place, digit in enumerate(text):
+        if digit != "0":
+            rest = len(text) - place - 1
+            choices.append(text[:place] + f"[0-{int(digit) - 1}]" + (rf"\d{{{rest}}}" if rest else ""))
+    choices.append(text)
+    return "(?:" + "|".join(choices) + ")"
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:...>`` that matches only whole numbers the database can hold; any other is a 404.
+
+    The bound is in the pattern itself: a path with a bigger number matches no route
+    at all (a bound checked after matching would make Werkzeug answer 405 for some
+    methods), and a thousand-digit number never reaches ``int()``.
+    """
+
+    regex = digits_up_to(MAX_DB_INT)
+
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", MAX_DB_INT)
+        super().__init__(map, *args, **kwargs)
+
+
+def query_int(
+    args: Mapping[str, str], name: str, default: int, *, low: int = 1, high: int = MAX_DB_INT
+) -> int:
+    """A whole number from the query string, brought within ``low..high``; ``default`` if not a number.
+
+    A page number past either end shows the nearest page instead of failing.
+    """
+    raw = (args.get(name) or "").strip()
+    sign = -1 if raw.startswith("-") else 1
+    digits = raw.lstrip("+-")
+    if not digits.isascii() or not digits.isdigit():
+        return default
+    if len(digits) > 12:  # far beyond any bound: no need to convert it
+        return high if sign > 0 else low
+    return max(low, min(high, sign * int(digits)))
+
+
+class BodyLimit:
+    """WSGI middleware: a body without ``Content-Length`` (chunked) is read here, up to the limit.
+
+    The body read is handed on as a plain stream with its length, so the app
+    treats it exactly like one sent with ``Content-Length``; one byte over the
+    limit marks the request too large, and the app answers 413 (in the API's
+    JSON error body or the site's error page) without reading it.
+    """
+
+    def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        # Werkzeug ignores Content-Length on a chunked request, and then stops reading at the
+        # limit without a word: the body would be cut short and the rest silently dropped.
+        if limit is not None and get_content_length(environ) is None and environ.get("wsgi.input_terminated"):
+            stream = environ["wsgi.input"]
+            body = bytearray()
+            while len(body) <= limit:
+                chunk = stream.read(min(64 * 1024, limit + 1 - len(body)))
+                if not chunk:
+                    break
+                body += chunk
+            if len(body) > limit:
+                environ[_TOO_LARGE] = True
+                body = bytearray()
+            environ["wsgi.input"] = io.BytesIO(bytes(body))
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("wsgi.input_terminated", None)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.wsgi_app(environ, start_response)
+
+
+def init_app(app: Flask) -> None:
+    """Bounded ``<int:...>`` in every route, and the body limit for chunked requests."""
+    app.url_map.converters["int"] = BoundedIntConverter
+    app.wsgi_app = BodyLimit(app, app.wsgi_app)  # type: ignore[method-assign]
+
+    @app.before_request
+    def refuse_over_long_body() -> None:
+        if request.environ.get(_TOO_LARGE):
+            abort(413)

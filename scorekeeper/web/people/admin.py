@@ -1,0 +1,39 @@
+"""The administrator's sign-in: the admin key (settings, or printed by ``make run``), kept in the session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+
+from ...access import is_admin, sign_in_admin, sign_out_admin
+from .. import bp
+from .forms import AdminSignInForm, AdminSignOutForm
+
+
+@bp.route("/admin", methods=["GET", "POST"])
+def admin_sign_in() -> Any:
+    """Sign in with the admin key (rename and merge anyone), or sign out when signed in."""
+    form = AdminSignInForm()
+    error, status = None, 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            error, status = "The form was incomplete; try again.", 422
+        elif sign_in_admin((form.key.data or "").strip()):
+            flash("Signed in as the administrator.", "ok")
+            return redirect(url_for("web.players"), code=303)
+        else:
+            error, status = "That is not the administrator key.", 403
+    return render_template(
+        "web/admin.html", form=form, sign_out=AdminSignOutForm(formdata=None), admin=is_admin(), error=error
+    ), status
+
+
+@bp.post("/admin/sign-out")
+def admin_sign_out() -> Any:
+    """Forget the administrator's sign-in in this browser."""
+    form = AdminSignOutForm()
+    if form.validate_on_submit():
+        sign_out_admin()
+        flash("Signed out.", "ok")
+    return redirect(url_for("web.admin_sign_in"), code=303)
