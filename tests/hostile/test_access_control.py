@@ -260,3 +260,25 @@ def test_exporting_a_game_in_progress_is_a_read_without_secrets(
             assert table.key not in body and hash_key(table.key) not in body
             assert "edit_key" not in body
         assert table.watcher.get(export_url("nosuchgame")).status_code == 404
+
+
+def test_the_admin_key_is_generated_once_and_printed_in_the_banner(tmp_path: Any, monkeypatch: Any) -> None:
+    from scorekeeper.cli import banner
+    from scorekeeper.config import admin_key
+
+    monkeypatch.delenv("SCOREKEEPER_ADMIN_KEY", raising=False)
+    first = admin_key(str(tmp_path))
+    assert len(first) >= 32 and admin_key(str(tmp_path)) == first
+    assert (tmp_path / "admin_key").stat().st_mode & 0o077 == 0  # readable by the owner only
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_KEY", "from-the-environment")
+    assert admin_key(str(tmp_path)) == "from-the-environment"
+    assert first in banner("127.0.0.1", 5000, first)
+
+
+def test_the_key_cookie_reaches_the_game_and_the_people_pages_only(app: Flask) -> None:
+    scorer = app.test_client()
+    game_id = start_mizerka(scorer)
+    key = edit_key(scorer, game_id)
+    people = scorer.get_cookie(cookie_name(game_id), path="/players")
+    assert people is not None and people.value == key and people.http_only
+    assert scorer.get_cookie(cookie_name(game_id), path="/") is None
