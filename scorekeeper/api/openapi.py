@@ -118,13 +118,17 @@ DEAL_NUMBER = {
     "in": "path",
     "required": True,
     "description": "The deal's number (1-based).",
-    "schema": {"type": "integer", "minimum": 0},
+    "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
 }
 IF_MATCH = {
     "name": "If-Match",
     "in": "header",
     "required": False,
-    "description": "Optional: the game's ETag (from GET); if the game changed since, 409 stale.",
+    "description": (
+        "Optional: the game's ETag (from GET), or several separated by commas, or *. The write "
+        "goes ahead when any listed tag is the current one (strong comparison: a weak W/ tag "
+        "never is) or the header is * (the game exists); otherwise 409 stale."
+    ),
     "schema": {"type": "string"},
 }
 IF_NONE_MATCH = {

@@ -98,3 +98,20 @@ def test_query_int_never_fails_and_stays_in_bounds(raw: str) -> None:
 def test_any_player_id_or_page_is_a_404_or_a_page(client: FlaskClient, number: int) -> None:
     assert client.get(f"/players/{number}").status_code == 404  # no players exist in this app
     assert client.get(f"/rankings?page={number}").status_code == 200
+
+
+def test_hostile_query_strings_fall_back_to_defaults(app: Flask, client: FlaskClient) -> None:
+    start_mizerka(client, deals=1)
+    from scorekeeper.services import find_player
+
+    with app.app_context():
+        ann = find_player("Ann").id
+    hostile = "game=%00&period=%00&sort=%00&dir=%00&page=%00"
+    with Unchanged(app):
+        for url in (
+            f"/rankings?{hostile}",
+            f"/players/{ann}?{hostile}",
+            f"/games/new?{hostile}",
+            f"/players?{hostile}",
+        ):
+            assert client.get(url).status_code == 200, url
