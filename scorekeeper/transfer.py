@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -143,6 +143,9 @@ def import_game(data: object) -> tuple[Snapshot, str]:
     key = services.new_edit_key()
     try:
         people = [services._player_named(name) for name in setup.players]
+        # An existing person keeps their spelling: the answer shows what every later read will.
+        setup = replace(setup, players=tuple(person.name for person in people))
+        state = ruleset.replay(setup, records)
         now = utcnow()
         game = Game(
             id=services.new_game_id(),
