@@ -262,16 +262,16 @@ def test_exporting_a_game_in_progress_is_a_read_without_secrets(
         assert table.watcher.get(export_url("nosuchgame")).status_code == 404
 
 
-def test_the_admin_key_is_generated_once_and_printed_in_the_banner(tmp_path: Any, monkeypatch: Any) -> None:
+def test_the_admin_key_is_generated_once_and_printed_in_the_banner(tmp_path: Any) -> None:
     from scorekeeper.cli import banner
-    from scorekeeper.config import admin_key
+    from scorekeeper.config import Settings, admin_key
 
-    monkeypatch.delenv("SCOREKEEPER_ADMIN_KEY", raising=False)
-    first = admin_key(str(tmp_path))
-    assert len(first) >= 32 and admin_key(str(tmp_path)) == first
+    settings = Settings.from_environ({})
+    first = admin_key(str(tmp_path), settings)
+    assert len(first) >= 32 and admin_key(str(tmp_path), settings) == first
     assert (tmp_path / "admin_key").stat().st_mode & 0o077 == 0  # readable by the owner only
-    monkeypatch.setenv("SCOREKEEPER_ADMIN_KEY", "from-the-environment")
-    assert admin_key(str(tmp_path)) == "from-the-environment"
+    given = Settings.from_environ({"SCOREKEEPER_ADMIN_KEY": "from-the-environment"})
+    assert admin_key(str(tmp_path), given) == "from-the-environment"
     assert first in banner("127.0.0.1", 5000, first)
 
 

@@ -65,3 +65,26 @@ def test_old_name_keys_are_recomputed_and_collisions_stay_two_records(old_app: F
         assert keys == {"Ann": "ann", "Ｂｏｂ": "ｂｏｂ", "Bob": "bob", "ﬁona": "fiona"}
         assert find_player("FIONA").name == "ﬁona"
         db.session.remove()
+
+
+def test_the_migration_computes_the_engine_s_key() -> None:
+    """The migration carries its own copy of the key: the same as the engine's, for any text."""
+    import importlib.util
+
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from scorekeeper.database import migrations_dir
+    from scorekeeper.rules import name_key as engine_key
+
+    path = Path(migrations_dir()) / "versions" / "0003_name_keys_fold_look_alikes.py"
+    spec = importlib.util.spec_from_file_location("migration_0003", path)
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+
+    @given(st.text(max_size=40))
+    def same(name: str) -> None:
+        assert migration.name_key(name) == engine_key(name)
+
+    same()
