@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .rules.base import Refusal, RuleError
+from .rules import Refusal, RuleError
 
 
 class Kind(StrEnum):

@@ -22,8 +22,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from ..rules import RULESETS, TRICKS_PER_DEAL
-from ..rules.base import MAX_NAME_LENGTH
+from ..rules import MAX_NAME_LENGTH, RULESETS, TRICKS_PER_DEAL
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})

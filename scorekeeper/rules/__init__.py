@@ -6,8 +6,21 @@ turns recorded facts into a validated ``GameState``.
 
 from __future__ import annotations
 
-from .base import (
+from .base import Ruleset
+from .names import (
     MAX_NAME_LENGTH,
+    NAME_KEY_LENGTH,
+    has_control_characters,
+    is_invisible,
+    name_key,
+    normalise_name,
+    storable_text,
+    validate_name,
+    validate_note,
+)
+from .refusal import Refusal, RuleError
+from .registry import RULESETS, get_ruleset
+from .state import (
     TRICKS_PER_DEAL,
     Contract,
     DealRecord,
@@ -16,23 +29,9 @@ from .base import (
     GameState,
     NextDeal,
     OptionSpec,
-    Refusal,
-    RuleError,
-    Ruleset,
     Standing,
-    has_control_characters,
-    normalise_name,
     standings_for,
 )
-from .names import (
-    NAME_KEY_LENGTH,
-    is_invisible,
-    name_key,
-    storable_text,
-    validate_name,
-    validate_note,
-)
-from .registry import RULESETS, get_ruleset
 
 __all__ = [
     "MAX_NAME_LENGTH",

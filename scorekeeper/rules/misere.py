@@ -10,15 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .base import (
-    TRICKS_PER_DEAL,
-    Contract,
-    DealState,
-    GameSetup,
-    OptionSpec,
-    RuleError,
-    Ruleset,
-)
+from .base import Ruleset
+from .refusal import RuleError
+from .state import TRICKS_PER_DEAL, Contract, DealState, GameSetup, OptionSpec
 
 DEALER = "dealer"
 LEADER = "leader"

@@ -8,13 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .base import (
-    Contract,
-    DealState,
-    GameSetup,
-    RuleError,
-    Ruleset,
-)
+from .base import Ruleset
+from .refusal import RuleError
+from .state import Contract, DealState, GameSetup
 
 FOREHAND = "forehand"
 MIDDLEHAND = "middlehand"

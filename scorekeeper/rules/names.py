@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from .base import MAX_NAME_LENGTH, RuleError
+from .refusal import RuleError
 
+#: The longest name a player may have.
+MAX_NAME_LENGTH = 40
 #: The longest comparison key the database keeps (``players.name_key``).
 NAME_KEY_LENGTH = 160
 
@@ -147,3 +149,19 @@ def validate_note(raw: object, *, limit: int, field: str = "note") -> str | None
     if any(unicodedata.category(char) in _HIDDEN_CATEGORIES for char in text):
         raise RuleError("invalid_note", "The note cannot contain control characters.", field)
     return text or None
+
+
+def normalise_name(raw: object) -> str:
+    """A player's name as stored: trimmed, inner runs of white space folded, Unicode NFC.
+
+    NFC makes "José" typed as e + combining accent the same name as the precomposed one.
+    """
+    if not isinstance(raw, str):
+        raise RuleError("invalid_players", "Each player's name must be text.", "players")
+    return normalise_text(raw)
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds control, format, surrogate, private-use or unassigned characters."""
+    # Bidi overrides and other format characters can disguise a name on the sheet.
+    return any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} for ch in text)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .base import RuleError, Ruleset
+from .base import Ruleset
 from .misere import MISERE
 from .mizerka import MIZERKA
+from .refusal import RuleError
 
 RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (MIZERKA, MISERE)}
 

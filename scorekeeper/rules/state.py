@@ -1,0 +1,195 @@
+"""The vocabulary every ruleset speaks: setup, recorded deals, replayed state.
+
+Everything here is plain, frozen data.  A ruleset turns a ``GameSetup`` and
+the list of ``DealRecord`` facts into a ``GameState`` by replaying the deals;
+nothing derived (roles, quotas, scores, totals) is ever stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+TRICKS_PER_DEAL = 13
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One contract (Mizerka) or fixed deal kind (Misère)."""
+
+    id: str
+    label: str
+    trumps: str | None
+    """The trump suit's id, or None for a deal without trumps."""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game-level option chosen when the game is created."""
+
+    id: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    """(value, label) pairs; the first is the default."""
+
+    @property
+    def default(self) -> str:
+        return self.choices[0][0]
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """The facts fixed when a game starts."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    """Names in seating order (the ruleset says which direction that is)."""
+    first_dealer: int
+    """Seat index of the first dealer."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Game options as sorted (id, value) pairs, so the setup stays hashable."""
+
+    def option(self, option_id: str, default: str = "") -> str:
+        return dict(self.options).get(option_id, default)
+
+    @property
+    def options_dict(self) -> dict[str, str]:
+        return dict(self.options)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """What happened at the table in one deal, by seat index.
+
+    ``contract`` is the chosen contract (Mizerka) or None where the deal
+    number fixes it (Misère).  ``bids`` is None for games or deals without
+    bidding.  ``tricks`` is None while the deal is pending.
+    """
+
+    contract: str | None = None
+    bids: tuple[int, ...] | None = None
+    tricks: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class DealState:
+    """A recorded deal with everything the rules derive from it."""
+
+    number: int
+    dealer: int
+    chooser: int | None
+    """The seat that chose the contract (Mizerka forehand); None for Misère."""
+    contract: str
+    roles: tuple[str, ...]
+    """Role of each seat in this deal (``dealer``, ``forehand``, ...)."""
+    bids: tuple[int, ...] | None
+    tricks: tuple[int, ...] | None
+    quotas: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    totals: tuple[int, ...] | None
+    """Running totals after this deal (None while pending)."""
+    forbidden_bid: int | None = None
+    """The bid the dealer could not make, given the other players' bids (Misère's hook rule);
+    None in deals without bids or when the others' bids leave nothing forbidden."""
+    made: tuple[bool, ...] | None = None
+    """Per seat, whether the player reached their aim in this deal (quota or bid); None while
+    pending and in deals where players have no aim of their own (ciapa-ciapa, misère)."""
+
+    @property
+    def pending(self) -> bool:
+        return self.tricks is None
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """What the table does next: who deals, who declares, what is allowed."""
+
+    number: int
+    dealer: int
+    chooser: int | None
+    contract: str | None
+    """The fixed contract of this deal, where the deal number fixes it."""
+    available_contracts: tuple[str, ...]
+    roles: tuple[str, ...]
+    bidding_order: tuple[int, ...] = ()
+    """Seats in the order they bid (dealer last); empty when nobody bids."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game replayed from its facts."""
+
+    setup: GameSetup
+    deals: tuple[DealState, ...]
+    totals: tuple[int, ...]
+    """Totals after the last completed deal."""
+    next_deal: NextDeal | None
+    """None while a deal is pending, and once the game is finished."""
+    remaining_contracts: tuple[tuple[str, ...], ...]
+    """Per seat, the contracts that seat may still choose (Mizerka)."""
+    standings: tuple[Standing, ...]
+    finished: bool
+    deal_count: int
+
+    @property
+    def pending_deal(self) -> DealState | None:
+        if self.deals and self.deals[-1].pending:
+            return self.deals[-1]
+        return None
+
+    @property
+    def completed_deals(self) -> int:
+        return sum(1 for deal in self.deals if not deal.pending)
+
+    @property
+    def next_number(self) -> int:
+        """The number the next deal recorded gets (after the pending one, if any).
+
+        Deals are numbered 1, 2, ... in order, so it is one more than the deals
+        recorded; once the game is finished it is ``deal_count + 1``, a deal that
+        does not exist.
+        """
+        return len(self.deals) + 1
+
+    @property
+    def current_number(self) -> int:
+        """The deal the table is on now (the pending one, else the next one)."""
+        if self.pending_deal is not None:
+            return self.pending_deal.number
+        if self.next_deal is not None:
+            return self.next_deal.number
+        return self.deal_count
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """Seats sharing first place (everyone before the first deal)."""
+        return tuple(s.seat for s in self.standings if s.rank == 1)
+
+
+def totals_after(done: Sequence[DealState], player_count: int) -> list[int]:
+    """Running totals after the deals ``done``: those of the last completed one (zeros before any)."""
+    for deal in reversed(done):
+        if deal.totals is not None:
+            return list(deal.totals)
+    return [0] * player_count
+
+
+def standings_for(totals: Sequence[int]) -> tuple[Standing, ...]:
+    """Highest total first; equal totals share a rank (1, 1, 3); ties keep seat order."""
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    standings: list[Standing] = []
+    for position, seat in enumerate(order):
+        if position and totals[seat] == totals[order[position - 1]]:
+            rank = standings[-1].rank
+        else:
+            rank = position + 1
+        standings.append(Standing(seat=seat, total=totals[seat], rank=rank))
+    return tuple(standings)
