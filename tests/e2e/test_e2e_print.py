@@ -74,7 +74,8 @@ def test_every_deal_and_the_standings_are_on_paper(paper: str, printed: dict[str
     assert text.count("winner") == 2, "the winners are named in words, not only in colour"
     for deal in MIZERKA_DEALS:
         row = [str(deal.number), deal.dealer, deal.chooser, CONTRACT_LABELS[deal.contract]]
-        row += [str(n) for n in deal.tricks] + [signed(n) for n in deal.scores + deal.totals]
+        # one column group per player: tricks, score, running total
+        row += [f for s in range(3) for f in (str(deal.tricks[s]), signed(deal.scores[s]), signed(deal.totals[s]))]
         assert " ".join(row) in lines, f"deal {deal.number} is missing or garbled: {' '.join(row)}"
     for name in MIZERKA_NAMES:
         assert name in text

@@ -190,15 +190,10 @@ def test_the_scoresheet_of_a_game_in_progress(client: FlaskClient) -> None:
         "Ann",
         "Bob",
         "Clubs",
-        "2",
-        "6",
-        "5",
-        "+1",
-        "−1",
-        "0",
-        "+2",
-        "−2",
-        "0",
+        # per player: tricks, score, running total
+        *("2", "+1", "+2"),
+        *("6", "−1", "−2"),
+        *("5", "0", "0"),
     ]
     assert rows[2].find("th").text == "3"
     assert "blank" in rows[2].classes
@@ -210,4 +205,4 @@ def test_the_home_page_lists_games_with_their_leader(client: FlaskClient) -> Non
     item = parse_html(page(client, "/")).find("a", href=f"/games/{game_id}").text
     assert "Ann · Bob · Cid" in item
     assert "Deal 4/18" in item
-    assert "Leader: Ann (3)" in item
+    assert "Leader: Ann (+3)" in item  # signed, as everywhere else

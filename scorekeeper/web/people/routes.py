@@ -154,7 +154,7 @@ def _render_player(
     manage = services.may_manage([player_id], authority())
     chart = (
         charts.points_per_game_chart(figures.name, [(line.played_on, line.total) for line in figures.series])
-        if figures.series
+        if len(figures.series) > 1
         else None
     )
     player_url = _filters_url("web.player", filters, player_id=0)
