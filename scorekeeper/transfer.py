@@ -183,6 +183,25 @@ def import_game(data: object) -> tuple[Snapshot, str]:
     return imported, key
 
 
+def same_game_here(checked: CheckedExport) -> str | None:
+    """The id of a game already stored that this export describes, if any.
+
+    An export keeps its game's creation time to the microsecond, so a game with that
+    time, ruleset and seating is the exported game itself (or an earlier import of it).
+    """
+    if checked.created_at is None:
+        return None
+    candidates = db.session.execute(
+        db.select(Game).where(Game.ruleset == checked.ruleset.id, Game.created_at == checked.created_at)
+    ).scalars()
+    for game in candidates:
+        if tuple(seat.player.name for seat in sorted(game.seats, key=lambda s: s.position)) == tuple(
+            checked.setup.players
+        ):
+            return game.id
+    return None
+
+
 @dataclass(frozen=True)
 class CheckedExport:
     """An export that passed every check, ready to store."""

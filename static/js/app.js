@@ -73,11 +73,90 @@
 
   if (!b.classList.contains('game-page')) return;
 
-  // Keep the screen on while the phone lies on the table.
+  // A short message at the foot of the screen that pushes nothing aside.
+  const toast = (html) => {
+    let box = d.getElementById('toast');
+    if (!box) {
+      box = d.createElement('p');
+      box.id = 'toast';
+      box.className = 'flash flash-info toast';
+      box.setAttribute('role', 'status');
+      b.append(box);
+    }
+    box.innerHTML = html;
+    box.hidden = false;
+    return box;
+  };
+
+  // Keep the screen on while the phone lies on the table. The Wake Lock API needs a secure
+  // context; served over plain http on the Wi-Fi it is missing, and a muted, looping blank
+  // video from our own origin does the same job (as NoSleep.js does), started by a tap.
+  let video = null;
+  const note = d.querySelector('[data-awake-note]');
+  const awakeByVideo = () => {
+    if (!b.dataset.awake) return;
+    if (!video) {
+      video = d.createElement('video');
+      video.muted = true;
+      video.loop = true;
+      video.setAttribute('playsinline', '');
+      video.setAttribute('muted', '');
+      ['webm', 'mp4'].forEach((type) => {
+        const source = d.createElement('source');
+        source.src = `${b.dataset.awake}.${type}`;
+        source.type = `video/${type}`;
+        video.append(source);
+      });
+    }
+    video.play().then(() => { if (note) note.hidden = true; })
+      .catch(() => { if (note) note.hidden = false; });
+  };
   const wake = () => {
-    if (navigator.wakeLock && !d.hidden) navigator.wakeLock.request('screen').catch(() => {});
+    if (d.hidden) return;
+    if (navigator.wakeLock) navigator.wakeLock.request('screen').catch(() => {});
+    else if (video && !video.paused) return;
+    else awakeByVideo();
   };
   wake();
+  if (!navigator.wakeLock) {
+    // A video may only start from a tap: the first one on the page starts it.
+    d.addEventListener('pointerdown', wake, { passive: true });
+    d.addEventListener('keydown', wake);
+  }
+
+  // Share: the phone's own share sheet, else the link copied, else the panel with the QR codes.
+  const copy = (text) => {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    const area = d.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.className = 'visually-hidden';
+    b.append(area);
+    area.select();
+    const done = d.execCommand('copy');
+    area.remove();
+    return done ? Promise.resolve() : Promise.reject(new Error('copy'));
+  };
+  const openPanel = () => {
+    const panel = d.getElementById('share');
+    const details = panel && panel.closest('details');
+    if (details) { details.open = true; details.scrollIntoView({ block: 'start' }); }
+  };
+  d.addEventListener('click', (e) => {
+    const button = e.target.closest && e.target.closest('[data-share]');
+    if (!button) return;
+    e.preventDefault();
+    const url = button.dataset.share;
+    if (navigator.share) {
+      navigator.share({ title: d.title, url }).catch((err) => { if (err && err.name !== 'AbortError') openPanel(); });
+      return;
+    }
+    copy(url).then(() => {
+      const box = toast('');
+      box.textContent = button.dataset.copied || 'Link copied.';
+      setTimeout(() => { box.hidden = true; }, 4000);
+    }).catch(openPanel);
+  });
 
   // Live updates: conditional GETs, answered 304 while nothing changed.
   const live = d.getElementById('live');
@@ -92,19 +171,16 @@
   const apply = () => {
     if (!fresh) return;
     if (busy()) {
-      if (notice) return;
-      notice = d.createElement('p');
-      notice.className = 'flash flash-info';
-      notice.setAttribute('role', 'status');
-      notice.innerHTML = 'The game was updated on another phone. <a href="">Reload</a>';
-      const box = d.querySelector('.flashes');
-      if (box) box.append(notice); else live.prepend(notice);
+      // At the foot of the screen, over the page: the form being typed into does not move.
+      if (!notice) notice = toast('The game was updated on another phone. <a href="">Reload</a>');
       return;
     }
     live.innerHTML = fresh.getElementById('live').innerHTML;
     ['version', 'editable'].forEach((k) => { if (fresh.body.dataset[k]) b.dataset[k] = fresh.body.dataset[k]; });
     fresh = null;
-    if (notice) { notice.remove(); notice = null; }
+    if (notice) { notice.hidden = true; notice = null; }
+    // "Deal 12 recorded." is old news once deal 13 arrived from another phone.
+    all('.flashes').forEach((box) => box.remove());
     enhance(live);
   };
   const poll = async () => {

@@ -75,7 +75,8 @@ def test_every_deal_and_the_standings_are_on_paper(paper: str, printed: dict[str
     for deal in MIZERKA_DEALS:
         row = [str(deal.number), deal.dealer, deal.chooser, CONTRACT_LABELS[deal.contract]]
         # one column group per player: tricks, score, running total
-        row += [f for s in range(3) for f in (str(deal.tricks[s]), signed(deal.scores[s]), signed(deal.totals[s]))]
+        for seat in range(3):
+            row += [str(deal.tricks[seat]), signed(deal.scores[seat]), signed(deal.totals[seat])]
         assert " ".join(row) in lines, f"deal {deal.number} is missing or garbled: {' '.join(row)}"
     for name in MIZERKA_NAMES:
         assert name in text

@@ -131,7 +131,8 @@ def test_a_whole_mizerka_game_comes_back_the_same_through_the_pages(client: Flas
     assert len(export["deals"]) == 18
 
     upload = io.BytesIO(json.dumps(export).encode())
-    response = import_page(client, {"file": (upload, "game.json")})
+    # The game is still here: the page asked first (see the test below), this is "import anyway".
+    response = import_page(client, {"file": (upload, "game.json"), "again": "1"})
     copy_id = new_id(response)
     assert copy_id != game_id
     html = follow(client, response)
@@ -322,7 +323,7 @@ def test_the_import_page_takes_pasted_text_and_needs_its_csrf_token(app: Flask, 
     assert response.status_code == 400
     assert db_snapshot(app) == before
 
-    copy_id = new_id(import_page(other, {"text": json.dumps(export, indent=2)}))
+    copy_id = new_id(import_page(other, {"text": json.dumps(export, indent=2), "again": "1"}))
     assert without_id(state(other, copy_id)) == without_id(state(client, game_id))
     # This browser now holds the pencil of the copy, and only of the copy.
     token = csrf_from(page(other, f"/games/{copy_id}"))
@@ -334,6 +335,35 @@ def test_the_import_page_takes_pasted_text_and_needs_its_csrf_token(app: Flask, 
         f"/games/{game_id}/deals", data={"csrf_token": token, "number": 4, "contract": "spades"}
     )
     assert response.status_code == 403
+
+
+def test_importing_a_game_that_is_already_here_asks_first(app: Flask, client: FlaskClient) -> None:
+    """Its own export brought back would count the game twice in the rankings: warn, let the user cancel."""
+    game_id = start_mizerka(client, deals=18)
+    export = exported(client, game_id)
+    before = db_snapshot(app)
+    upload = io.BytesIO(json.dumps(export).encode())
+    response = import_page(client, {"file": (upload, "game.json")})
+    assert response.status_code == 409
+    assert db_snapshot(app) == before, "nothing stored before the person decides"
+    doc = parse_html(response.get_data(as_text=True))
+    warning = doc.find(id="already-here")
+    assert "This game is already here." in warning.text
+    assert warning.find("a", href=f"/games/{game_id}").text == "Open the game that is here"
+    assert warning.find("a", href="/").text == "Cancel"
+    # The file's text waits in the form, so a second copy needs no second upload.
+    form = doc.find("form", action="/games/import")
+    assert json.loads(form.find("textarea").text) == export
+    assert form.find("input", name="again").attrs["value"] == "1"
+    assert form.find("button").text == "Import a second copy"
+    copy_id = new_id(import_page(client, {"text": form.find("textarea").text, "again": "1"}))
+    assert copy_id != game_id
+    assert without_id(state(client, copy_id)) == without_id(state(client, game_id))
+
+    # A game that is not here (another database, or deleted) imports without a question.
+    other = copy.deepcopy(export)
+    other["created_at"] = "2020-01-02T03:04:05+00:00"
+    assert new_id(import_page(client, {"text": json.dumps(other)}))
 
 
 # -- refusals ----------------------------------------------------------------------------------------

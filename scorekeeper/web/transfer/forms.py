@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import TextAreaField
+from wtforms import HiddenField, TextAreaField
 
 
 class ImportForm(FlaskForm):
@@ -12,3 +12,5 @@ class ImportForm(FlaskForm):
 
     file = FileField()
     text = TextAreaField(render_kw={"rows": 8, "spellcheck": "false", "autocomplete": "off"})
+    again = HiddenField()
+    """Set when the person saw that this game is already here and imports it anyway."""

@@ -66,15 +66,29 @@ def import_game() -> Any:
     """Import a game from an export: a new game with a new edit key, held by this browser."""
     form = ImportForm()
     error: Refusal | None = None
+    already: str | None = None
     if request.method == "POST":
         if not form.validate_on_submit():
             error = RuleError("form", "The form was incomplete; try again.", None)
         else:
             try:
-                loaded, key = transfer.import_game(_read_export(form))
+                data = _read_export(form)
+                already = (
+                    None
+                    if form.again.data == "1"
+                    else transfer.same_game_here(transfer.validate_export(data))
+                )
+                if already is None:
+                    loaded, key = transfer.import_game(data)
             except Refusal as refused:
                 error = refused
             else:
+                if already is not None:
+                    # Imported twice, a game counts twice in the rankings: ask first. The file's
+                    # text goes into the form, so "Import anyway" needs no second upload.
+                    form.text.data = json.dumps(data, ensure_ascii=False, indent=2)
+                    return render_template("web/import.html", form=form, error=None, already=already), 409
+
                 names = ", ".join(loaded.setup.players)
                 flash(
                     f"Imported the {loaded.ruleset.name} game of {names}: this phone holds its pencil.", "ok"
@@ -83,4 +97,4 @@ def import_game() -> Any:
                 remember_key(response, request, loaded.id, key)
                 return response
     status = 422 if request.method == "POST" else 200
-    return render_template("web/import.html", form=form, error=error), status
+    return render_template("web/import.html", form=form, error=error, already=None), status
