@@ -12,11 +12,58 @@
   function autofill(fs) {
     const inputs = all('input[type=number]', fs);
     const mine = inputs.filter((i) => i.dataset.auto);
-    const open = inputs.filter((i) => i.dataset.auto || i.value === '');
+    // A box the person emptied is theirs: it is not filled again behind their back.
+    const open = inputs.filter((i) => i.dataset.auto || (i.value === '' && !i.dataset.own));
     const typed = sum(inputs.filter((i) => !open.includes(i)).map(num));
     const rest = open.length === 1 && typed !== null ? (+fs.dataset.sum || 13) - typed : null;
-    if (ok(rest)) { open[0].value = rest; open[0].dataset.auto = '1'; return; }
-    mine.forEach((i) => { i.value = ''; delete i.dataset.auto; });
+    if (ok(rest)) { open[0].value = rest; open[0].dataset.auto = '1'; }
+    else mine.forEach((i) => { i.value = ''; delete i.dataset.auto; });
+    progress(fs);
+  }
+
+  // "11 of 13 so far": the hint follows the counts, and never claims a sum that is not there.
+  function progress(fs) {
+    const hint = fs.querySelector('[data-hint=tricks]');
+    const inputs = all('input[type=number]', fs);
+    if (!hint) return;
+    if (!hint.dataset.rest) hint.dataset.rest = hint.textContent;
+    const known = inputs.map(num).filter((n) => n !== null);
+    const total = known.reduce((t, n) => t + n, 0);
+    const target = +fs.dataset.sum || 13;
+    let text = hint.dataset.rest, bad = false;
+    if (known.length && (known.length < inputs.length || total !== target)) {
+      text = total > target ? `${total} of ${target}: ${total - target} too many.` : `${total} of ${target} so far.`;
+      bad = total > target || known.length === inputs.length;
+    } else if (known.length === inputs.length) text = `The counts add up to ${target}.`;
+    hint.textContent = text;
+    hint.classList.toggle('is-bad', bad);
+    all('.count-chips', fs).forEach((row) => {
+      const input = d.getElementById(row.dataset.for);
+      all('button', row).forEach((c) => c.setAttribute('aria-pressed', String(input && input.value === c.value)));
+    });
+  }
+
+  // Tap targets 0-13 under each player's count: two counts tapped, the third fills itself.
+  function chips(fs) {
+    all('input[type=number]', fs).forEach((input) => {
+      if (fs.querySelector(`.count-chips[data-for="${input.id}"]`)) return;
+      const row = input.closest('.number-row'), who = row && row.querySelector('.who');
+      const box = d.createElement('div');
+      box.className = 'count-chips';
+      box.dataset.for = input.id;
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-label', `${who ? who.textContent.trim() : ''}: tricks`);
+      for (let n = 0; n <= 13; n += 1) {
+        const chip = d.createElement('button');
+        chip.type = 'button';
+        chip.value = String(n);
+        chip.textContent = String(n);
+        chip.setAttribute('aria-pressed', 'false');
+        box.append(chip);
+      }
+      row.after(box);
+    });
+    progress(fs);
   }
 
   // Misère hook rule: the dealer, bidding last, may not make the bids add up to 13.
@@ -37,12 +84,24 @@
 
   function enhance(root) {
     all('button.step, button[data-print]', root).forEach((e) => { e.hidden = false; });
-    all('[data-hook-hint]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
+    all('[data-hook-hint], [data-hint=tricks]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
     all('fieldset.numbers[data-kind=bids]', root).forEach(hook);
+    all('fieldset.numbers[data-kind=tricks]', root).forEach(chips);
+    // With a keyboard at hand (not a touch screen, whose keyboard would cover the taps), the
+    // first count takes the focus once the contract is chosen.
+    const first = root.querySelector && root.querySelector('.tricks-form input[type=number]');
+    if (first && matchMedia('(pointer: fine)').matches && !d.activeElement.matches('input')) first.focus();
   }
 
   d.addEventListener('click', (e) => {
     const t = e.target.closest ? e.target : null;
+    const chip = t && t.closest('.count-chips button');
+    if (chip) {
+      const target = d.getElementById(chip.closest('.count-chips').dataset.for);
+      target.value = chip.value;
+      target.dispatchEvent(new Event('input', { bubbles: true }));
+      return;
+    }
     const step = t && t.closest('button.step');
     const input = step && d.getElementById(step.dataset.target);
     if (input) {
@@ -57,8 +116,23 @@
     const fs = e.target.closest && e.target.closest('fieldset.numbers');
     if (!fs) return;
     delete e.target.dataset.auto; // touched by the user: theirs now
+    if (e.target.value === '') e.target.dataset.own = '1'; else delete e.target.dataset.own;
     if (fs.dataset.kind === 'tricks') autofill(fs);
     else hook(fs);
+  });
+
+  // A filled-in count is a suggestion: focused, it is selected, so typing replaces it.
+  d.addEventListener('focusin', (e) => {
+    if (e.target.matches && e.target.matches('fieldset.numbers input[type=number]')) {
+      try { e.target.select(); } catch (err) { /* number inputs in some browsers */ }
+    }
+  });
+  // Enter moves on to the next count, and saves from the last one.
+  d.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || !e.target.matches || !e.target.matches('fieldset.numbers input[type=number]')) return;
+    const inputs = all('fieldset.numbers input[type=number]', e.target.form || d);
+    const next = inputs[inputs.indexOf(e.target) + 1];
+    if (next) { e.preventDefault(); next.focus(); }
   });
 
   enhance(d);
