@@ -11,6 +11,8 @@ from flask import Blueprint
 
 bp = Blueprint("web", __name__)
 
+from ..rules import TRICKS_PER_DEAL  # noqa: E402
+from .games import entry as games_entry  # noqa: E402,F401
 from .games import routes as games_routes  # noqa: E402,F401
 from .games.presenters import contract_mark  # noqa: E402
 from .people import admin as people_admin  # noqa: E402,F401
@@ -18,3 +20,4 @@ from .people import routes as people_routes  # noqa: E402,F401
 from .transfer import routes as transfer_routes  # noqa: E402,F401
 
 bp.add_app_template_global(contract_mark, "contract_mark")
+bp.add_app_template_global(TRICKS_PER_DEAL, "tricks_per_deal")

@@ -45,6 +45,7 @@
 
   // Tap targets 0-13 under each player's count: two counts tapped, the third fills itself.
   function chips(fs) {
+    const noun = fs.dataset.kind === 'bids' ? 'bid' : 'tricks';
     all('input[type=number]', fs).forEach((input) => {
       if (fs.querySelector(`.count-chips[data-for="${input.id}"]`)) return;
       const row = input.closest('.number-row'), who = row && row.querySelector('.who');
@@ -52,8 +53,8 @@
       box.className = 'count-chips';
       box.dataset.for = input.id;
       box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', `${who ? who.textContent.trim() : ''}: tricks`);
-      for (let n = 0; n <= 13; n += 1) {
+      box.setAttribute('aria-label', `${who ? who.textContent.trim() : ''}: ${noun}`);
+      for (let n = 0; n <= (+input.max || 13); n += 1) {
         const chip = d.createElement('button');
         chip.type = 'button';
         chip.value = String(n);
@@ -63,41 +64,80 @@
       }
       row.after(box);
     });
+    forbid(fs);
     progress(fs);
   }
 
-  // Misère hook rule: the dealer, bidding last, may not make the bids add up to 13.
-  function hook(fs) {
-    const hint = fs.querySelector('[data-hook-hint]'), dealer = fs.querySelector('input[data-dealer]');
-    if (!hint || !dealer) return;
-    const others = sum(all('input[type=number]:not([data-dealer])', fs).map(num));
-    const n = others === null ? null : 13 - others;
-    const bad = ok(n) && num(dealer) === n;
-    const row = dealer.closest('.number-row'), who = row && row.querySelector('.who');
-    hint.textContent = ok(n) ? `${who ? who.textContent.trim() : 'The dealer'} may not bid ${n}: the bids would add up to 13.` : '';
-    hint.hidden = !ok(n);
-    hint.classList.toggle('is-bad', bad);
-    dealer.setCustomValidity(bad ? hint.textContent : '');
-    if (bad) { dealer.setAttribute('aria-invalid', 'true'); dealer.dataset.hooked = '1'; }
-    else if (dealer.dataset.hooked) { dealer.removeAttribute('aria-invalid'); delete dealer.dataset.hooked; }
+  // The bid the engine denies the dealer (from the server's preview): said once, at the
+  // dealer, and its tap target cannot be chosen.
+  function forbid(fs) {
+    const dealer = fs.querySelector('input[data-dealer]');
+    if (!dealer) return;
+    const bid = dealer.dataset.forbidden;
+    const box = fs.querySelector(`.count-chips[data-for="${dealer.id}"]`);
+    if (box) all('button', box).forEach((c) => { c.disabled = bid !== undefined && c.value === bid; });
+    const note = fs.querySelector('[data-forbidden-note]');
+    if (note && !fs.querySelector('.is-wrong')) note.hidden = bid === undefined;
+    all('.count-chips', fs).forEach((row) => {
+      const input = d.getElementById(row.dataset.for);
+      all('button', row).forEach((c) => c.setAttribute('aria-pressed', String(input && input.value === c.value)));
+    });
   }
 
-  function enhance(root) {
-    all('button.step, button[data-print]', root).forEach((e) => { e.hidden = false; });
-    all('[data-hook-hint], [data-hint=tricks]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
-    all('fieldset.numbers[data-kind=bids]', root).forEach(hook);
-    all('fieldset.numbers[data-kind=tricks]', root).forEach(chips);
-    // With a keyboard at hand (not a touch screen, whose keyboard would cover the taps), the
-    // first count takes the focus once the contract is chosen.
-    const first = root.querySelector && root.querySelector('.tricks-form input[type=number]');
-    if (first && matchMedia('(pointer: fine)').matches && !d.activeElement.matches('input')) first.focus();
+  // The deal's scores before saving: the server scores the form as it stands (a dry run of
+  // the same save), so the page never holds a copy of the scoring rules.
+  const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '0');
+  const previews = new WeakMap();
+  function preview(form) {
+    if (!form || !form.dataset.preview || !window.fetch) return;
+    clearTimeout(previews.get(form));
+    previews.set(form, setTimeout(async () => {
+      const body = new FormData(form);
+      body.set('form', form.dataset.form || 'tricks');
+      let answer = null;
+      try {
+        const r = await fetch(form.dataset.preview, { method: 'POST', body, credentials: 'same-origin' });
+        if (r.ok) answer = await r.json();
+      } catch (err) { /* offline: the save still says what is wrong */ }
+      if (answer) showPreview(form, answer);
+    }, 120));
+  }
+  function showPreview(form, answer) {
+    all('output[data-preview-seat]', form).forEach((out) => {
+      const seat = +out.dataset.previewSeat;
+      out.textContent = answer.scores ? `${signed(answer.scores[seat])} \u2192 ${signed(answer.totals[seat])}` : '';
+      out.classList.toggle('is-minus', !!answer.scores && answer.scores[seat] < 0);
+    });
+    const error = answer.error, seats = (error && error.seats) || {};
+    all('fieldset.numbers input[type=number]', form).forEach((input) => {
+      const seat = input.closest('.number-row').dataset.seat, kind = input.closest('fieldset').dataset.kind;
+      const wrong = error && error.field === kind && seat in seats;
+      if (wrong) { input.setAttribute('aria-invalid', 'true'); input.dataset.previewWrong = '1'; }
+      else if (input.dataset.previewWrong) { input.removeAttribute('aria-invalid'); delete input.dataset.previewWrong; }
+    });
+    const dealer = form.querySelector('input[data-dealer]');
+    if (dealer) {
+      const f = answer.forbidden;
+      if (f) dealer.dataset.forbidden = String(f.bid); else delete dealer.dataset.forbidden;
+      const note = form.querySelector('[data-forbidden-note]');
+      if (note && f) note.textContent = f.message;
+      forbid(dealer.closest('fieldset'));
+    }
+    // A sum that is not 13 is the counting hint's business; any other refusal is said here.
+    const note = form.querySelector('[data-preview-note]');
+    if (note) {
+      const say = error && error.code !== 'tricks_sum' && error.code !== 'hook_rule' ? error.message : '';
+      note.textContent = say;
+      note.hidden = !say;
+      note.classList.toggle('is-bad', !!say);
+    }
   }
 
   d.addEventListener('click', (e) => {
     const t = e.target.closest ? e.target : null;
-    const chip = t && t.closest('.count-chips button');
+    const chip = t && t.closest('.count-chips button, button.made-bid');
     if (chip) {
-      const target = d.getElementById(chip.closest('.count-chips').dataset.for);
+      const target = d.getElementById(chip.dataset.target || chip.closest('.count-chips').dataset.for);
       target.value = chip.value;
       target.dispatchEvent(new Event('input', { bubbles: true }));
       return;
@@ -118,7 +158,8 @@
     delete e.target.dataset.auto; // touched by the user: theirs now
     if (e.target.value === '') e.target.dataset.own = '1'; else delete e.target.dataset.own;
     if (fs.dataset.kind === 'tricks') autofill(fs);
-    else hook(fs);
+    else forbid(fs);
+    preview(e.target.form);
   });
 
   // A filled-in count is a suggestion: focused, it is selected, so typing replaces it.

@@ -8,11 +8,11 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
 from wtforms.validators import ValidationError
-from wtforms.widgets import HiddenInput
+from wtforms.widgets import HiddenInput, NumberInput
 
 from ...limits import MAX_DB_INT
 from ...models import NOTE_LENGTH
-from ...rules import MAX_NAME_LENGTH, RuleError
+from ...rules import MAX_NAME_LENGTH, TRICKS_PER_DEAL, RuleError
 
 MAX_PLAYERS = 4
 _WHOLE_NUMBER = re.compile(r"[+-]?\d{1,6}")
@@ -51,6 +51,22 @@ class BoundedIntegerField(IntegerField):
             raise ValidationError("Not a valid number.")
 
 
+def count_field() -> StringField:
+    """One player's count (tricks or a bid): a number input 0..13, the bounds the engine's.
+
+    Kept as text, so what was typed comes back as typed and the engine names what is wrong.
+    """
+    return StringField(
+        widget=NumberInput(step=1, min=0, max=TRICKS_PER_DEAL),
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "required": True},
+    )
+
+
+def seat_counts() -> SeatList:
+    """A count for every seat: entry ``i`` is the input ``<name>-i``."""
+    return SeatList(count_field(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+
+
 class SeatList(FieldList):
     """A list of per-seat inputs where entry ``i`` always reads the input named ``<name>-i``.
 
@@ -81,15 +97,15 @@ class DeclareForm(FlaskForm):
 
     number = BoundedIntegerField()
     contract = HiddenField()
-    bids = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    bids = seat_counts()
+    tricks = seat_counts()
 
 
 class TricksForm(FlaskForm):
     """The tricks of a declared (pending) deal."""
 
     number = BoundedIntegerField()
-    tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    tricks = seat_counts()
 
 
 class CorrectForm(FlaskForm):
@@ -97,8 +113,8 @@ class CorrectForm(FlaskForm):
 
     version = BoundedIntegerField()
     contract = StringField()
-    bids = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    tricks = SeatList(StringField(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    bids = seat_counts()
+    tricks = seat_counts()
 
 
 class UndoForm(FlaskForm):

@@ -72,6 +72,8 @@ class Turn:
     bidding_order: tuple[int, ...]
     quotas: tuple[int, ...] | None
     pending: bool
+    bids: tuple[int, ...] | None = None
+    """The bids of a pending deal that has them (Misère)."""
 
     def role_label(self, seat: int) -> str:
         return ROLE_LABELS.get(self.roles[seat], self.roles[seat])
@@ -182,6 +184,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             bidding_order=ruleset.bidding_order(setup, pending.number),
             quotas=pending.quotas,
             pending=True,
+            bids=pending.bids,
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal

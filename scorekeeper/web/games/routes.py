@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask import abort, flash, make_response, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -16,6 +16,7 @@ from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
 from .. import bp
 from ..loading import Redraw, load_game, open_write, require_editor
+from .entry import already_stored, field_errors, forbidden_bid, seat_values
 from .forms import (
     CorrectForm,
     DeclareForm,
@@ -139,6 +140,11 @@ def _render_game(
 ) -> Response:
     editable = can_edit(request, game)
     view = game_view(game, editable=editable)
+    forbidden = None
+    if view.turn is not None and not view.turn.pending and declare is not None:
+        # Drawn again after a refusal: the bid the engine denies the dealer, given the bids typed.
+        typed = seat_values(declare.bids.data, len(game.setup.players))
+        forbidden = forbidden_bid(game, view.turn.number, typed)
     share = share_links(game.id, page_key(request, game.id)) if editable else None
     response = make_response(
         render_template(
@@ -151,6 +157,7 @@ def _render_game(
             share=share,
             chart=totals_chart(game),
             rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
+            forbidden=forbidden,
         ),
         status,
     )
@@ -165,7 +172,8 @@ def _refused_at_field(**forms: Any) -> Redraw:
     """Draws the game page again with a refusal shown at its field, keeping what was typed."""
 
     def redraw(game: Snapshot, error: Refusal) -> Response:
-        errors = {error.field or "form": error.message}
+        number = next((form.number.data for form in forms.values()), None)
+        errors = field_errors(game, number, error, forms)
         return _render_game(game, errors=errors, status=status_for(error.code), **forms)
 
     return redraw
@@ -228,6 +236,15 @@ def record_deal(game_id: str) -> Any:
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
         deal = services.record_deal(game_id, number=number, seen=write.game, **fields).deal
     except Refusal as refused:
+        # Save tapped twice (counts or bids): the second post finds the same deal stored.
+        # A contract tapped twice stays refused: another phone may have tapped the same one.
+        counted = "tricks" in fields or "bids" in fields
+        if counted and refused.code == "wrong_deal_number" and already_stored(write.game, number, fields):
+            stored = write.game.state.deals[number - 1]
+            if stored.pending:
+                label = ruleset.contract_label(stored.contract)
+                return _saved_twice(game_id, f"Deal {number}: {label}. Enter the tricks when played.")
+            return _saved_twice(game_id, f"Deal {number} recorded.")
         return write.refused(refused)
     assert deal is not None
     if deal.pending:
@@ -245,17 +262,27 @@ def enter_tricks(game_id: str, number: int) -> Any:
     """The tricks of the declared deal ``number``."""
     form = TricksForm()
     write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
+    tricks: list[Any] = []
     try:
         tricks = per_seat_numbers(form.tricks.data, write.game.setup.players, "tricks")
         after = services.update_deal(
             game_id, number, tricks=tricks, require_pending=True, seen=write.game
         ).state
     except Refusal as refused:
+        if tricks and already_stored(write.game, number, {"tricks": tricks}):
+            return _saved_twice(game_id, f"Deal {number} recorded.")
         return write.refused(refused)
     if after.finished:
         flash("That was the last deal: the game is over.", "ok")
     else:
         flash(f"Deal {number} recorded.", "ok")
+    return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+def _saved_twice(game_id: str, message: str) -> Response:
+    """The answer to the second post of a double tap: the success the first one had, said once."""
+    if message not in [text for _, text in session.get("_flashes", [])]:
+        flash(message, "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 

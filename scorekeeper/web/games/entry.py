@@ -1,0 +1,189 @@
+"""Entering a deal: the refusal placed at the one input it concerns, and the preview of a deal's scores.
+
+Both ask the rules engine: which seat's value it refuses, which bid the hook rule denies the
+dealer, and what the deal scores (the same service call as the save, with ``dry_run``).
+Nothing here knows a rule of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import jsonify, request
+from werkzeug.wrappers import Response
+
+from ... import services
+from ...rules import TRICKS_PER_DEAL, RuleError
+from ...rules.base import Refusal
+from ...services import Snapshot
+from .. import bp
+from ..loading import load_game
+from .forms import number_or_raw
+
+#: The engine's codes for a per-player value that is missing or not a count, by input kind.
+_CODES = {
+    "tricks": ("tricks_players", "tricks_range"),
+    "bids": ("bids_required", "bid_range"),
+}
+
+
+def seat_values(raw: Sequence[str | None], players: int) -> list[int | str | None]:
+    """The inputs of one kind by seat, as typed: a whole number, the raw text, or None when blank."""
+    return [number_or_raw(raw[seat] if seat < len(raw) else None) for seat in range(players)]
+
+
+def seat_errors(
+    game: Snapshot, number: int, kind: str, raw: Sequence[str | None], error: Refusal
+) -> dict[int, str]:
+    """The seats whose own input is wrong, each with what is wrong with it, for a refusal of ``kind``.
+
+    Each value is put to the engine on its own, so only the box that is wrong is marked;
+    the hook rule concerns the dealer's bid alone.  A refusal about the whole group
+    (counts that do not add up to 13) is nobody's box: the answer is empty.
+    """
+    ruleset, setup = game.ruleset, game.setup
+    names = setup.players
+    if error.code == "hook_rule":
+        return {ruleset.dealer_of(setup, number): error.message}
+    if kind not in _CODES:
+        return {}
+    mismatch_code, range_code = _CODES[kind]
+    found: dict[int, str] = {}
+    for seat, value in enumerate(seat_values(raw, len(names))):
+        if value is None:
+            found[seat] = f"{names[seat]}: enter the {kind}."
+            continue
+        alone = [value if other == seat else 0 for other in range(len(names))]
+        try:
+            ruleset.seat_values(
+                setup, alone, kind, mismatch_code=mismatch_code, range_code=range_code, noun=kind
+            )
+        except RuleError as refused:
+            found[seat] = refused.message
+    return found
+
+
+def field_errors(
+    game: Snapshot, number: int | None, error: Refusal, forms: Mapping[str, Any]
+) -> dict[str, str]:
+    """A refusal's messages by input: ``tricks-2`` for one box, ``tricks`` for the group, else its field."""
+    field = error.field or "form"
+    if field in _CODES and isinstance(number, int):
+        raw = next((form[field].data for form in forms.values() if field in form), None)
+        if raw is not None:
+            seats = seat_errors(game, number, field, raw, error)
+            if seats:
+                return {
+                    field: error.message,
+                    **{f"{field}-{seat}": message for seat, message in seats.items()},
+                }
+    return {field: error.message}
+
+
+def forbidden_bid(game: Snapshot, number: int, bids: Sequence[int | str | None]) -> dict[str, Any] | None:
+    """The bid the engine denies the dealer once the others have bid: ``{"seat", "bid", "message"}``."""
+    ruleset, setup = game.ruleset, game.setup
+    if not ruleset.bids_in(number):
+        return None
+    dealer = ruleset.dealer_of(setup, number)
+    others = [bid for seat, bid in enumerate(bids) if seat != dealer]
+    if not all(isinstance(bid, int) for bid in others):
+        return None
+    known = [bid if isinstance(bid, int) and seat != dealer else 0 for seat, bid in enumerate(bids)]
+    bid = ruleset.dealer_forbidden_bid(setup, number, known)
+    if bid is None:
+        return None
+    name = setup.players[dealer]
+    message = f"{name} may not bid {bid}: the bids would add up to {TRICKS_PER_DEAL}."
+    return {"seat": dealer, "bid": bid, "message": message}
+
+
+def already_stored(game: Snapshot, number: int | None, fields: Mapping[str, object]) -> bool:
+    """Whether deal ``number`` is stored with exactly ``fields`` (by seat): a save tapped twice.
+
+    The second post of a double tap is refused (the deal is no longer next, or no longer
+    waits for its tricks), yet what it asked for is what the game holds: it succeeded.
+    """
+    deals = game.state.deals
+    if not isinstance(number, int) or not 1 <= number <= len(deals):
+        return False
+    deal = deals[number - 1]
+    stored: dict[str, object] = {"contract": deal.contract, "bids": deal.bids, "tricks": deal.tricks}
+    for field, value in fields.items():
+        given = tuple(value) if isinstance(value, list) else value
+        if field == "contract" and value is None:
+            continue  # a fixed contract (Misère) is not posted
+        if stored.get(field) != given:
+            return False
+    return True
+
+
+def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> dict[str, Any]:
+    """What saving ``data`` on ``form`` (declare, tricks or correct) would give deal ``number``.
+
+    The same service call as the save, with ``dry_run``: its scores and running totals by
+    seat, or its refusal (with the seats it concerns); and the bid the dealer may not make.
+    Inputs still blank give no scores, only what can be said already.
+    """
+    ruleset, players = game.ruleset, len(game.setup.players)
+    tricks = seat_values([data.get(f"tricks-{seat}") for seat in range(players)], players)
+    bids = seat_values([data.get(f"bids-{seat}") for seat in range(players)], players)
+    answer: dict[str, Any] = {
+        "number": number,
+        "scores": None,
+        "totals": None,
+        "forbidden": None,
+        "error": None,
+    }
+    fields: dict[str, Any] = {}
+    if ruleset.bids_in(number) and form != "tricks":
+        answer["forbidden"] = forbidden_bid(game, number, bids)
+        fields["bids"] = bids
+    if form != "declare" or not ruleset.declares(number):
+        fields["tricks"] = tricks
+    if form != "tricks" and ruleset.declares_contract:
+        fields["contract"] = data.get("contract") or None
+    if any(value is None for values in fields.values() if isinstance(values, list) for value in values):
+        return answer
+    try:
+        if form == "declare":
+            written = services.record_deal(game.id, number=number, seen=game, dry_run=True, **fields)
+        elif form == "tricks":
+            written = services.update_deal(
+                game.id, number, require_pending=True, seen=game, dry_run=True, **fields
+            )
+        else:
+            written = services.correct_deals(game.id, [{"number": number, **fields}], seen=game, dry_run=True)
+    except Refusal as refused:
+        kind = refused.field or "form"
+        raw = [data.get(f"{kind}-{seat}") for seat in range(players)]
+        seats = seat_errors(game, number, kind, raw, refused) if kind in _CODES else {}
+        answer["error"] = {
+            "code": refused.code,
+            "field": kind,
+            "message": refused.message,
+            "seats": {str(seat): message for seat, message in seats.items()},
+        }
+        return answer
+    deal = written.state.deals[number - 1] if len(written.state.deals) >= number else None
+    if deal is not None and deal.scores is not None:
+        answer["scores"] = list(deal.scores)
+        answer["totals"] = list(deal.totals or ())
+    return answer
+
+
+@bp.post("/games/<game_id>/deals/<int:number>/preview")
+def preview_deal(game_id: str, number: int) -> Response:
+    """A deal's scores before it is saved, for the page's script: JSON, nothing stored.
+
+    The form's own fields are posted as they stand (``form`` says which form: declare,
+    tricks or correct); the answer comes from the same service call as the save.
+    """
+    game = load_game(game_id)
+    form = request.form.get("form", "tricks")
+    if form not in ("declare", "tricks", "correct"):
+        form = "tricks"
+    response = jsonify(preview(game, number, form, request.form))
+    response.headers["Cache-Control"] = "no-store"
+    return response
