@@ -133,6 +133,16 @@
     }
   }
 
+  function enhance(root) {
+    all('button.step, button[data-print], button.made-bid', root).forEach((e) => { e.hidden = false; });
+    all('[data-forbidden-note], [data-hint=tricks], [data-preview-note]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
+    all('fieldset.numbers', root).forEach(chips);
+    // With a keyboard at hand (not a touch screen, whose keyboard would cover the taps), the
+    // first count takes the focus once the contract is chosen.
+    const first = root.querySelector && root.querySelector('.tricks-form input[type=number], .declare-form input[type=number]');
+    if (first && matchMedia('(pointer: fine)').matches && !d.activeElement.matches('input')) first.focus();
+  }
+
   d.addEventListener('click', (e) => {
     const t = e.target.closest ? e.target : null;
     const chip = t && t.closest('.count-chips button, button.made-bid');

@@ -113,3 +113,89 @@ def test_the_filled_in_count_is_a_suggestion(browser: Browser, live_server: Live
         page.keyboard.press("Enter")
     assert page.locator(".flash").first.inner_text().strip().endswith("Deal 1 recorded.")
     context.close()
+
+
+# A Misère game, Ann dealing first. Bids in bidding order (the dealer last), the dealer never
+# making them add up to 13; then everyone but the dealer makes the bid, and the dealer's count
+# fills itself. Deals 7 and 8 have no bids: three counts and Save.
+MISERE_NAMES = ["Ann", "Bob", "Cid", "Dan"]
+MISERE_BIDS = [(3, 2, 4, 1), (2, 3, 3, 0), (4, 1, 2, 5), (0, 3, 3, 3), (1, 1, 5, 2), (3, 3, 3, 2)]
+MISERE_LAST = [(4, 3, 5, 1), (2, 2, 2, 7)]
+
+
+def count_chip(page: Page, kind: str, seat: int, count: int) -> Locator:
+    return page.locator(f'.count-chips[data-for="{kind}-{seat}"] button[value="{count}"]')
+
+
+def test_a_whole_misere_game_by_taps(browser: Browser, live_server: LiveServer) -> None:
+    """A bidding deal in 9 taps (four bids, Save, three 'made the bid', Save), the others in 4."""
+    from playwright.sync_api import expect
+
+    context = new_context(browser, PHONE_360)
+    page = context.new_page()
+    page.goto(live_server.origin + "/games/new?game=misere")
+    for seat, name in enumerate(MISERE_NAMES):
+        page.locator(f"#players-{seat}").fill(name)
+    page.get_by_label("Seat 1 deals").check()
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Start the game").click()
+    game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+    taps = Taps(page)
+    per_deal, previews = [], []
+    for number, bids in enumerate(MISERE_BIDS, start=1):
+        before = taps.count
+        dealer = (number - 1) % 4
+        order = [(dealer + offset) % 4 for offset in range(1, 5)]
+        assert page.locator('li[aria-current="step"]').inner_text().startswith(str(number))
+        for seat, bid in zip(order[:3], bids[:3], strict=True):
+            taps.tap(count_chip(page, "bids", seat, bid))
+        forbidden = 13 - sum(bids[:3])
+        if 0 <= forbidden <= 13:
+            expect(count_chip(page, "bids", dealer, forbidden)).to_be_disabled()
+            note = page.locator("[data-forbidden-note]")
+            expect(note).to_have_text(
+                f"{MISERE_NAMES[dealer]} may not bid {forbidden}: the bids would add up to 13."
+            )
+            assert page.get_by_text("may not bid").count() == 1, "said once, at the dealer"
+        if number == 1:
+            screenshot(page, "360-misere-bids")
+        taps.tap(count_chip(page, "bids", dealer, bids[3]))
+        taps.tap(page.get_by_role("button", name="Save the bids"), navigates=True)
+        # The tricks in bidding order, each with the bid, never "quota".
+        rows = page.locator(".tricks-form .number-row")
+        assert [rows.nth(i).get_attribute("data-seat") for i in range(4)] == [str(s) for s in order]
+        assert "quota" not in page.locator(".tricks-form").inner_text().lower()
+        for seat in order[:3]:
+            taps.tap(page.locator(f'button.made-bid[data-target="tricks-{seat}"]'))
+        expect(page.locator(f'output[data-preview-seat="{order[0]}"]')).not_to_have_text("")
+        previews.append([page.locator(f'output[data-preview-seat="{s}"]').inner_text() for s in range(4)])
+        if number == 1:
+            screenshot(page, "360-misere-tricks")
+        taps.tap(page.get_by_role("button", name=f"Save deal {number}"), navigates=True)
+        per_deal.append(taps.count - before)
+    for number, tricks in enumerate(MISERE_LAST, start=7):
+        before = taps.count
+        for seat in range(3):
+            taps.tap(count_chip(page, "tricks", seat, tricks[seat]))
+        assert page.locator("#tricks-3").input_value() == str(tricks[3])
+        expect(page.locator('output[data-preview-seat="3"]')).not_to_have_text("")
+        previews.append([page.locator(f'output[data-preview-seat="{s}"]').inner_text() for s in range(4)])
+        taps.tap(page.get_by_role("button", name=f"Save deal {number}"), navigates=True)
+        per_deal.append(taps.count - before)
+    assert per_deal == [9] * 6 + [4] * 2, per_deal
+    assert max(per_deal) <= 10
+    # What the preview showed is what the game holds, deal by deal.
+    state = live_server.api("GET", f"/api/v1/games/{game_id}")
+    assert state["status"] == "finished"
+
+    def signed(value: int) -> str:
+        return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+    for deal, shown in zip(state["deals"], previews, strict=True):
+        expected = [
+            f"{signed(deal['scores'][name])} \u2192 {signed(deal['totals'][name])}" for name in MISERE_NAMES
+        ]
+        assert shown == expected, (deal["number"], shown, expected)
+    totals = shown_totals(page)
+    assert [total for _, total in totals] == [signed(state["totals"][name]) for name in MISERE_NAMES]
+    context.close()

@@ -247,3 +247,39 @@ def test_count_inputs_are_the_forms_fields_with_the_engines_bounds(client: Flask
     box = form.find("input", name="bids-1")
     assert box.attrs["type"] == "number"
     assert box.attrs["max"] == str(TRICKS_PER_DEAL) and box.attrs["min"] == "0"
+
+
+# -- swapping two deals' contracts ----------------------------------------------------------------
+
+
+def test_two_deals_of_one_chooser_swap_contracts_in_one_correction(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=6)  # Bob chose Clubs in deal 2 and Diamonds in deal 5
+    doc = parse_html(page(client, f"/games/{game_id}/deals/2/edit"))
+    form = doc.find("form", method="post")
+    assert form.attrs["data-preview"] == f"/games/{game_id}/deals/2/preview"
+    options = [(o.attrs["value"], o.text) for o in form.find("select", name="swap_with").find_all("option")]
+    assert options == [("", "No swap"), ("5", "Deal 5: Diamonds")]  # Bob's other deal only
+    # Diamonds alone is refused, speaking of the deal being corrected ...
+    refused = submit(client, form, fill={"contract": "diamonds"})
+    assert refused.status_code == 422
+    assert parse_html(refused.get_data(as_text=True)).find(id="error-contract").text == (
+        "Deal 2: Bob has already played Diamonds (deal 5)."
+    )
+    # ... the swap is one correction of both deals, and its preview says what deal 2 will score.
+    answer = preview(client, game_id, 2, "correct", **{**_fields(form), "swap_with": "5"})
+    assert answer["error"] is None
+    response = submit(client, form, fill={"swap_with": "5"})
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    html = follow(client, response)
+    assert "Deals 2 and 5 swapped contracts; later totals follow." in text_of(html)
+    with app.app_context():
+        deals = services.get_game(game_id).state.deals
+        assert (deals[1].contract, deals[4].contract) == ("diamonds", "clubs")
+        assert answer["scores"] == list(deals[1].scores or ())
+        assert answer["totals"] == list(deals[1].totals or ())
+
+
+def _fields(form: Any) -> dict[str, str]:
+    from helpers import form_fields
+
+    return form_fields(form)

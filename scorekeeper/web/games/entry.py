@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import jsonify, request
 from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice
 
 from ... import services
 from ...rules import TRICKS_PER_DEAL, RuleError
@@ -119,6 +120,35 @@ def already_stored(game: Snapshot, number: int | None, fields: Mapping[str, obje
     return True
 
 
+def swapped(
+    game: Snapshot, number: int, correction: dict[str, Any], swap_with: object
+) -> list[dict[str, Any]]:
+    """The corrections for deal ``number``, with its contract swapped with deal ``swap_with``'s if given.
+
+    The two deals exchange their recorded contracts in one correction, checked as a whole by
+    the engine (a chooser who played Spades in deal 3 and Diamonds in deal 6 can swap them).
+    """
+    other = number_or_raw(swap_with if isinstance(swap_with, str) else None)
+    deals = game.state.deals
+    if not isinstance(other, int) or other == number or not 1 <= other <= len(deals):
+        return [correction]
+    mine = deals[number - 1].contract
+    return [{**correction, "contract": deals[other - 1].contract}, {"number": other, "contract": mine}]
+
+
+def swap_choices(game: Snapshot, number: int) -> list[SelectChoice]:
+    """The deals deal ``number`` can swap contracts with: the same chooser's other recorded deals."""
+    deals, ruleset = game.state.deals, game.ruleset
+    chooser = deals[number - 1].chooser
+    if not ruleset.declares_contract or chooser is None:
+        return []
+    return [
+        SelectChoice(str(deal.number), f"Deal {deal.number}: {ruleset.contract_label(deal.contract)}")
+        for deal in deals
+        if deal.number != number and deal.chooser == chooser
+    ]
+
+
 def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> dict[str, Any]:
     """What saving ``data`` on ``form`` (declare, tricks or correct) would give deal ``number``.
 
@@ -154,7 +184,8 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
                 game.id, number, require_pending=True, seen=game, dry_run=True, **fields
             )
         else:
-            written = services.correct_deals(game.id, [{"number": number, **fields}], seen=game, dry_run=True)
+            corrections = swapped(game, number, {"number": number, **fields}, data.get("swap_with"))
+            written = services.correct_deals(game.id, corrections, seen=game, dry_run=True)
     except Refusal as refused:
         kind = refused.field or "form"
         raw = [data.get(f"{kind}-{seat}") for seat in range(players)]

@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
+from wtforms import FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import ValidationError
 from wtforms.widgets import HiddenInput, NumberInput
 
@@ -112,7 +113,12 @@ class CorrectForm(FlaskForm):
     """A correction of a recorded deal: its declaration and its tricks."""
 
     version = BoundedIntegerField()
-    contract = StringField()
+    contract = RadioField(choices=[], validate_choice=False)
+    """The contracts of the game (set per page from the ruleset)."""
+    swap_with = SelectField(
+        "Or swap contracts with", choices=[SelectChoice("", "No swap")], validate_choice=False
+    )
+    """Another deal of the same chooser: the two deals exchange contracts, in one correction."""
     bids = seat_counts()
     tricks = seat_counts()
 

@@ -10,7 +10,7 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from ...rules import DealState, Ruleset
+from ...rules import DealState, GameSetup, Ruleset
 from ...services import Snapshot
 
 ROLE_LABELS = {
@@ -47,6 +47,8 @@ class DealRow:
     quotas: tuple[int, ...] | None
     scores: tuple[int, ...] | None
     totals: tuple[int, ...] | None
+    bidding_order: tuple[int, ...] = ()
+    """Seats in the order they bid (the dealer last); empty in a deal without bids."""
 
     @property
     def pending(self) -> bool:
@@ -134,7 +136,8 @@ class GameView:
         ]
 
 
-def _row(ruleset: Ruleset, names: tuple[str, ...], deal: DealState) -> DealRow:
+def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
+    names = setup.players
     return DealRow(
         number=deal.number,
         dealer=names[deal.dealer],
@@ -148,6 +151,7 @@ def _row(ruleset: Ruleset, names: tuple[str, ...], deal: DealState) -> DealRow:
         quotas=deal.quotas,
         scores=deal.scores,
         totals=deal.totals,
+        bidding_order=ruleset.bidding_order(setup, deal.number),
     )
 
 
@@ -209,7 +213,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         ruleset=ruleset,
         names=names,
         seats=seats,
-        deals=tuple(_row(ruleset, names, deal) for deal in state.deals),
+        deals=tuple(_row(ruleset, setup, deal) for deal in state.deals),
         turn=turn,
         finished=state.finished,
         deal_count=state.deal_count,

@@ -7,6 +7,7 @@ from typing import Any
 from flask import abort, flash, make_response, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice
 
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
@@ -16,7 +17,7 @@ from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
 from .. import bp
 from ..loading import Redraw, load_game, open_write, require_editor
-from .entry import already_stored, field_errors, forbidden_bid, seat_values
+from .entry import already_stored, field_errors, forbidden_bid, seat_values, swap_choices, swapped
 from .forms import (
     CorrectForm,
     DeclareForm,
@@ -292,12 +293,18 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
         abort(404)
     view = game_view(game, editable=True)
     status = 200 if error is None else status_for(error.code)
+    form.swap_with.choices = [SelectChoice("", "No swap"), *swap_choices(game, number)]
+    form.contract.choices = [SelectChoice(contract.id, contract.label) for contract in game.ruleset.contracts]
+    if form.contract.data is None:
+        form.contract.data = game.state.deals[number - 1].contract
+    errors = {} if error is None else field_errors(game, number, error, {"correct": form})
     page = render_template(
         "web/correct.html",
         game=view,
         deal=view.deal(number),
         form=form,
         error=error,
+        errors=errors,
         is_last=number == len(game.state.deals),
     )
     return make_response(page, status)
@@ -338,9 +345,14 @@ def correct_deal(game_id: str, number: int) -> Any:
             fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
         if not deal.pending or any((value or "").strip() for value in form.tricks.data[: len(names)]):
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-        services.update_deal(game_id, number, expected_version=form.version.data, seen=game, **fields)
+        corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
+        services.correct_deals(game_id, corrections, expected_version=form.version.data, seen=game)
     except Refusal as refused:
         return write.refused(refused)
+    if len(corrections) > 1:
+        other = corrections[1]["number"]
+        flash(f"Deals {number} and {other} swapped contracts; later totals follow.", "ok")
+        return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
     flash(f"Deal {number} corrected; later totals follow.", "ok")
     return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
 
