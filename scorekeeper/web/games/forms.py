@@ -6,14 +6,15 @@ import re
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import ValidationError
-from wtforms.widgets import HiddenInput, NumberInput
+from wtforms.widgets import DateInput, HiddenInput, NumberInput
 
 from ...limits import MAX_DB_INT
 from ...models import NOTE_LENGTH
-from ...rules import MAX_NAME_LENGTH, TRICKS_PER_DEAL, RuleError
+from ...rules import MAX_NAME_LENGTH, TRICKS_PER_DEAL, RuleError, Ruleset
+from ..validators import AskTheEngine
 
 MAX_PLAYERS = 4
 _WHOLE_NUMBER = re.compile(r"[+-]?\d{1,6}")
@@ -52,6 +53,13 @@ class BoundedIntegerField(IntegerField):
             raise ValidationError("Not a valid number.")
 
 
+class _Value:
+    """A value to check, shaped as a field (what a validator reads)."""
+
+    def __init__(self, data: object) -> None:
+        self.data = data
+
+
 def count_field() -> StringField:
     """One player's count (tricks or a bid): a number input 0..13, the bounds the engine's.
 
@@ -82,15 +90,34 @@ class SeatList(FieldList):
 class NewGameForm(FlaskForm):
     players = SeatList(
         StringField(
-            render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off", "autocapitalize": "words"}
+            render_kw={
+                "maxlength": MAX_NAME_LENGTH,
+                "autocomplete": "off",
+                "autocapitalize": "words",
+                "required": True,
+            }
         ),
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
     first_dealer = RadioField(default="random", validate_choice=False)
+    """A draw, or a seat: its choices follow the game's number of players (``seat_choices``)."""
     # Plain text: the service parses and refuses the date, so the message is the same everywhere.
-    played_on = StringField()
-    note = StringField(render_kw={"maxlength": NOTE_LENGTH})
+    played_on = StringField(widget=DateInput())
+    note = StringField(render_kw={"maxlength": NOTE_LENGTH, "autocomplete": "off"})
+
+    def for_ruleset(self, ruleset: Ruleset) -> None:
+        """Fit the form to a game of ``ruleset``: its seats, and its check of the players' names."""
+        self.ruleset = ruleset
+        self.first_dealer.choices = [
+            SelectChoice("random", "Draw at random"),
+            *(SelectChoice(str(seat), f"Seat {seat + 1} deals") for seat in range(ruleset.player_count)),
+        ]
+
+    def validate_players(self, field: Any) -> None:
+        """The names of the game's seats, as the engine checks a game's players (in its words)."""
+        names = [entry.data or "" for entry in field.entries[: self.ruleset.player_count]]
+        AskTheEngine(self.ruleset.validate_players)(self, _Value(names))
 
 
 class DeclareForm(FlaskForm):
@@ -129,7 +156,7 @@ class UndoForm(FlaskForm):
 
 
 class HandOverForm(FlaskForm):
-    key = StringField(render_kw={"autocomplete": "off", "spellcheck": "false"})
+    key = PasswordField(render_kw={"autocomplete": "off", "spellcheck": "false", "required": True})
 
 
 class RematchForm(FlaskForm):

@@ -17,6 +17,7 @@ from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
 from .. import bp
 from ..loading import Redraw, load_game, open_write, require_editor
+from ..validators import refusal_of
 from .entry import already_stored, field_errors, forbidden_bid, seat_values, swap_choices, swapped
 from .forms import (
     CorrectForm,
@@ -50,8 +51,12 @@ def new_game() -> Any:
         ruleset_id = "mizerka"
     ruleset = get_ruleset(ruleset_id)
     form = NewGameForm()
+    form.for_ruleset(ruleset)
     error: Refusal | None = None
-    if form.validate_on_submit():
+    submitted = form.validate_on_submit()
+    if request.method == "POST" and not submitted:
+        error = refusal_of(form)  # the engine's word on the names, from the form's validator
+    if submitted:
         names = [entry.data or "" for entry in form.players.entries[: ruleset.player_count]]
         choice = form.first_dealer.data or "random"
         first_dealer: object = None

@@ -5,18 +5,22 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 
-from ...rules import MAX_NAME_LENGTH
+from ...rules import MAX_NAME_LENGTH, validate_name
+from ..validators import AskTheEngine
+
+#: A person's name: as long as the engine allows.
+NAME_INPUT = {"maxlength": MAX_NAME_LENGTH, "autocomplete": "off", "required": True}
 
 
 class RenameForm(FlaskForm):
-    name = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
+    name = StringField(render_kw=NAME_INPUT, validators=[AskTheEngine(validate_name)])
 
 
 class MergeForm(FlaskForm):
     """Two records of one person: ``duplicate``'s games move to ``keep``, then ``duplicate`` goes."""
 
-    duplicate = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
-    keep = StringField(render_kw={"maxlength": MAX_NAME_LENGTH, "autocomplete": "off"})
+    duplicate = StringField(render_kw=NAME_INPUT)
+    keep = StringField(render_kw=NAME_INPUT)
 
 
 class AdminSignInForm(FlaskForm):

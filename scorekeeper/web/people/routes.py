@@ -13,6 +13,7 @@ from ...limits import query_int
 from ...models import today
 from ...rules import RULESETS, Refusal, RuleError
 from .. import bp
+from ..validators import refusal_of
 from .forms import MergeForm, RenameForm
 
 bp.add_app_template_filter(charts.signed, "signed")
@@ -192,10 +193,14 @@ def player(player_id: int) -> tuple[str, int]:
 def rename_player(player_id: int) -> Any:
     """A new name for a player; their games and figures follow."""
     form = RenameForm()
-    if not form.validate_on_submit():
+    valid = form.validate_on_submit()
+    refused = refusal_of(form)  # the engine's word on the new name, from the form's validator
+    if not valid and refused is None:
         return _render_player(player_id, rename=form, errors={"name": "The form was incomplete."}, status=422)
     if not services.may_manage([player_id], authority()):
         return _render_player(player_id, errors={"form": services.not_allowed().message}, status=403)
+    if refused is not None:
+        return _render_player(player_id, rename=form, errors={"name": refused.message}, status=422)
     try:
         renamed = services.rename_player(player_id, form.name.data, authority())
     except Refusal as refused:
