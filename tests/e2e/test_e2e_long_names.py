@@ -1,0 +1,206 @@
+"""Names of 40 characters and the largest totals, on 320, 360 and 390 px phones in both themes and on
+paper: no page wider than the screen, no text clipped, every name and total whole.
+
+The games are seeded through the API. The rules cap a Misère total near ±910 (the seeded game reaches
++910 and −910); four-digit totals (±9999) cannot be played, so the pages are also measured with the
+shown totals replaced by +9999 and −9999, the widest a total is ever drawn.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from e2e_support import OUTPUT, PHONE, LiveServer, new_context, screenshot
+from test_e2e_layout import OVERFLOW_JS
+from test_e2e_print import poppler
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+WIDTHS = [320, 360, 390]
+THEMES = ["light", "dark"]
+PAPER = ["A4", "Letter"]
+
+# Four names of exactly 40 characters, with spaces (they wrap between words) and letters beyond ASCII.
+MISERE_NAMES = [
+    "Giulia Francesca Maria Rossi-Bianchi Sal",
+    "Grzegorz Brzęczyszczykiewicz z Chrząszcz",
+    "Anna-Karin Lindqvist Åkesson Östberg Nyb",
+    "Maximilian Alexander von Hohenzollern-Si",
+]
+MIZERKA_NAMES = MISERE_NAMES[1:]
+assert all(len(name) == 40 for name in MISERE_NAMES), [len(name) for name in MISERE_NAMES]
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def seed_misere(server: LiveServer) -> dict[str, Any]:
+    """Seat 0 makes a bid of 13 in every bidding deal, seat 1 misses one; then 13 tricks each in 7, 8."""
+    created = server.api(
+        "POST",
+        "/api/v1/games",
+        {"ruleset": "misere", "players": MISERE_NAMES, "first_dealer": MISERE_NAMES[0]},
+    )
+    game_id, key = created["id"], created["edit_key"]
+    names = MISERE_NAMES
+    for number in range(1, 7):
+        bids = dict(zip(names, (13, 13, 0, 0), strict=True))
+        server.api("POST", f"/api/v1/games/{game_id}/deals", {"number": number, "bids": bids}, key)
+        tricks = dict(zip(names, (13, 0, 0, 0), strict=True))
+        server.api("PUT", f"/api/v1/games/{game_id}/deals/{number}", {"tricks": tricks}, key)
+    for number, tricks in ((7, (13, 0, 0, 0)), (8, (0, 13, 0, 0))):
+        body = {"number": number, "tricks": dict(zip(names, tricks, strict=True))}
+        server.api("POST", f"/api/v1/games/{game_id}/deals", body, key)
+    return server.api("GET", f"/api/v1/games/{game_id}") | {"edit_key": key}
+
+
+def seed_mizerka(server: LiveServer) -> dict[str, Any]:
+    """A whole Mizerka game of three long names (every contract once per chooser)."""
+    names = MIZERKA_NAMES
+    created = server.api("POST", "/api/v1/games", {"players": names, "first_dealer": names[2]})
+    game_id, key = created["id"], created["edit_key"]
+    contracts = ["hearts", "clubs", "mizerka", "spades", "diamonds", "no-trumps"]
+    for number in range(1, 19):
+        contract = contracts[(number - 1) // 3]
+        body = {"number": number, "contract": contract, "tricks": dict(zip(names, (7, 5, 1), strict=True))}
+        server.api("POST", f"/api/v1/games/{game_id}/deals", body, key)
+    return server.api("GET", f"/api/v1/games/{game_id}") | {"edit_key": key}
+
+
+@pytest.fixture(scope="module")
+def seeded(live_server: LiveServer) -> dict[str, dict[str, Any]]:
+    return {"misere": seed_misere(live_server), "mizerka": seed_mizerka(live_server)}
+
+
+def test_the_seeded_totals_are_the_largest_the_rules_allow(seeded: dict[str, dict[str, Any]]) -> None:
+    totals = seeded["misere"]["totals"]
+    assert [totals[name] for name in MISERE_NAMES] == [910, -910, 300, 300]
+
+
+# Text cut by its box: a box that hides what overflows it (or ends it with an ellipsis) and is
+# narrower than its content; and text drawn past the right edge of the screen.
+CLIPPED_JS = """() => {
+  const out = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if (!e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
+    if (e.closest('.skip, .visually-hidden, svg, .table-wrap')) continue;
+    const style = getComputedStyle(e);
+    if (e.clientWidth <= 1 && style.clipPath !== 'none') continue;  // hidden from sight, read aloud
+    const hides = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
+    if (hides && e.scrollWidth > e.clientWidth + 1 && e.innerText.trim()) {
+      const text = e.innerText.trim().slice(0, 50);
+      out.push(`${e.tagName.toLowerCase()}.${e.className} "${text}" ${e.scrollWidth}>${e.clientWidth}`);
+    }
+  }
+  return out.slice(0, 10);
+}"""
+
+# The widest totals ever drawn, put in place of the played ones.
+WIDEST_JS = """() => {
+  let i = 0;
+  for (const e of document.querySelectorAll('.points, .total-cell, td.num.strong')) {
+    e.textContent = i++ % 2 ? '\\u22129999' : '+9999';
+  }
+}"""
+
+
+def page_paths(seeded: dict[str, dict[str, Any]], player_id: int) -> dict[str, str]:
+    misere, mizerka = seeded["misere"]["id"], seeded["mizerka"]["id"]
+    return {
+        "misere-game": f"/games/{misere}",
+        "misere-sheet": f"/games/{misere}/scoresheet",
+        "mizerka-game": f"/games/{mizerka}",
+        "mizerka-sheet": f"/games/{mizerka}/scoresheet",
+        "home": "/",
+        "rankings": "/rankings?game=misere",
+        "player": f"/players/{player_id}?game=misere",
+    }
+
+
+def problems_on(page: Page) -> list[str]:
+    found: list[str] = []
+    overflow = page.evaluate(OVERFLOW_JS)
+    if overflow["page"] > 0 or overflow["elements"]:
+        found.append(f"wider than the screen by {overflow['page']}px: {overflow['elements']}")
+    found += [f"clipped: {item}" for item in page.evaluate(CLIPPED_JS)]
+    return found
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_long_names_and_big_totals_fit_every_phone(
+    width: int, theme: str, browser: Browser, live_server: LiveServer, seeded: dict[str, dict[str, Any]]
+) -> None:
+    device = {**PHONE, "viewport": {"width": width, "height": 800}, "device_scale_factor": 2}
+    context = new_context(browser, device, color_scheme=theme)
+    page = context.new_page()
+    page.goto(live_server.origin + "/rankings?game=misere")
+    player_link = page.get_by_role("link", name=MISERE_NAMES[0]).first
+    player_id = int(re.search(r"/players/(\d+)", player_link.get_attribute("href") or "").group(1))  # type: ignore[union-attr]
+    problems: dict[str, list[str]] = {}
+    for name, path in page_paths(seeded, player_id).items():
+        page.goto(live_server.origin + path)
+        found = problems_on(page)
+        text = page.locator("main").inner_text()
+        names = MISERE_NAMES if name.startswith(("misere", "rankings", "player", "home")) else MIZERKA_NAMES
+        whole = [n for n in names if n.split()[0] in text and n not in " ".join(text.split())]
+        if name in ("misere-game", "mizerka-game", "misere-sheet", "mizerka-sheet"):
+            found += [f"name not whole on the page: {n}" for n in whole]
+        if name in ("misere-game", "misere-sheet"):
+            for total in (910, -910, 300):
+                if signed(total) not in text:
+                    found.append(f"total {signed(total)} not shown whole")
+        if name in ("misere-game", "misere-sheet", "rankings", "player"):
+            screenshot(page, f"long-{width}-{theme}-{name}")
+        page.evaluate(WIDEST_JS)
+        found += [f"with ±9999: {item}" for item in problems_on(page)]
+        if name == "misere-game":
+            screenshot(page, f"long-{width}-{theme}-{name}-9999")
+        if found:
+            problems[name] = found
+    context.close()
+    assert problems == {}, "\n".join(f"{name}: {p}" for name, found in problems.items() for p in found)
+
+
+@pytest.fixture(scope="module")
+def printed(
+    browser: Browser, live_server: LiveServer, seeded: dict[str, dict[str, Any]]
+) -> dict[tuple[str, str], Path]:
+    folder = OUTPUT / "pdf"
+    folder.mkdir(parents=True, exist_ok=True)
+    context = new_context(browser, PHONE)
+    page = context.new_page()
+    files = {}
+    for game in ("misere", "mizerka"):
+        page.goto(live_server.origin + f"/games/{seeded[game]['id']}/scoresheet")
+        page.emulate_media(media="print")
+        for paper in PAPER:
+            path = folder / f"long-{game}-{paper}.pdf"
+            page.pdf(path=str(path), format=paper, print_background=True)
+            files[(game, paper)] = path
+    context.close()
+    return files
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("game", ["misere", "mizerka"])
+def test_both_sheets_print_on_one_page_with_every_name_and_total(
+    game: str, paper: str, printed: dict[tuple[str, str], Path], seeded: dict[str, dict[str, Any]]
+) -> None:
+    path = printed[(game, paper)]
+    info = poppler("pdfinfo", str(path)).decode()
+    assert re.search(r"^Pages:\s+1$", info, re.MULTILINE), info
+    text = " ".join(poppler("pdftotext", str(path), "-").decode().split())
+    state = seeded[game]
+    for name in state["totals"]:
+        assert name in text, f"{name!r} is not whole on the {paper} sheet"
+    for deal in state["deals"]:
+        for name, total in deal["totals"].items():
+            assert signed(total) in text, (deal["number"], name, total)
+    for name, total in state["totals"].items():
+        assert signed(total) in text, (name, total)
