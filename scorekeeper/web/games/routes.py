@@ -11,7 +11,7 @@ from wtforms.fields.choices import SelectChoice
 
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
-from ...errors import status_for
+from ...errors import Kind, kind_of, status_for
 from ...models import today
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
@@ -245,8 +245,9 @@ def record_deal(game_id: str) -> Any:
         # Save tapped twice (counts or bids): the second post finds the same deal stored.
         # A contract tapped twice stays refused: another phone may have tapped the same one.
         counted = "tricks" in fields or "bids" in fields
-        if counted and refused.code == "wrong_deal_number" and already_stored(write.game, number, fields):
-            stored = write.game.state.deals[number - 1]
+        now = load_game(game_id) if counted and kind_of(refused.code) is Kind.CONFLICT else None
+        if now is not None and already_stored(now, number, fields):
+            stored = now.state.deals[number - 1]
             if stored.pending:
                 label = ruleset.contract_label(stored.contract)
                 return _saved_twice(game_id, f"Deal {number}: {label}. Enter the tricks when played.")
@@ -275,8 +276,14 @@ def enter_tricks(game_id: str, number: int) -> Any:
             game_id, number, tricks=tricks, require_pending=True, seen=write.game
         ).state
     except Refusal as refused:
-        if tricks and already_stored(write.game, number, {"tricks": tricks}):
-            return _saved_twice(game_id, f"Deal {number} recorded.")
+        # Save tapped twice: the second post may have read the game before the first wrote it,
+        # so the game as it now is says whether these very counts are stored.
+        now = load_game(game_id) if tricks and kind_of(refused.code) is Kind.CONFLICT else None
+        if now is not None and already_stored(now, number, {"tricks": tricks}):
+            last = now.state.finished and number == now.state.deal_count
+            return _saved_twice(
+                game_id, "That was the last deal: the game is over." if last else f"Deal {number} recorded."
+            )
         return write.refused(refused)
     if after.finished:
         flash("That was the last deal: the game is over.", "ok")
