@@ -134,7 +134,7 @@
   }
 
   function enhance(root) {
-    all('button.step, button[data-print], button.made-bid', root).forEach((e) => { e.hidden = false; });
+    all('button[data-print]', root).forEach((e) => { e.hidden = false; });
     all('[data-forbidden-note], [data-hint=tricks], [data-preview-note]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
     all('fieldset.numbers', root).forEach(chips);
     // With a keyboard at hand (not a touch screen, whose keyboard would cover the taps), the

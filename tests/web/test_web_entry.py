@@ -283,3 +283,16 @@ def _fields(form: Any) -> dict[str, str]:
     from helpers import form_fields
 
     return form_fields(form)
+
+
+def test_the_tap_targets_are_in_the_page_from_the_start(client: FlaskClient) -> None:
+    """Drawn by the server (nothing moves when the script starts); without scripts a style hides them."""
+    game_id, form = misere_bidding(client)
+    rows = form.find_all("div", cls="count-chips")
+    assert [row.attrs["data-for"] for row in rows] == ["bids-1", "bids-2", "bids-3", "bids-0"]
+    assert [b.attrs["value"] for b in rows[0].find_all("button")] == [
+        str(n) for n in range(TRICKS_PER_DEAL + 1)
+    ]
+    html = page(client, f"/games/{game_id}")
+    noscript = parse_html(html).find("noscript")
+    assert noscript.find("link").attrs["href"] == "/static/css/noscript.css"
