@@ -15,8 +15,7 @@ from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from ... import services
-from ...rules import TRICKS_PER_DEAL, RuleError
-from ...rules.base import Refusal
+from ...rules import TRICKS_PER_DEAL, Refusal, RuleError
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game

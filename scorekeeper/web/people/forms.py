@@ -26,7 +26,7 @@ class MergeForm(FlaskForm):
 class AdminSignInForm(FlaskForm):
     """The administrator key, to rename and merge anyone."""
 
-    key = PasswordField(render_kw={"autocomplete": "off", "spellcheck": "false"})
+    key = PasswordField(render_kw={"autocomplete": "off", "spellcheck": "false", "required": True})
 
 
 class AdminSignOutForm(FlaskForm):
