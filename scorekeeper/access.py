@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from flask import Request, Response, current_app, session
+from flask import Request, current_app, session
+from werkzeug.wrappers import Response
 
 from .services import Snapshot, key_matches
 

@@ -94,7 +94,7 @@ def serve(workers: int = RUN_WORKERS) -> None:
     if not app.config["AUTO_MIGRATE"]:  # create_app has upgraded it otherwise
         upgrade_schema(app)
 
-    class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
+    class Server(BaseApplication):  # gunicorn ships no type hints: see pyproject's mypy overrides
         def load_config(self) -> None:
             self.cfg.set("bind", f"{settings.host}:{settings.port}")
             self.cfg.set("workers", workers)

@@ -198,7 +198,7 @@ def same_game_here(checked: CheckedExport) -> str | None:
         if tuple(seat.player.name for seat in sorted(game.seats, key=lambda s: s.position)) == tuple(
             checked.setup.players
         ):
-            return game.id
+            return str(game.id)
     return None
 
 

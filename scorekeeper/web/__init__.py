@@ -20,4 +20,9 @@ from .people import routes as people_routes  # noqa: E402,F401
 from .transfer import routes as transfer_routes  # noqa: E402,F401
 
 bp.add_app_template_global(contract_mark, "contract_mark")
-bp.add_app_template_global(TRICKS_PER_DEAL, "tricks_per_deal")
+
+
+@bp.app_context_processor
+def game_constants() -> dict[str, int]:
+    """Numbers the rules fix, for the templates (they never write them out themselves)."""
+    return {"tricks_per_deal": TRICKS_PER_DEAL}

@@ -40,7 +40,10 @@ def register(app: Flask) -> None:
             from ..api.errors import error_body
 
             return error_body(
-                HTTP_CODES.get(status, HTTP_CODES[400]), MESSAGES.get(status, error.description), None, status
+                HTTP_CODES.get(status, HTTP_CODES[400]),
+                MESSAGES.get(status, error.description or error.name),
+                None,
+                status,
             )
         return (
             render_template(

@@ -203,11 +203,11 @@ def rename_player(player_id: int) -> Any:
         return _render_player(player_id, rename=form, errors={"name": refused.message}, status=422)
     try:
         renamed = services.rename_player(player_id, form.name.data, authority())
-    except Refusal as refused:
-        if refused.code == "not_found":
+    except Refusal as error:
+        if error.code == "not_found":
             abort(404)
-        errors = {"form" if refused.code == "not_allowed" else "name": refused.message}
-        return _render_player(player_id, rename=form, errors=errors, status=status_for(refused.code))
+        errors = {"form" if error.code == "not_allowed" else "name": error.message}
+        return _render_player(player_id, rename=form, errors=errors, status=status_for(error.code))
     flash(f"Renamed: {renamed.name}.", "ok")
     return redirect(url_for("web.player", player_id=player_id), code=303)
 

@@ -42,7 +42,7 @@ def export_csv(game_id: str) -> Response:
 def _read_export(form: ImportForm) -> Any:
     """The JSON in the uploaded file, else in the pasted text; a ``RuleError`` when there is none."""
     upload = form.file.data
-    raw: bytes | str = upload.read() if upload is not None and getattr(upload, "filename", "") else b""
+    raw: bytes | str = upload.read() if upload is not None and getattr(upload, "filename", None) else b""
     if not raw:
         raw = (form.text.data or "").strip()
     if not raw:
