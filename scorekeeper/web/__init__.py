@@ -8,6 +8,7 @@ One blueprint keeps every endpoint ``web.<view>`` whichever package holds the vi
 """
 
 from flask import Blueprint
+from flask.blueprints import BlueprintSetupState
 
 bp = Blueprint("web", __name__)
 
@@ -22,7 +23,7 @@ from .transfer import routes as transfer_routes  # noqa: E402,F401
 bp.add_app_template_global(contract_mark, "contract_mark")
 
 
-@bp.app_context_processor
-def game_constants() -> dict[str, int]:
-    """Numbers the rules fix, for the templates (they never write them out themselves)."""
-    return {"tricks_per_deal": TRICKS_PER_DEAL}
+@bp.record_once
+def game_constants(state: BlueprintSetupState) -> None:
+    """Numbers the rules fix, for every template and macro (they never write them out themselves)."""
+    state.app.jinja_env.globals["tricks_per_deal"] = TRICKS_PER_DEAL
