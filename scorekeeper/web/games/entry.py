@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import jsonify, request
 from werkzeug.wrappers import Response
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 
 from ... import services
 from ...rules import TRICKS_PER_DEAL, Refusal, RuleError

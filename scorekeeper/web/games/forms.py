@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 from wtforms.validators import ValidationError
 from wtforms.widgets import DateInput, HiddenInput, NumberInput
 
@@ -76,7 +76,7 @@ def seat_counts() -> SeatList:
     return SeatList(count_field(), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
 
 
-class SeatList(FieldList):
+class SeatList(FieldList):  # type: ignore[type-arg]  # generic only in the stubs
     """A list of per-seat inputs where entry ``i`` always reads the input named ``<name>-i``.
 
     WTForms renumbers the inputs it finds, so without this an absent ``tricks-0`` would let

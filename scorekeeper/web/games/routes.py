@@ -7,7 +7,7 @@ from typing import Any
 from flask import abort, flash, make_response, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
@@ -185,7 +185,7 @@ def _refused_at_field(**forms: Any) -> Redraw:
     return redraw
 
 
-def _game_headers(response: Any, version: int, editable: bool) -> Any:
+def _game_headers(response: Response, version: int, editable: bool) -> Response:
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["Vary"] = "Cookie"
     response.set_etag(_etag(version, editable))
@@ -209,7 +209,7 @@ def game(game_id: str) -> Any:
     version, key_hash = known
     editable = services.hash_matches(key_hash, page_key(request, game_id))
     if request.if_none_match.contains(_etag(version, editable)):
-        response = make_response("", 304)
+        response: Response = make_response("", 304)
         response.set_etag(_etag(version, editable))
         response.headers["Cache-Control"] = "no-cache, private"
         return response
@@ -246,7 +246,7 @@ def record_deal(game_id: str) -> Any:
         # A contract tapped twice stays refused: another phone may have tapped the same one.
         counted = "tricks" in fields or "bids" in fields
         now = load_game(game_id) if counted and kind_of(refused.code) is Kind.CONFLICT else None
-        if now is not None and already_stored(now, number, fields):
+        if isinstance(number, int) and now is not None and already_stored(now, number, fields):
             stored = now.state.deals[number - 1]
             if stored.pending:
                 label = ruleset.contract_label(stored.contract)
