@@ -132,10 +132,17 @@ def expected_version(seen: services.Snapshot) -> int | None:
 def dry_run() -> bool:
     """Whether ``?dry_run=true`` asks for a preview: checked and scored, nothing stored.
 
-    Only ``true`` and ``false`` are understood; anything else (a typo) is refused with
-    400 ``bad_query`` rather than taken for a real write.
+    Only ``true`` and ``false`` are understood, and ``dry_run`` is the only query
+    parameter a write takes; anything else (a typo such as ``?dry-run=true``, or the
+    parameter twice) is refused with 400 ``bad_query`` rather than taken for a real write.
     """
-    value = request.args.get("dry_run")
+    for name in request.args:
+        if name != "dry_run":
+            raise refusal(
+                "bad_query", f"Unknown query parameter {name[:40]!r}; this call takes dry_run.", name[:40]
+            )
+    values = request.args.getlist("dry_run")
+    value = values[0] if len(values) == 1 else (None if not values else "")
     if value is None or value == "false":
         return False
     if value == "true":

@@ -360,6 +360,25 @@ def test_a_dry_run_refuses_as_the_real_call_does(
         api.refused(method, url + "?dry_run=true", body, key=key[::-1], status=403, code="bad_key")
 
 
+@pytest.mark.parametrize(
+    "query", ["dry-run=true", "dryrun=true", "dry_run=true&x=1", "=null", "dry_run=true&dry_run=false"]
+)
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH"])
+def test_a_write_takes_no_other_query_parameter(app: Flask, api: Api, method: str, query: str) -> None:
+    # A typo of dry_run must never become a real write: any other parameter is refused.
+    game_id, key = six_deals(api)
+    url, body = {
+        "POST": (f"/games/{game_id}/deals", {"number": 7, "contract": "mizerka"}),
+        "PUT": (f"/games/{game_id}/deals/6", {"tricks": {"Ann": 13, "Bob": 0, "Cid": 0}}),
+        "PATCH": (
+            f"/games/{game_id}/deals",
+            {"deals": [{"number": 6, "tricks": {"Ann": 13, "Bob": 0, "Cid": 0}}]},
+        ),
+    }[method]
+    with nothing_stored(app, api, game_id):
+        api.refused(method, f"{url}?{query}", body, key=key, status=400, code="bad_query")
+
+
 @pytest.mark.parametrize("value", ["yes", "1", "True", ""])
 def test_dry_run_takes_only_true_or_false(app: Flask, api: Api, value: str) -> None:
     game_id, key = six_deals(api)
