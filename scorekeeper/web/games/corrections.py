@@ -1,0 +1,93 @@
+"""Correcting a recorded deal: its contract, bids or tricks, or a swap of two deals' contracts.
+
+The whole game is replayed with the correction (``services.correct_deals``), so every later
+figure follows; a swap changes two deals of the same chooser in one correction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
+
+from ... import services
+from ...errors import status_for
+from ...rules import Refusal
+from ...services import Snapshot
+from .. import bp
+from ..loading import load_game, open_write, require_editor
+from .entry import field_errors, swap_choices, swapped
+from .forms import CorrectForm, per_seat_numbers
+from .presenters import game_view
+
+
+def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refusal | None) -> Response:
+    """The correction form of deal ``number`` (the 404 page if the game has no such deal)."""
+    if not 1 <= number <= len(game.state.deals):
+        abort(404)
+    view = game_view(game, editable=True)
+    status = 200 if error is None else status_for(error.code)
+    form.swap_with.choices = [SelectChoice("", "No swap"), *swap_choices(game, number)]
+    form.contract.choices = [SelectChoice(contract.id, contract.label) for contract in game.ruleset.contracts]
+    if form.contract.data is None:
+        form.contract.data = game.state.deals[number - 1].contract
+    errors = {} if error is None else field_errors(game, number, error, {"correct": form})
+    page = render_template(
+        "web/correct.html",
+        game=view,
+        deal=view.deal(number),
+        form=form,
+        error=error,
+        errors=errors,
+        is_last=number == len(game.state.deals),
+    )
+    return make_response(page, status)
+
+
+@bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def correct_deal(game_id: str, number: int) -> Any:
+    """Correct a recorded deal; the game is replayed and every later figure follows."""
+    if request.method == "GET":
+        game = load_game(game_id)
+        require_editor(game)
+        if not 1 <= number <= len(game.state.deals):
+            abort(404)
+        deal = game.state.deals[number - 1]
+        form = CorrectForm(formdata=None, version=game.version, contract=deal.contract)
+        for seat in range(len(game.setup.players)):
+            if deal.bids is not None:
+                form.bids.entries[seat].data = str(deal.bids[seat])
+            if deal.tricks is not None:
+                form.tricks.entries[seat].data = str(deal.tricks[seat])
+        return _correction_page(game, number, form, None)
+    form = CorrectForm()
+
+    def redraw(game: Snapshot, error: Refusal) -> Response:
+        return _correction_page(game, number, form, error)
+
+    write = open_write(game_id, form, redraw)
+    game = write.game
+    if not 1 <= number <= len(game.state.deals):
+        abort(404)
+    deal = game.state.deals[number - 1]
+    names = game.setup.players
+    fields: dict[str, Any] = {}
+    try:
+        if game.ruleset.declares_contract:
+            fields["contract"] = form.contract.data or None
+        if game.ruleset.bids_in(number):
+            fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
+        if not deal.pending or any((value or "").strip() for value in form.tricks.data[: len(names)]):
+            fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
+        corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
+        services.correct_deals(game_id, corrections, expected_version=form.version.data, seen=game)
+    except Refusal as refused:
+        return write.refused(refused)
+    if len(corrections) > 1:
+        other = corrections[1]["number"]
+        flash(f"Deals {number} and {other} swapped contracts; later totals follow.", "ok")
+        return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
+    flash(f"Deal {number} corrected; later totals follow.", "ok")
+    return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
