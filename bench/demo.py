@@ -216,6 +216,7 @@ def seed_demo(
             created = datetime.combine(played_on, datetime.min.time()) + timedelta(
                 hours=19, minutes=rng.randrange(180)
             )
+            created = min(created, now)  # today's evening may not have come yet
             game_rows.append(
                 {
                     "id": game_id,
@@ -228,6 +229,7 @@ def seed_demo(
                     "updated_at": created,
                     "played_on": played_on,
                     "note": None,
+                    "finished": state.finished,
                 }
             )
             seat_rows += [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -58,6 +58,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     played_on: Mapped[date] = mapped_column(default=today)
     note: Mapped[str | None] = mapped_column(String(NOTE_LENGTH))
+    # Kept equal to the replay by every write (in the claim that bumps ``version``), so the home
+    # page lists games in progress and finished ones from an index, without replaying them.
+    finished: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
@@ -66,7 +69,13 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         back_populates="game", order_by="Deal.number", cascade="all, delete-orphan", lazy="selectin"
     )
 
-    __table_args__ = (CheckConstraint("first_dealer >= 0", name="first_dealer_seat"),)
+    __table_args__ = (
+        CheckConstraint("first_dealer >= 0", name="first_dealer_seat"),
+        # The home page: games in progress, then finished ones, newest first, a page at a time.
+        Index("ix_games_listing", "finished", "created_at", "id"),
+        # The club's latest write: the stamp that names the kept club pages (scorekeeper.pagecache).
+        Index("ix_games_updated_at", "updated_at"),
+    )
 
     @property
     def player_names(self) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
-from ..models import DealResult, Game, GameResult, Player, Seat
+from ..models import DealResult, Game, GameResult, Player, Seat, utcnow
 from ..rules import RuleError, name_key, validate_name
 from .keys import hash_matches
 from .store import transaction
@@ -92,12 +92,13 @@ def find_player(name: object) -> Player:
 
 
 def _touch_games_of(player_id: int) -> None:
-    # Names show on every page of the player's games: bump their versions so cached copies refresh.
+    # Names show on every page of the player's games, and on the club's pages: bump their versions
+    # and the time of their last write, so cached copies of both refresh.
     games = select(Seat.game_id).where(Seat.player_id == player_id)
     db.session.execute(
         update(Game)
         .where(Game.id.in_(games))
-        .values(version=Game.version + 1)
+        .values(version=Game.version + 1, updated_at=utcnow())
         .execution_options(synchronize_session=False)
     )
 

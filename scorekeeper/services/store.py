@@ -196,8 +196,14 @@ _RECENT_SNAPSHOTS = _GAME_ROWS.where(_games.c.id.in_(_recent_ids)).order_by(
 )
 _VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
 _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
-# Claim: bump the version only if it is still the one the change was worked out from.
-_CLAIM = update(_games).where(_games.c.id == _game_id, _games.c.version == bindparam("seen")).values(_bump)
+# Claim: bump the version only if it is still the one the change was worked out from; the
+# game's status (finished or not) after the change rides along, so it costs no statement.
+_CLAIM = (
+    update(_games)
+    .where(_games.c.id == _game_id, _games.c.version == bindparam("seen"))
+    .values({**_bump, "finished": bindparam("finished")})
+)
+_SET_FINISHED = update(_games).where(_games.c.id == _game_id).values(finished=bindparam("finished"))
 _LOCK = update(_games).where(_games.c.id == _game_id).values(_bump).returning(_games.c.version)
 _LOCK_VERSION = _LOCK.where(_games.c.version == bindparam("expected"))
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
@@ -276,9 +282,12 @@ def stale() -> Refusal:
     )
 
 
-def _claim(seen: Snapshot) -> bool:
-    """Lock the game for this write if nobody has written since ``seen`` was read."""
-    params = {"game_id": seen.id, "seen": seen.version, "now": utcnow()}
+def _claim(seen: Snapshot, finished: bool) -> bool:
+    """Lock the game for this write if nobody has written since ``seen`` was read.
+
+    ``finished``: the game's status after the write, stored with the claim.
+    """
+    params = {"game_id": seen.id, "seen": seen.version, "now": utcnow(), "finished": finished}
     result = db.session.connection().execute(_CLAIM, params)
     return bool(result.rowcount == 1)
 
@@ -355,9 +364,12 @@ def write(
     with transaction():
         current = _current(game_id, expected_version, seen)
         change = plan(current)
-        if not _claim(current):
+        if not _claim(current, change.after.finished):
             current = _lock(game_id, expected_version)
             change = plan(current)
+            if change.after.finished != current.state.finished:
+                params = {"game_id": game_id, "finished": change.after.finished}
+                db.session.connection().execute(_SET_FINISHED, params)
         db.session.connection().execute(change.statement, change.params)
         stats.write_changes(
             game_id=current.id,

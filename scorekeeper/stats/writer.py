@@ -25,7 +25,11 @@ from .sums import record_columns
 
 
 def write_results(game: Game, state: GameState) -> None:
-    """Replace the game's stored figures with those of ``state`` (inside the caller's transaction)."""
+    """Replace the game's stored figures with those of ``state`` (inside the caller's transaction).
+
+    The game's status (``games.finished``) follows too.
+    """
+    game.finished = state.finished
     game_rows, deal_rows = figures(
         state,
         game_id=game.id,

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from scorekeeper import services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import DealResult, GameResult
+from scorekeeper.models import DealResult, Game, GameResult
 
 
 def stored(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -50,6 +50,7 @@ def assert_figures_match(game_id: str) -> None:
     ]
     assert {row["deals_played"] for row in games} == {state.completed_deals}
     assert all(row["finished"] == state.finished for row in games)
+    assert db.session.get(Game, game_id).finished == state.finished  # the status the home page lists by
     assert sum(row["score"] for row in deals) == 0  # Mizerka is zero-sum, deal by deal
     assert_totals_match()
 

@@ -1,0 +1,49 @@
+"""Migration 0004 gives the games stored before it their status (finished or not) and the club's indexes."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect, text
+
+from scorekeeper.database import migrations_dir, upgrade_schema
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.helpers import MIZERKA_DEALS
+from tests.stats.test_stats_migration import DEALS, GAMES, PLAYERS, SEATS, old_app
+
+__all__ = ["old_app"]  # the fixture, shared with the 0002 test
+
+
+def test_games_stored_before_0004_get_their_status(old_app: Flask) -> None:
+    """Rows written as schema 0001 knew them (plain SQL), brought to 0003: a finished game, one half played, one new."""
+    at = "2026-02-07 20:00:00"
+    games = {"Finished003": 18, "Halfway0003": 5, "NotBegun003": 0}
+    with old_app.app_context():
+        upgrade(directory=migrations_dir(), revision="0001")
+        run = db.session.execute
+        for player, name in enumerate(("Ann", "Bob", "Cid"), start=1):
+            run(text(PLAYERS), {"id": player, "name": name, "key": name.lower(), "at": at})
+        for game_id, deals in games.items():
+            run(text(GAMES), {"id": game_id, "at": at})
+            for position in range(3):
+                run(text(SEATS), {"game": game_id, "position": position, "player": position + 1})
+            for deal in MIZERKA_DEALS[:deals]:
+                values = {"number": deal.number, "contract": deal.contract, "tricks": str(list(deal.tricks))}
+                run(text(DEALS), {"game": game_id, "at": at, **values})
+        db.session.commit()
+        upgrade(directory=migrations_dir(), revision="0003")  # figures back-filled (0002)
+        db.session.remove()
+    upgrade_schema(old_app)
+    with old_app.app_context():
+        assert {game_id: db.session.get(Game, game_id).finished for game_id in games} == {
+            "Finished003": True,
+            "Halfway0003": False,
+            "NotBegun003": False,
+        }
+        indexes = {index["name"] for index in inspect(db.engine).get_indexes("games")}
+        assert {"ix_games_listing", "ix_games_updated_at"} <= indexes
+        db.session.remove()
+        downgrade(directory=migrations_dir(), revision="0003")
+        assert "finished" not in {column["name"] for column in inspect(db.engine).get_columns("games")}
+        db.session.remove()
