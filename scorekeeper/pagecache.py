@@ -12,16 +12,28 @@ What differs between requests stays out of the copy: a page waiting to show
 flashed messages is neither served from nor stored in the cache, and the
 CSRF token of the forms is stored as a placeholder and filled in afresh.
 ``PAGE_CACHE_SIZE`` (entries per worker, 0 turns it off) bounds the memory.
+
+The club's pages (home, rankings, a player's page) change with any game, so they are
+named by the club's latest write instead (``club_page``): the highest ``games.updated_at``,
+which every write bumps, read from an index in one query.  A maximum is not a counter,
+though: a write still in flight may commit later with an earlier time.  So a club page is
+kept only once the club has been quiet for ``CLUB_PAGE_SETTLE_SECONDS`` (longer than a
+write can take, lock waits included): every write stamped up to then has committed, and
+the copy can never hide one.  A busy club renders its pages afresh (from stored figures,
+in a fixed number of queries); a quiet one serves them kept.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from datetime import date, datetime, timedelta
 
-from flask import Flask, current_app, g, session
+from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
+
+from .database import LOCK_TIMEOUT_MS
 
 DEFAULT_SIZE = 128  # a page is 20-50 kB: at most a few MB per worker
 CSRF_PLACEHOLDER = "\x00csrf\x00"  # cannot occur in a rendered page: NUL is never emitted
@@ -58,6 +70,9 @@ class PageCache:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PAGE_CACHE_SIZE", DEFAULT_SIZE)
+    # A write stamps its time, may wait twice for a lock (the claim, then the totals), then commits.
+    lock_seconds = int(app.config.get("LOCK_TIMEOUT_MS") or LOCK_TIMEOUT_MS) / 1000
+    app.config.setdefault("CLUB_PAGE_SETTLE_SECONDS", 2 * lock_seconds + 5)
     app.extensions["scorekeeper_page_cache"] = PageCache(int(app.config["PAGE_CACHE_SIZE"]))
 
 
@@ -95,3 +110,22 @@ def keep(key: Hashable, body: str) -> None:
     elif f'name="{field}"' in body:
         return  # a token this module cannot see: never keep it
     _cache().put(key, body)
+
+
+def club_page(latest_write: datetime | None, today: date, now: datetime, render: Callable[[], str]) -> str:
+    """A club page (home, rankings, a player): kept for this URL while no game is written.
+
+    ``latest_write`` is the club's latest write (None: no game yet), ``today`` the date the
+    periods count from; ``render`` renders the page afresh.  The copy is kept only when
+    the club has been quiet long enough that no earlier-stamped write can still commit.
+    """
+    settle = timedelta(seconds=float(current_app.config["CLUB_PAGE_SETTLE_SECONDS"]))
+    settled = latest_write is None or now - latest_write >= settle
+    reusable = settled and usable()
+    key = ("club", request.full_path, request.url_root, latest_write, today)
+    body = cached(key) if reusable else None
+    if body is None:
+        body = render()
+        if reusable:
+            keep(key, body)
+    return body

@@ -20,7 +20,6 @@ from .store import (
     Snapshot,
     commit,
     conflict_or_fault,
-    recent_snapshots,
     records_of,
     setup_of,
     snapshot,
@@ -35,12 +34,6 @@ def get_game(game_id: str) -> Snapshot:
     handed the result (``seen=``) does not read the game again.
     """
     return snapshot(game_id)
-
-
-def list_games(limit: int = 100) -> list[Snapshot]:
-    """Recent games replayed: in progress first, then finished, newest first within each."""
-    games = recent_snapshots(limit)
-    return sorted(games, key=lambda game: game.state.finished)  # stable: keeps newest first
 
 
 # -- writing -----------------------------------------------------------------------

@@ -189,11 +189,6 @@ _GAME_ROWS = (
     .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
 )
 _SNAPSHOT = _GAME_ROWS.where(_games.c.id == _game_id).order_by(_seats.c.position, _deals.c.number)
-# The same for the most recent games (the home page's list), still one query.
-_recent_ids = select(_games.c.id).order_by(_games.c.created_at.desc()).limit(bindparam("limit"))
-_RECENT_SNAPSHOTS = _GAME_ROWS.where(_games.c.id.in_(_recent_ids)).order_by(
-    _games.c.created_at.desc(), _games.c.id, _seats.c.position, _deals.c.number
-)
 _VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
 _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
 # Claim: bump the version only if it is still the one the change was worked out from; the
@@ -220,15 +215,6 @@ def snapshot(game_id: str) -> Snapshot:
     if not rows:
         raise not_found()
     return _snapshot_of(game_id, rows)
-
-
-def recent_snapshots(limit: int) -> list[Snapshot]:
-    """The ``limit`` most recently created games, newest first, each as ``snapshot`` reads it; one query."""
-    rows = db.session.connection().execute(_RECENT_SNAPSHOTS, {"limit": limit}).all()
-    by_game: dict[str, list[Any]] = {}
-    for row in rows:
-        by_game.setdefault(row.id, []).append(row)
-    return [_snapshot_of(game_id, game_rows) for game_id, game_rows in by_game.items()]
 
 
 def _snapshot_of(game_id: str, rows: Sequence[Any]) -> Snapshot:

@@ -10,6 +10,7 @@ number of queries, whatever the number of games or deals.
 from __future__ import annotations
 
 from .figures import figures
+from .game_list import GAMES_PER_LIST, GameList, ListedGame, game_list, latest_write
 from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
@@ -21,18 +22,23 @@ __all__ = [
     "COLUMNS",
     "DEFAULT_RULESET",
     "DEFAULT_SORT",
+    "GAMES_PER_LIST",
     "MIN_FOR_PERCENT",
     "PERIODS",
     "PER_PAGE",
     "RECENT_GAMES",
     "Filters",
+    "GameList",
+    "ListedGame",
     "PersonLine",
     "PlayerStats",
     "Rankings",
     "Record",
     "average",
     "figures",
+    "game_list",
     "known_players",
+    "latest_write",
     "people",
     "percent",
     "player_stats",

@@ -25,7 +25,8 @@ COLUMNS: dict[str, tuple[str, bool]] = {
     "best": ("Best game", True),
 }
 DEFAULT_SORT = "wins"
-PER_PAGE = 100
+PER_PAGE = 25
+"""Players per page: a phone's screenful or two, and a page the database cuts from an index."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from helpers import follow, page, parse_html, start_game, start_mizerka, submit, text_of
 
-from scorekeeper import services
+from scorekeeper import stats
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_a_server_error_is_a_page_in_the_site_style(
         raise RuntimeError("the database fell over")
 
     app.config["PROPAGATE_EXCEPTIONS"] = False
-    monkeypatch.setattr(services, "list_games", broken)
+    monkeypatch.setattr(stats, "game_list", broken)
     monkeypatch.setattr(app.logger, "disabled", True)  # the traceback is expected; keep the output quiet
     response = client.get("/")
     assert response.status_code == 500

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, make_response, redirect, render_template, request, session, url_for
+from flask import abort, current_app, flash, make_response, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
 from ...errors import Kind, kind_of, status_for
-from ...models import today
+from ...models import today, utcnow
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
 from .. import bp
@@ -36,9 +36,26 @@ TAP_LIST_SIZE = 12
 
 @bp.get("/")
 def home() -> str:
-    """The list of games, in progress first, with a button to start a new one."""
-    games = [game_view(game, editable=False) for game in services.list_games()]
-    return render_template("web/home.html", games=games)
+    """The games in progress, then the newest finished ones, a page of each, and a button to start one.
+
+    ``playing_after`` or ``finished_after`` (a game's id) asks for the next page of that list alone.
+    """
+    playing_after = request.args.get("playing_after") or None
+    finished_after = request.args.get("finished_after") or None
+    both = playing_after is None and finished_after is None
+
+    def render() -> str:
+        games = stats.game_list(
+            playing=both or playing_after is not None,
+            finished=both or finished_after is not None,
+            playing_after=playing_after,
+            finished_after=finished_after,
+            size=int(current_app.config.get("HOME_GAMES_PER_LIST") or stats.GAMES_PER_LIST),
+        )
+        listing = "first" if both else "playing" if playing_after is not None else "finished"
+        return render_template("web/home.html", games=games, listing=listing)
+
+    return pagecache.club_page(stats.latest_write(), today(), utcnow(), render)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

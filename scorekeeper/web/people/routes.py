@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 
-from ... import charts, services, stats
+from ... import charts, pagecache, services, stats
 from ...access import held_keys, is_admin
 from ...errors import status_for
 from ...limits import query_int
-from ...models import today
+from ...models import today, utcnow
 from ...rules import RULESETS, Refusal, RuleError
 from .. import bp
 from ..validators import refusal_of
@@ -47,6 +47,10 @@ def rankings() -> str:
     ``game`` picks the ruleset (Mizerka by default), ``period`` all time, this
     year or the last 30 days; ``sort`` and ``dir`` order the table by any column.
     """
+    return pagecache.club_page(stats.latest_write(), today(), utcnow(), _render_rankings)
+
+
+def _render_rankings() -> str:
     filters = filters_from_args(request.args)
     sort = request.args.get("sort", stats.DEFAULT_SORT)
     direction = request.args.get("dir")
@@ -184,9 +188,9 @@ def _render_player(
 
 
 @bp.get("/players/<int:player_id>")
-def player(player_id: int) -> tuple[str, int]:
+def player(player_id: int) -> str:
     """One player: record, contracts, head to head, recent games and points per game over time."""
-    return _render_player(player_id)
+    return pagecache.club_page(stats.latest_write(), today(), utcnow(), lambda: _render_player(player_id)[0])
 
 
 @bp.post("/players/<int:player_id>/rename")

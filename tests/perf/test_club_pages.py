@@ -1,0 +1,146 @@
+"""The club's pages (home, rankings, a player's page): a fixed number of statements, whatever the club's size.
+
+Each page is drawn from stored figures in a fixed number of queries, plus one that reads
+the club's latest write (the stamp of the kept copies, ``scorekeeper.pagecache``).  Every
+filter and sort of the rankings is counted, both home lists and their next pages, and a
+player's page under every filter; each with a small club and a bigger one, which must cost
+the same.  Then the kept copies: served after the one stamp query once the club is quiet,
+never hiding a write.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from flask import Flask
+from perf_support import StatementCounter, new_game
+from test_query_budget import BUDGET, statements_for
+
+from scorekeeper import services, stats
+from scorekeeper.extensions import db
+from scorekeeper.rules import RULESETS
+
+
+@pytest.fixture
+def counter(app: Flask) -> StatementCounter:
+    return StatementCounter(app)
+
+
+def grow_club(app: Flask, games: int, start: int = 0) -> None:
+    """``games`` more games (finished, half-played and new ones), each with two newcomers beside Ann."""
+    for i in range(start, start + games):
+        new_game(app, (18, 9, 0)[i % 3], players=["Ann", f"S{i}b", f"S{i}c"])
+
+
+def ann(app: Flask) -> int:
+    with app.app_context():
+        return services.find_player("Ann").id
+
+
+def rankings_urls() -> list[str]:
+    """The rankings under every ruleset, period, sort column and direction, and a second page."""
+    urls = []
+    for ruleset, period, sort, direction in itertools.product(
+        RULESETS, stats.PERIODS, stats.COLUMNS, ("asc", "desc")
+    ):
+        urls.append(f"/rankings?game={ruleset}&period={period}&sort={sort}&dir={direction}")
+    urls += ["/rankings", "/rankings?page=2", "/rankings?page=99"]
+    return urls
+
+
+def counts_for(app: Flask, counter: StatementCounter, urls: list[str]) -> dict[str, int]:
+    client = app.test_client()
+    counts = {}
+    for url in urls:
+        first = statements_for(counter, client, url)
+        again = statements_for(counter, client, url)
+        assert len(first) <= BUDGET and len(again) <= BUDGET, (url, first, again)
+        counts[url] = len(first)
+    return counts
+
+
+def test_rankings_under_every_filter_and_sort_cost_the_same_whatever_the_club(
+    app: Flask, counter: StatementCounter
+) -> None:
+    app.config["RANKINGS_PER_PAGE"] = 2  # so that the small club already has a second page
+    grow_club(app, 3)
+    small = counts_for(app, counter, rankings_urls())
+    grow_club(app, 9, start=3)
+    big = counts_for(app, counter, rankings_urls())
+    assert small == big
+    # The stamp and the page; asked past the last page (an old link), a count and the last page.
+    assert {count for url, count in big.items() if "page=99" not in url} == {2}, big
+    assert big["/rankings?page=99"] == 4, big
+
+
+def test_home_lists_cost_the_same_whatever_the_club(app: Flask, counter: StatementCounter) -> None:
+    app.config["HOME_GAMES_PER_LIST"] = 2
+    seen: list[dict[str, int]] = []
+    made = 0
+    for games in (1, 9, 15):
+        grow_club(app, games - made, start=made)
+        made = games
+        client = app.test_client()
+        html = client.get("/").get_data(as_text=True)
+        urls = ["/", *sorted(set(re.findall(r'href="(/\?(?:playing|finished)_after=[^"]+)"', html)))]
+        counts = counts_for(app, counter, urls)
+        seen.append({url.split("=")[0]: count for url, count in counts.items()})
+    assert all(count == 2 for count in seen[-1].values()), seen  # the stamp and the lists
+    assert seen[1] == seen[2], seen  # both lists have a next page from 9 games on (3 finished)
+
+
+def test_a_players_page_under_every_filter_costs_the_same_whatever_the_club(
+    app: Flask, counter: StatementCounter
+) -> None:
+    grow_club(app, 3)
+    urls = [
+        f"/players/{ann(app)}?game={ruleset}&period={period}"
+        for ruleset, period in itertools.product(RULESETS, stats.PERIODS)
+    ]
+    small = counts_for(app, counter, urls)
+    grow_club(app, 9, start=3)
+    assert counts_for(app, counter, urls) == small
+    assert set(small.values()) == {BUDGET}, small  # the stamp and the page's three queries
+
+
+def test_a_quiet_clubs_pages_are_kept_and_a_write_shows_at_once(
+    app: Flask, counter: StatementCounter
+) -> None:
+    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0  # every write has committed when its response is read
+    grow_club(app, 2)
+    client = app.test_client()
+    urls = ["/", "/rankings", "/rankings?period=30d&sort=win_pct", f"/players/{ann(app)}"]
+    for url in urls:
+        statements_for(counter, client, url)
+        assert len(statements_for(counter, client, url)) == 1, url  # the stamp alone
+    game_id, _key = new_game(app, 18, players=["Ann", "Newcomer", "Other"])
+    for url in urls:
+        html = client.get(url).get_data(as_text=True)
+        assert game_id in html or "Newcomer" in html, url
+
+
+def test_a_busy_clubs_pages_are_rendered_afresh(app: Flask, counter: StatementCounter) -> None:
+    """A write stamped before the page was rendered may commit after it: no copy is kept so soon."""
+    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 3600
+    grow_club(app, 2)
+    client = app.test_client()
+    for url in ("/", "/rankings", f"/players/{ann(app)}"):
+        first = statements_for(counter, client, url)
+        assert len(statements_for(counter, client, url)) == len(first) > 1, url
+
+
+def test_the_home_page_replays_no_game(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    grow_club(app, 4)
+
+    def no_replay(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the home page replayed a game")
+
+    for ruleset in RULESETS.values():
+        monkeypatch.setattr(type(ruleset), "replay", no_replay)
+        monkeypatch.setattr(type(ruleset), "replay_after", no_replay)
+    response = app.test_client().get("/")
+    assert response.status_code == 200
+    with app.app_context():
+        db.session.remove()
