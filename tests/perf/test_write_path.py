@@ -132,3 +132,26 @@ def test_correcting_many_deals_at_once_costs_no_more_statements_than_one(app: Fl
     with app.app_context():
         assert_figures_match(game_id)
         db.session.remove()
+
+
+def test_a_deals_figures_cost_one_round_trip_on_postgresql(app: Flask, backend: str) -> None:
+    """The deal's rows, its game's rows and its players' totals: one statement (CTEs) on PostgreSQL.
+
+    Each statement is a round trip through the driver, the larger part of a deal's cost there
+    (bench/README.md); SQLite runs in-process, where the three stay apart.
+    """
+    counter = StatementCounter(app)
+    new_game(app, 1)  # the players' totals exist, as at any table after its first evening
+    game_id, key = new_game(app, 4)
+    with counter.counting() as statements:
+        response = post_deal(app.test_client(), game_id, key, 5)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    figures = [s for s in statements if "deal_results" in s or "game_results" in s or "player_totals" in s]
+    if backend == "postgresql":
+        assert len(statements) == 4, statements  # read, claim, the deal, its figures
+        assert len(figures) == 1 and figures[0].startswith("WITH"), figures
+    else:
+        assert len(statements) == WRITE_BUDGET, statements
+    with app.app_context():
+        assert_figures_match(game_id)
+        db.session.remove()
