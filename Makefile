@@ -63,7 +63,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 # Throughput and latency against the stack's own floor (/healthz) on SQLite and PostgreSQL:
-# gunicorn + wrk, then the rankings pages with 10,000 games: some minutes; tables go to bench/results/ (bench/README.md).
+# gunicorn + wrk on a fresh club of 10,000 games and on the kept one of 100,000 (seeded once, then reused:
+# bench/club.py), then the club's pages rendered afresh at both sizes; tables go to bench/results/ (bench/README.md).
 bench: setup
 	@command -v wrk >/dev/null 2>&1 || { \
 	  echo "bench: installing wrk (Debian package)"; \

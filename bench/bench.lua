@@ -1,6 +1,8 @@
 -- wrk script for bench/run.py: one script for every route, so every route is driven the same way.
 --
 -- BENCH_MODE=get     GET the URL given on wrk's command line (headers with -H).
+-- BENCH_MODE=fresh   GET the URL with "fresh=<thread>-<n>" added, a new query every time: a page
+--                    kept per URL is never found, so each request renders it.
 -- BENCH_MODE=insert  POST to it with an empty body (the bare single-row INSERT yardstick).
 -- BENCH_MODE=record  play whole games through the API: POST /api/v1/games, then each deal of
 --                    BENCH_DEALS_FILE (first line: the create body; then one deal body a line)
@@ -28,6 +30,7 @@ local threads = {}
 
 function setup(thread)
   table.insert(threads, thread)
+  thread:set("thread_number", #threads)
 end
 
 -- wrk.init calls this, then builds the static request (get/insert) from wrk.method and wrk.body.
@@ -40,6 +43,16 @@ function init(args)
         table.insert(deal_bodies, line)
       end
     end
+  end
+end
+
+if mode == "fresh" then
+  local asked = 0
+
+  function request()
+    asked = asked + 1
+    local separator = string.find(wrk.path, "?", 1, true) and "&" or "?"
+    return wrk.format("GET", wrk.path .. separator .. "fresh=" .. tostring(thread_number) .. "-" .. asked)
   end
 end
 

@@ -1,12 +1,15 @@
-"""Benchmark: the rankings page and a player's page with 10,000 finished games and 1,000 players.
+"""Benchmark: the club's pages rendered afresh, in-process, at 10,000 and at 100,000 games.
 
-Seeds a fresh SQLite file and a private PostgreSQL schema (when a URL is given) with the
-``seed-demo`` data set, built by the migrations like a real install, then times each page
-through the Flask test client: median and 95th percentile of N requests after a few warm-up
-requests, and the number of SQL queries each page issues.
+For each database it opens the kept clubs of ``bench/club.py`` (10,000 games and 1,000
+players; 100,000 games and 10,000 players; seeded once, reused by later runs) and times
+each page through the Flask test client with the page cache off, so every request runs
+its queries and renders: what the pages cost while a club is busy (a write since the
+last view).  Median and 95th percentile of N requests after a few warm-up requests, the
+app's own CPU time, the number of SQL queries and the size of the page; then the change
+from the small club to the large one.
 
-    .venv/bin/python bench/bench_rankings.py                      # SQLite only
-    TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_rankings.py
+    .venv/bin/python bench/bench_rankings.py --postgresql postgresql://postgres@127.0.0.1:5432/test
+    .venv/bin/python bench/bench_rankings.py --clubs 10000:1000                # one size, SQLite only
 
 Not a test: timings depend on the machine.  bench/README.md records the figures.
 """
@@ -18,77 +21,64 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import create_engine, event, func, select, text
+from sqlalchemy import event, text
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
 
-from bench.demo import seed_demo
-from scorekeeper import create_app
-from scorekeeper.config import normalise_database_url
-from scorekeeper.database import upgrade_schema
-from scorekeeper.extensions import db
-from scorekeeper.models import GameResult
+from bench.club import kept_club  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.config import normalise_database_url  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
 
 BUDGET_MS = 100.0
 
 
-def make_app(url: str, instance: Path, schema: str | None = None) -> Flask:
+def make_app(url: str, instance: Path) -> Flask:
     os.environ["SCOREKEEPER_INSTANCE"] = str(instance)
-    config: dict[str, Any] = {"SECRET_KEY": "bench", "AUTO_MIGRATE": False, "SQLALCHEMY_DATABASE_URI": url}
-    if schema:
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = create_app(config)
-    upgrade_schema(app)  # the schema as a real install builds it: migrations, indexes included
-    return app
+    config: dict[str, Any] = {
+        "SECRET_KEY": "bench",
+        "AUTO_MIGRATE": False,
+        "SQLALCHEMY_DATABASE_URI": normalise_database_url(url),
+        "PAGE_CACHE_SIZE": 0,  # every request queries and renders
+    }
+    return create_app(config)
 
 
-@contextmanager
-def postgresql_schema(url: str) -> Iterator[str]:
-    """A private schema for the run, dropped afterwards."""
-    schema = f"scorekeeper_bench_{os.getpid()}"
-    engine = create_engine(url)
-    with engine.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield schema
-    finally:
-        with engine.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        engine.dispose()
-
-
-def seed(app: Flask, games: int, players: int) -> float:
-    started = time.perf_counter()
+def page_values(app: Flask) -> dict[str, Any]:
+    """The busiest and a median player of the club, and a page of its older games."""
     with app.app_context():
-        report = seed_demo(games, players, seed=2026)
-        if db.engine.dialect.name == "postgresql":
-            # What autovacuum does within a minute of a bulk load; the planner needs the row counts.
-            db.session.execute(text("ANALYZE"))
-            db.session.commit()
+        players = db.session.execute(
+            text(
+                "SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND games > 0"
+                " ORDER BY games DESC, player_id"
+            )
+        ).scalars()
+        ids = list(players)
+        older = db.session.execute(
+            text("SELECT id FROM games WHERE finished ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 19")
+        ).scalar_one()
         db.session.remove()
-    assert report.games == games
-    return time.perf_counter() - started
+    return {"busiest": ids[0], "median": ids[len(ids) // 2], "older": older}
 
 
-def players_to_time(app: Flask) -> dict[str, int]:
-    """The player with the most games and one with a median number."""
-    with app.app_context():
-        counts = db.session.execute(
-            select(GameResult.player_id, func.count().label("games"))
-            .group_by(GameResult.player_id)
-            .order_by(func.count().desc(), GameResult.player_id)
-        ).all()
-        db.session.remove()
-    return {"busiest": counts[0].player_id, "median": counts[len(counts) // 2].player_id}
+PAGES = {
+    "home page": "/",
+    "home page: older games": "/?finished_after={older}",
+    "rankings (all time, by wins)": "/rankings",
+    "rankings: this year, by won %": "/rankings?period=year&sort=win_pct&dir=desc",
+    "rankings: last 30 days": "/rankings?period=30d",
+    "rankings: by name, A first": "/rankings?sort=name&dir=asc",
+    "rankings: page 4, by points": "/rankings?sort=points&dir=desc&page=4",
+    "player page (busiest player)": "/players/{busiest}",
+    "player page (median player)": "/players/{median}",
+    "player page (busiest, this year)": "/players/{busiest}?period=year",
+}
 
 
 def time_page(app: Flask, url: str, requests: int, warm: int = 3) -> tuple[float, float, float, int, int]:
@@ -126,22 +116,20 @@ def time_page(app: Flask, url: str, requests: int, warm: int = 3) -> tuple[float
     return statistics.median(samples), p95, statistics.median(cpu), len(statements), size
 
 
-def run(backend: str, app: Flask, games: int, players: int, requests: int) -> list[tuple[Any, ...]]:
-    seconds = seed(app, games, players)
-    print(f"{backend}: seeded {games} games, {players} players in {seconds:.1f} s", flush=True)
-    who = players_to_time(app)
-    pages = {
-        "rankings (all time)": "/rankings",
-        "rankings (this year, by won %)": "/rankings?period=year&sort=win_pct",
-        "rankings (last 30 days)": "/rankings?period=30d",
-        "player page (busiest player)": f"/players/{who['busiest']}",
-        "player page (median player)": f"/players/{who['median']}",
-    }
+def run(backend: str, database: str, games: int, players: int, requests: int, folder: Path) -> list[Any]:
+    club = kept_club(database, games, players)
+    made = "reused" if club.reused else "seeded now"
+    print(f"{backend}: club of {games} games, {players} players ({made}, {club.disk_mb} MB)", flush=True)
+    app = make_app(club.url, folder / f"instance-{database}-{games}")
+    values = page_values(app)
     rows = []
-    for label, url in pages.items():
-        median, p95, cpu, queries, size = time_page(app, url, requests)
-        rows.append((backend, label, median, p95, cpu, queries, size))
-        print(f"  {label:32} median {median:6.1f} ms   p95 {p95:6.1f} ms   {queries} queries", flush=True)
+    for label, path in PAGES.items():
+        median, p95, cpu, queries, size = time_page(app, path.format(**values), requests)
+        rows.append((backend, games, label, median, p95, cpu, queries, size))
+        print(f"  {label:34} median {median:6.1f} ms   p95 {p95:6.1f} ms   {queries} queries", flush=True)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
     return rows
 
 
@@ -165,57 +153,92 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=int(os.environ.get("BENCH_GAMES", 10_000)))
-    parser.add_argument("--players", type=int, default=1_000)
+    small = f"{os.environ.get('BENCH_GAMES', '10000')}:1000"
+    large = os.environ.get("BENCH_LARGE", "100000:10000")
+    parser.add_argument(
+        "--clubs", default=",".join(c for c in (small, large) if c), help="games:players, comma-separated"
+    )
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument(
         "--postgresql", default=os.environ.get("TEST_DATABASE_URL", ""), help="PostgreSQL URL (optional)"
     )
     args = parser.parse_args()
+    clubs = [tuple(int(n) for n in size.split(":")) for size in args.clubs.split(",") if size]
 
-    rows: list[tuple[Any, ...]] = []
-    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
-        path = Path(folder)
-        app = make_app(f"sqlite:///{path / 'bench.sqlite3'}", path / "instance")
-        rows += run("SQLite", app, args.games, args.players, args.requests)
-        with app.app_context():
-            db.engine.dispose()
-        unreachable = args.postgresql and postgresql_unreachable(args.postgresql)
-        if unreachable:
-            print(f"PostgreSQL skipped: {unreachable}", flush=True)
-        elif args.postgresql:
-            url = normalise_database_url(args.postgresql)
-            with postgresql_schema(url) as schema:
-                app = make_app(url, path / "instance-pg", schema)
-                rows += run("PostgreSQL", app, args.games, args.players, args.requests)
-                with app.app_context():
-                    db.session.remove()
-                    db.engine.dispose()
+    started_load = os.getloadavg()
+    started_ticks = cpu_ticks()
+    rows: list[Any] = []
+    folder = HERE / "clubs"
+    folder.mkdir(exist_ok=True)
+    databases = [("SQLite", "sqlite")]
+    unreachable = args.postgresql and postgresql_unreachable(args.postgresql)
+    if unreachable:
+        print(f"PostgreSQL skipped: {unreachable}", flush=True)
+    elif args.postgresql:
+        os.environ["BENCH_DATABASE_URL"] = args.postgresql
+        databases.append(("PostgreSQL", "postgresql"))
+    for backend, database in databases:
+        for games, players in clubs:
+            rows += run(backend, database, games, players, args.requests, folder)
 
-    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, load {load}"
+    load = " / ".join(f"{value:.1f}" for value in started_load)
+    end_load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
+    steal = steal_percent(started_ticks, cpu_ticks())
+    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     lines = [
-        f"{time.strftime('%Y-%m-%d')}, {machine}",
-        f"{args.games} games, {args.players} players, {args.requests} requests per page",
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {machine}",
+        f"load average {load} at the start, {end_load} at the end; CPU stolen by the host {steal:.1f}%",
+        f"pages rendered afresh (no page cache), {args.requests} requests per page",
         "",
-        "| database | page | median | p95 | app CPU (median) | queries | HTML |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| database | games | page | median | p95 | app CPU (median) | queries | HTML |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
     ]
-    for backend, label, median, p95, cpu, queries, size in rows:
+    for backend, games, label, median, p95, cpu, queries, size in rows:
         lines.append(
-            f"| {backend} | {label} | {median:.1f} ms | {p95:.1f} ms | {cpu:.1f} ms | {queries} "
+            f"| {backend} | {games:,} | {label} | {median:.1f} ms | {p95:.1f} ms | {cpu:.1f} ms | {queries} "
             f"| {size // 1024} KB |"
         )
-    slow = [row for row in rows if row[2] > BUDGET_MS]
+    if len(clubs) > 1:
+        small_games, large_games = clubs[0][0], clubs[-1][0]
+        lines += [
+            "",
+            f"| database | page | app CPU, {small_games:,} games | {large_games:,} games | change |",
+        ]
+        lines += ["|---|---|---:|---:|---:|"]
+        by_key = {(row[0], row[1], row[2]): row for row in rows}
+        for backend, _database in databases:
+            for label in PAGES:
+                small, large = (
+                    by_key.get((backend, clubs[0][0], label)),
+                    by_key.get((backend, clubs[-1][0], label)),
+                )
+                if small and large:
+                    change = large[5] / small[5] - 1 if small[5] else 0.0
+                    lines.append(
+                        f"| {backend} | {label} | {small[5]:.1f} ms | {large[5]:.1f} ms | {change:+.0%} |"
+                    )
+    slow = [row for row in rows if row[3] > BUDGET_MS]
     if slow:
-        lines.append(f"\nOver the {BUDGET_MS:.0f} ms budget: {', '.join(f'{r[0]} {r[1]}' for r in slow)}")
-    text = "\n".join(lines) + "\n"
+        lines.append(f"\nOver {BUDGET_MS:.0f} ms: {', '.join(f'{r[0]} {r[1]:,} {r[2]}' for r in slow)}")
+    report = "\n".join(lines) + "\n"
     print()
-    print(text, end="")
-    results = Path(__file__).resolve().parent / "results"
+    print(report, end="")
+    results = HERE / "results"
     results.mkdir(exist_ok=True)
-    (results / "rankings.txt").write_text(text)
+    (results / "rankings.txt").write_text(report)
     return 1 if slow else 0
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """(steal, total) CPU ticks so far."""
+    with open("/proc/stat") as handle:
+        fields = [int(x) for x in handle.readline().split()[1:]]
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def steal_percent(before: tuple[int, int], after: tuple[int, int]) -> float:
+    total = after[1] - before[1]
+    return 100 * (after[0] - before[0]) / total if total > 0 else 0.0
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ READ_P99_BUDGET_MS = 50.0
 WRITE_RATIO_BUDGET = 0.5  # recording deals: at least this share of a bare INSERT's rps
 REPLAY_BUDGET_MS = 0.2
 RSS_BUDGET_MB = 100.0
+FLAT_BUDGET = 0.2  # the club pages at 100,000 games: within 20% of their figures at 10,000
 REQUESTS_PER_WORKER = 10_000
 STATEMENT_BUDGET = 4
 # What a phone's browser sends: pages and JSON are measured as they travel, compressed.
@@ -107,24 +108,47 @@ class Route:
     name: str
     label: str
     mode: str  # bench.lua's BENCH_MODE
-    path: str  # may hold {game_id}
+    path: str  # may hold {game_id}, {busiest}, {median} (players' ids) and {older} (a game id)
     budget: str | None = None  # "read", "write" or None (reported only)
     # The cookies a phone sends to pages: "watcher" (its session), "scorer" (session and edit key).
     phone: str = ""
+    club: bool = False  # a club page (home, rankings, a player): kept only once the club is quiet
+    writes: bool = False  # changes the database: never run on a kept club
 
 
+def club(name: str, label: str, path: str, *, fresh: bool = False) -> Route:
+    """A club page as a watching phone opens it; ``fresh``: a new URL every time (never kept)."""
+    if fresh:
+        return Route(name, label, "fresh", path, None, "watcher", club=True)
+    return Route(name, label, "get", path, "read", "watcher", club=True)
+
+
+# Writing routes last: a write makes the club busy, and its pages are rendered afresh for a while.
 ROUTES = [
     Route("floor", "floor: GET /healthz", "get", "/healthz"),
     Route("game_watcher", "game page, watcher (18 deals)", "get", "/games/{game_id}", "read", "watcher"),
     Route("game_scorer", "game page, scorer (18 deals)", "get", "/games/{game_id}", "read", "scorer"),
     Route("scoresheet", "scoresheet (18 deals)", "get", "/games/{game_id}/scoresheet", "read", "watcher"),
     Route("api_game", "GET /api/v1/games/{id}", "get", "/api/v1/games/{game_id}", "read"),
-    Route("home", "home page (100 newest games)", "get", "/", phone="watcher"),
-    Route("rankings", "rankings page", "get", "/rankings", phone="watcher"),
+    club("home", "home page", "/"),
+    club("home_older", "home page: older games", "/?finished_after={older}"),
+    club("rankings", "rankings (all time, by wins)", "/rankings"),
+    club("rankings_year", "rankings: this year, by won %", "/rankings?period=year&sort=win_pct&dir=desc"),
+    club("rankings_30d", "rankings: last 30 days", "/rankings?period=30d"),
+    club("rankings_name", "rankings: by name, A first", "/rankings?sort=name&dir=asc"),
+    club("rankings_page", "rankings: page 4, by points", "/rankings?sort=points&dir=desc&page=4"),
+    club("player_busiest", "player page: busiest player", "/players/{busiest}"),
+    club("player_median", "player page: median player", "/players/{median}"),
+    club("player_year", "player page: busiest, this year", "/players/{busiest}?period=year"),
+    # The same pages when the club is busy (a write since the last view): rendered every time.
+    club("home_fresh", "home page, rendered afresh", "/", fresh=True),
+    club("rankings_fresh", "rankings, rendered afresh", "/rankings", fresh=True),
+    club("rankings_30d_fresh", "rankings 30 days, rendered afresh", "/rankings?period=30d", fresh=True),
+    club("player_fresh", "player page (busiest), afresh", "/players/{busiest}", fresh=True),
     Route("floor_again", "floor again: GET /healthz", "get", "/healthz"),
-    Route("insert", "bare INSERT: POST /_bench/insert", "insert", "/_bench/insert"),
-    Route("record", "recording deals: API games of 18 deals", "record", "/", "write"),
-]
+    Route("insert", "bare INSERT: POST /_bench/insert", "insert", "/_bench/insert", writes=True),
+    Route("record", "recording deals: API games of 18 deals", "record", "/", "write", writes=True),
+]  # fmt: skip
 
 
 # -- the machine ------------------------------------------------------------------------------------
@@ -560,11 +584,14 @@ def _frame_name(frame: str) -> str:
 # -- statements per request (in-process, against the seeded database) -------------------------------
 
 
-def count_statements(db: Database, workdir: Path, game_id: str, key: str) -> dict[str, Any]:
+def count_statements(
+    db: Database, workdir: Path, values: dict[str, str], key: str | None, routes: list[Route]
+) -> dict[str, Any]:
     """SQL statements each route sends (SQLAlchemy ``before_cursor_execute`` events).
 
     Reads: [first request, the same again]; writes: the average per request.
     """
+    game_id = values["game_id"]
     os.environ["SCOREKEEPER_INSTANCE"] = str(workdir / "instance")
     from sqlalchemy import event
 
@@ -587,19 +614,27 @@ def count_statements(db: Database, workdir: Path, game_id: str, key: str) -> dic
         event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     watcher = app.test_client()
     scorer = app.test_client()
-    scorer.set_cookie(cookie_name(game_id), key, path=f"/games/{game_id}")
+    if key is not None:
+        scorer.set_cookie(cookie_name(game_id), key, path=f"/games/{game_id}")
     counts: dict[str, Any] = {}
-    for route in ROUTES:
-        if route.mode != "get":
+    for route in routes:
+        if route.mode not in ("get", "fresh"):
             continue
         client = scorer if route.phone == "scorer" else watcher
-        url = route.path.format(game_id=game_id)
+        url = route.path.format(**values)
         seen = []
-        for _visit in ("first", "again"):  # a game page's first view renders it; the next is kept
+        for visit in ("first", "again"):  # a page's first view renders it; the next may be kept
+            if route.mode == "fresh":  # as bench.lua asks: a new URL every time
+                url = route.path.format(**values) + ("&" if "?" in route.path else "?") + f"fresh={visit}"
             statements.clear()
             assert client.get(url).status_code == 200, url
             seen.append(len(statements))
         counts[route.name] = seen
+    if not any(route.writes for route in routes):
+        with app.app_context():
+            sqla.session.remove()
+            sqla.engine.dispose()
+        return counts
     statements.clear()
     assert watcher.post("/_bench/insert").status_code == 201
     counts["insert"] = len(statements)
@@ -626,52 +661,22 @@ def count_statements(db: Database, workdir: Path, game_id: str, key: str) -> dic
 
 
 def bench_database(name: str, args: argparse.Namespace, log: Path) -> dict[str, Any]:
+    """Every route on a fresh club of ``args.games`` games (seeded now, written to by the last routes)."""
     workdir = Path(tempfile.mkdtemp(prefix=f"scorekeeper-bench-{name}-"))
-    result: dict[str, Any] = {"database": name, "load_before": loadavg()}
+    result: dict[str, Any] = {"database": name, "club": "fresh", "load_before": loadavg()}
     ticks = cpu_ticks()
-    deals_file = workdir / "deals.txt"
-    deals_file.write_text("\n".join([create_body(), *deal_bodies()]) + "\n")
     try:
         with database(name, workdir) as db:
             env = app_env(db, workdir)
             print(f"[{name}] seeding {args.games} games ...", flush=True)
             result["seed_seconds"] = round(seed_demo(env, args.games, db), 1)
             result["seeded_games"] = args.games
+            result["seeded_players"] = 1000
             with gunicorn(env, args.workers, log) as server:
                 game_id, key = seed_game(server.base)
-                cookies = phone_cookies(server.base, game_id, key)
-                result["game_id"] = game_id
-                result["statements"] = count_statements(db, workdir, game_id, key)
+                values = route_values(server, db.url, game_id)
                 routes = [r for r in ROUTES if not args.routes or r.name in args.routes]
-                print(f"[{name}] warming up ...", flush=True)
-                for route in routes:
-                    run_route(server, route, game_id, cookies, deals_file, args.warmup)
-                    settle(server)
-                measured: dict[str, Any] = {}
-                for route in routes:
-                    print(f"[{name}] {route.label} ...", flush=True)
-                    cpu_before = workers_cpu_seconds(server)
-                    if route.name in args.profile:
-                        out = RESULTS / f"profile-{name}-{route.name}.txt"
-                        with profiling(server, route.name, args.duration, out):
-                            raw = run_route(server, route, game_id, cookies, deals_file, args.duration)
-                        paths = sorted(RESULTS.glob(f"profile-{name}-{route.name}-*.txt"))
-                        summary = profile_summary(paths)
-                        out.write_text("\n".join(summary) + "\n")
-                        print("\n".join(summary))
-                    else:
-                        raw = run_route(server, route, game_id, cookies, deals_file, args.duration)
-                    cpu = workers_cpu_seconds(server) - cpu_before
-                    settle(server)  # requests wrk left queued must not spill into the next route
-                    measured[route.name] = {
-                        "label": route.label,
-                        **summarise(raw),
-                        "worker_cpu_ms": round(1000 * cpu / max(raw["requests"], 1), 2),
-                        "peak_worker_mb": round(peak_worker_mb(server), 1),
-                        "statements": result["statements"].get(route.name),
-                    }
-                result["routes"] = measured
-                result["workers"] = top_up(server, game_id)
+                measure(result, server, db, workdir, values, key, routes, args)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     result["load_after"] = loadavg()
@@ -680,15 +685,160 @@ def bench_database(name: str, args: argparse.Namespace, log: Path) -> dict[str, 
     return result
 
 
+def bench_kept_club(
+    name: str, games: int, players: int, args: argparse.Namespace, log: Path
+) -> dict[str, Any]:
+    """The routes that only read, on the kept club of ``games`` games (bench/club.py; seeded once)."""
+    from bench.club import kept_club
+
+    workdir = Path(tempfile.mkdtemp(prefix=f"scorekeeper-bench-{name}-kept-"))
+    result: dict[str, Any] = {"database": name, "club": "kept"}
+    try:
+        club = kept_club(name, games, players)
+        result.update(
+            seeded_games=games, seeded_players=players, seed_seconds=club.seed_seconds, disk_mb=club.disk_mb,
+            reused=club.reused, load_before=loadavg(),
+        )  # fmt: skip
+        ticks = cpu_ticks()
+        db = Database(name, club.url)
+        env = app_env(db, workdir)
+        with gunicorn(env, args.workers, log) as server:
+            game_id = newest_finished_game(club.url)
+            values = route_values(server, club.url, game_id)
+            routes = [
+                r for r in ROUTES
+                if not r.writes and r.phone != "scorer" and (not args.routes or r.name in args.routes)
+            ]  # fmt: skip
+            measure(result, server, db, workdir, values, None, routes, args)
+        result["load_after"] = loadavg()
+        result["cpu_steal_percent"] = steal_percent(ticks, cpu_ticks())
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result
+
+
+def measure(
+    result: dict[str, Any],
+    server: Server,
+    db: Database,
+    workdir: Path,
+    values: dict[str, str],
+    key: str | None,
+    routes: list[Route],
+    args: argparse.Namespace,
+) -> None:
+    """Warm every route up, then measure each with wrk; figures go into ``result``."""
+    name = db.name
+    deals_file = workdir / "deals.txt"
+    deals_file.write_text("\n".join([create_body(), *deal_bodies()]) + "\n")
+    cookies = phone_cookies(server.base, values["game_id"], key)
+    result["game_id"] = values["game_id"]
+    # The club's pages are kept only once the club is quiet: wait for that before the counts
+    # (the second view of each) and before the measures; the routes that write come last.
+    wait_until_quiet(db.url)
+    result["statements"] = count_statements(db, workdir, values, key, routes)
+    wait_until_quiet(db.url)
+    print(f"[{name}] warming up ...", flush=True)
+    for route in routes:
+        if not route.writes:
+            run_route(server, route, values, cookies, deals_file, args.warmup)
+            settle(server)
+    measured: dict[str, Any] = {}
+    for route in routes:
+        if route.writes:
+            run_route(server, route, values, cookies, deals_file, args.warmup)
+            settle(server)
+        print(f"[{name}] {route.label} ...", flush=True)
+        cpu_before = workers_cpu_seconds(server)
+        if route.name in args.profile:
+            out = RESULTS / f"profile-{name}-{route.name}.txt"
+            with profiling(server, route.name, args.duration, out):
+                raw = run_route(server, route, values, cookies, deals_file, args.duration)
+            paths = sorted(RESULTS.glob(f"profile-{name}-{route.name}-*.txt"))
+            summary = profile_summary(paths)
+            out.write_text("\n".join(summary) + "\n")
+            print("\n".join(summary))
+        else:
+            raw = run_route(server, route, values, cookies, deals_file, args.duration)
+        cpu = workers_cpu_seconds(server) - cpu_before
+        settle(server)  # requests wrk left queued must not spill into the next route
+        measured[route.name] = {
+            "label": route.label,
+            **summarise(raw),
+            "worker_cpu_ms": round(1000 * cpu / max(raw["requests"], 1), 2),
+            "peak_worker_mb": round(peak_worker_mb(server), 1),
+            "statements": result["statements"].get(route.name),
+        }
+    result["routes"] = measured
+    result["workers"] = top_up(server, values["game_id"])
+
+
+def sql_rows(url: str, query: str) -> list[Any]:
+    from sqlalchemy import create_engine, text
+
+    from scorekeeper.config import normalise_database_url
+
+    engine = create_engine(normalise_database_url(url))
+    try:
+        with engine.connect() as connection:
+            return list(connection.execute(text(query)))
+    finally:
+        engine.dispose()
+
+
+def newest_finished_game(url: str) -> str:
+    rows = sql_rows(url, "SELECT id FROM games WHERE finished ORDER BY created_at DESC, id DESC LIMIT 1")
+    return str(rows[0][0])
+
+
+def route_values(server: Server, url: str, game_id: str) -> dict[str, str]:
+    """What the routes' paths name: the game, the busiest and a median player, a page of older games."""
+    players = sql_rows(
+        url,
+        "SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND games > 0"
+        " ORDER BY games DESC, player_id",
+    )
+    status, body = http("GET", server.base + "/")
+    older = re.search(r"finished_after=([A-Za-z0-9_-]+)", body)
+    assert status == 200 and older, "the home page links no older games"
+    return {
+        "game_id": game_id,
+        "busiest": str(players[0][0]),
+        "median": str(players[len(players) // 2][0]),
+        "older": older.group(1),
+    }
+
+
+def wait_until_quiet(url: str) -> None:
+    """Sleep until the club's latest write is older than the time its pages need to be kept."""
+    from scorekeeper.pagecache import settle_seconds
+
+    latest = sql_rows(url, "SELECT max(updated_at) FROM games")[0][0]
+    if latest is None:
+        return
+    if isinstance(latest, str):  # SQLite hands back text
+        latest = datetime.fromisoformat(latest)
+    quiet = (datetime.now(UTC).replace(tzinfo=None) - latest).total_seconds()
+    wait = settle_seconds() + 1 - quiet
+    if wait > 0:
+        print(f"waiting {wait:.0f} s for the club to be quiet (its pages are kept from then on)", flush=True)
+        time.sleep(wait)
+
+
 def run_route(
-    server: Server, route: Route, game_id: str, cookies: dict[str, str], deals_file: Path, seconds: float
+    server: Server,
+    route: Route,
+    values: dict[str, str],
+    cookies: dict[str, str],
+    deals_file: Path,
+    seconds: float,
 ) -> dict[str, Any]:
     headers = [f"Cookie: {cookies[route.phone]}"] if route.phone else []
-    url = server.base + route.path.format(game_id=game_id)
+    url = server.base + route.path.format(**values)
     return wrk(url, route.mode, seconds, headers, deals_file)
 
 
-def phone_cookies(base: str, game_id: str, key: str) -> dict[str, str]:
+def phone_cookies(base: str, game_id: str, key: str | None) -> dict[str, str]:
     """The cookies a watching and a scoring phone hold after their first look at the game.
 
     A browser keeps the session cookie the first page set (it carries the CSRF secret),
@@ -698,7 +848,7 @@ def phone_cookies(base: str, game_id: str, key: str) -> dict[str, str]:
 
     from scorekeeper.access import cookie_name
 
-    edit = f"{cookie_name(game_id)}={key}"
+    edit = f"{cookie_name(game_id)}={key}" if key is not None else ""
     cookies = {}
     for phone, sent in (("watcher", ""), ("scorer", edit)):
         request = urllib.request.Request(f"{base}/games/{game_id}", headers={"Cookie": sent} if sent else {})
@@ -792,6 +942,28 @@ def evaluate(result: dict[str, Any]) -> list[dict[str, Any]]:
     return checks
 
 
+def flatness(small: dict[str, Any], large: dict[str, Any]) -> list[dict[str, Any]]:
+    """The club pages on the large club within FLAT_BUDGET of the small club's, as a share of the floor.
+
+    Ratios to the floor of their own run: the two runs happen minutes apart, and what the
+    host takes away moves absolute figures more than ratios.
+    """
+    checks = []
+    for route_def in ROUTES:
+        before, after = small["routes"].get(route_def.name), large["routes"].get(route_def.name)
+        if not route_def.club or before is None or after is None or not before.get("ratio"):
+            continue
+        change = after["ratio"] / before["ratio"] - 1
+        after["vs_small_club"] = round(change, 2)
+        checks.append(
+            check(f"{route_def.label}: x floor, {large['seeded_games']} vs {small['seeded_games']} games",
+                  f"{after['ratio']} vs {before['ratio']} ({change:+.0%})", f"within {FLAT_BUDGET:.0%}",
+                  abs(change) <= FLAT_BUDGET)
+        )  # fmt: skip
+    large["budgets"] += checks
+    return checks
+
+
 def check(what: str, figure: Any, budget: str, met: bool) -> dict[str, Any]:
     return {"what": what, "figure": figure, "budget": budget, "met": bool(met)}
 
@@ -816,8 +988,16 @@ def table(report: dict[str, Any]) -> str:
             lines.append(f"== {result['database']}: skipped: {result['skipped']}")
             continue
         load = " ".join(f"{x:.2f}" for x in result["load_before"])
+        if result.get("club") == "kept":
+            made = "reused" if result.get("reused") else "seeded now"
+            club = (
+                f"kept club of {result['seeded_games']} games, {result['seeded_players']} players ({made}; "
+                f"seeding took {result['seed_seconds']:.0f} s, {result['disk_mb']} MB on disk), reads only"
+            )
+        else:
+            club = f"fresh club of {result['seeded_games']} games (seeded in {result['seed_seconds']:.0f} s)"
         lines.append(
-            f"== {result['database']}: {result['seeded_games']} games seeded; load average before {load}, "
+            f"== {result['database']}: {club}; load average before {load}, "
             f"after {' '.join(f'{x:.2f}' for x in result['load_after'])}; "
             f"CPU stolen by the host {result.get('cpu_steal_percent', 0):.1f}%"
         )
@@ -868,6 +1048,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 10)))
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of load per route first, not kept")
     parser.add_argument("--games", type=int, default=int(os.environ.get("BENCH_GAMES", 10_000)))
+    parser.add_argument("--large", default=os.environ.get("BENCH_LARGE", "100000:10000"),
+                        help="kept clubs to read, games:players, comma-separated ('' for none)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--routes", default="", help="comma-separated route names (default: all)")
     parser.add_argument("--profile", default=os.environ.get("BENCH_PROFILE", ""),
@@ -875,6 +1057,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--strict", action="store_true", help="exit 1 when a budget is not met")
     args = parser.parse_args(argv)
     args.databases = [d for d in args.databases.split(",") if d]
+    args.large = [tuple(int(n) for n in size.split(":")) for size in args.large.split(",") if size]
     args.routes = {r for r in args.routes.split(",") if r}
     args.profile = {p for p in args.profile.split(",") if p}
     unknown = (args.routes | args.profile) - {r.name for r in ROUTES}
@@ -913,6 +1096,11 @@ def main(argv: list[str] | None = None) -> int:
         result = bench_database(name, args, log)
         evaluate(result)
         report["databases"].append(result)
+        for games, players in args.large:
+            large = bench_kept_club(name, games, players, args, log)
+            evaluate(large)
+            flatness(result, large)
+            report["databases"].append(large)
     report["load_after"] = loadavg()
     report["wall_seconds"] = round(time.monotonic() - started, 1)
     replay_met = report["replay"]["ms"] < REPLAY_BUDGET_MS

@@ -70,10 +70,16 @@ class PageCache:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PAGE_CACHE_SIZE", DEFAULT_SIZE)
-    # A write stamps its time, may wait twice for a lock (the claim, then the totals), then commits.
-    lock_seconds = int(app.config.get("LOCK_TIMEOUT_MS") or LOCK_TIMEOUT_MS) / 1000
-    app.config.setdefault("CLUB_PAGE_SETTLE_SECONDS", 2 * lock_seconds + 5)
+    app.config.setdefault("CLUB_PAGE_SETTLE_SECONDS", settle_seconds(app.config.get("LOCK_TIMEOUT_MS")))
     app.extensions["scorekeeper_page_cache"] = PageCache(int(app.config["PAGE_CACHE_SIZE"]))
+
+
+def settle_seconds(lock_timeout_ms: int | None = None) -> float:
+    """How long the club must be quiet before its pages are kept: longer than any write can take.
+
+    A write stamps its time, may wait twice for a lock (the claim, then the totals), then commits.
+    """
+    return 2 * int(lock_timeout_ms or LOCK_TIMEOUT_MS) / 1000 + 5
 
 
 def _cache() -> PageCache:
