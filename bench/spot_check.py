@@ -24,9 +24,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(HERE))
 
-from club import CLUBS, club_url  # noqa: E402
+from bench.club import CLUBS, club_url  # noqa: E402
 
 OUT = ROOT / "test-output" / "club"
 
