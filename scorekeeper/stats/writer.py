@@ -126,17 +126,48 @@ def _send(connection: Any, statements: list[tuple[Any, Any]]) -> int:
         for statement, params in statements:
             rowcount = connection.execute(statement, params).rowcount
         return int(rowcount)
-    *before, (last, last_params) = statements
-    params = dict(last_params)
+    steps = tuple(
+        (statement, len(params) if isinstance(params, list) else 0) for statement, params in statements
+    )
+    values: dict[str, Any] = {}
+    for number, (_statement, params) in enumerate(statements):
+        if isinstance(params, list):  # rows to insert: one INSERT ... VALUES (...), (...)
+            for row_number, row in enumerate(params):
+                values.update((f"step{number}_row{row_number}_{name}", value) for name, value in row.items())
+        else:
+            values.update(params)
+    sql, defaults = _together_sql(steps, connection.dialect)
+    return int(connection.exec_driver_sql(sql, {**defaults, **values}).scalar_one())
+
+
+@functools.cache
+def _together_sql(steps: tuple[tuple[Any, int], ...], dialect: Any) -> tuple[str, dict[str, Any]]:
+    """``_together(steps)`` compiled once: SQLAlchemy cannot cache a statement with a multi-row
+    INSERT inside, and compiling it for every deal cost more than the round trips it saves."""
+    compiled = _together(steps).compile(dialect=dialect)
+    return str(compiled), dict(compiled.params)
+
+
+@functools.cache
+def _together(steps: tuple[tuple[Any, int], ...]) -> Any:
+    """The one statement for ``steps`` ((statement, rows it inserts or 0), ...), built once per shape."""
+    *before, (last, _rows) = steps
     ctes = []
-    for number, (statement, statement_params) in enumerate(before):
-        if isinstance(statement_params, list):  # rows to insert: one INSERT ... VALUES (...), (...)
-            statement, statement_params = statement.values(statement_params), {}
+    for number, (statement, rows) in enumerate(before):
+        if rows:
+            table = statement.table
+            statement = statement.values(
+                [
+                    {
+                        column.name: bindparam(f"step{number}_row{row}_{column.name}", type_=column.type)
+                        for column in table.c
+                    }
+                    for row in range(rows)
+                ]
+            )
         ctes.append(statement.cte(f"step_{number}"))
-        params.update(statement_params)
     changed = last.returning(literal(1)).cte("last_step")
-    together = select(func.count()).select_from(changed).add_cte(*ctes)
-    return int(connection.execute(together, params).scalar_one())
+    return select(func.count()).select_from(changed).add_cte(*ctes)
 
 
 def _keyed(row: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
