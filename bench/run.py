@@ -735,9 +735,12 @@ def measure(
     result["game_id"] = values["game_id"]
     # The club's pages are kept only once the club is quiet: wait for that before the counts
     # (the second view of each) and before the measures; the routes that write come last.
-    wait_until_quiet(db.url)
+    clubs = any(route.club for route in routes)
+    if clubs:
+        wait_until_quiet(db.url)
     result["statements"] = count_statements(db, workdir, values, key, routes)
-    wait_until_quiet(db.url)
+    if clubs:
+        wait_until_quiet(db.url)
     print(f"[{name}] warming up ...", flush=True)
     for route in routes:
         if not route.writes:
