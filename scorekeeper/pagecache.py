@@ -118,17 +118,24 @@ def keep(key: Hashable, body: str) -> None:
     _cache().put(key, body)
 
 
-def club_page(latest_write: datetime | None, today: date, now: datetime, render: Callable[[], str]) -> str:
+def club_page(
+    latest_write: datetime | None,
+    today: date,
+    now: datetime,
+    render: Callable[[], str],
+    variant: Hashable = None,
+) -> str:
     """A club page (home, rankings, a player): kept for this URL while no game is written.
 
     ``latest_write`` is the club's latest write (None: no game yet), ``today`` the date the
     periods count from; ``render`` renders the page afresh.  The copy is kept only when
     the club has been quiet long enough that no earlier-stamped write can still commit.
+    ``variant`` names what else the page depends on (who is looking: the administrator or not).
     """
     settle = timedelta(seconds=float(current_app.config["CLUB_PAGE_SETTLE_SECONDS"]))
     settled = latest_write is None or now - latest_write >= settle
     reusable = settled and usable()
-    key = ("club", request.full_path, request.url_root, latest_write, today)
+    key = ("club", request.full_path, request.url_root, latest_write, today, variant)
     body = cached(key) if reusable else None
     if body is None:
         body = render()

@@ -16,7 +16,7 @@ __all__ = ["old_app"]  # the fixture, shared with the 0002 test
 
 
 def test_games_stored_before_0004_get_their_status(old_app: Flask) -> None:
-    """Rows written as schema 0001 knew them (plain SQL), brought to 0003: a finished game, one half played, one new."""
+    """Rows written as schema 0001 knew them (plain SQL), brought to 0003: finished, half played, new."""
     at = "2026-02-07 20:00:00"
     games = {"Finished003": 18, "Halfway0003": 5, "NotBegun003": 0}
     with old_app.app_context():

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, current_app, flash, make_response, redirect, render_template, request, session, url_for
+from flask import (
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 

@@ -189,8 +189,16 @@ def _render_player(
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> str:
-    """One player: record, contracts, head to head, recent games and points per game over time."""
-    return pagecache.club_page(stats.latest_write(), today(), utcnow(), lambda: _render_player(player_id)[0])
+    """One player: record, contracts, head to head, recent games and points per game over time.
+
+    Whoever holds game keys may be offered to rename or merge this player: their page is theirs
+    alone, never kept; the others' is kept apart for the administrator and everyone else.
+    """
+    held = authority()
+    if held.keys:
+        return _render_player(player_id)[0]
+    latest = stats.latest_write()
+    return pagecache.club_page(latest, today(), utcnow(), lambda: _render_player(player_id)[0], held.admin)
 
 
 @bp.post("/players/<int:player_id>/rename")
