@@ -69,6 +69,36 @@ def make_test_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest, *
     return app
 
 
+def empty_schema(app: Flask) -> None:
+    """Drop every table of ``app``'s database, the migrations' own included."""
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        db.session.remove()
+
+
+@pytest.fixture
+def old_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[Flask]:
+    """An app on an empty database, for tests that build an old schema and run the migrations."""
+    os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "k",
+            "ADMIN_KEY": "a",
+            "AUTO_MIGRATE": False,
+            **database_config(backend, tmp_path, request),
+        }
+    )
+    empty_schema(app)
+    yield app
+    empty_schema(app)
+    with app.app_context():
+        db.engine.dispose()
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)

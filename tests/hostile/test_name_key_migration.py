@@ -2,50 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import select, text
 
-from scorekeeper import create_app
 from scorekeeper.database import migrations_dir
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 from scorekeeper.services import find_player
-from tests.conftest import database_config
-
-
-def empty_schema(app: Flask) -> None:
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
-        db.session.remove()
-
-
-@pytest.fixture
-def old_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Flask]:
-    os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "k",
-            "ADMIN_KEY": "a",
-            "AUTO_MIGRATE": False,
-            **database_config(backend, tmp_path, request),
-        }
-    )
-    empty_schema(app)
-    yield app
-    empty_schema(app)
-    with app.app_context():
-        db.engine.dispose()
-
 
 PLAYERS = (
     "INSERT INTO players (id, name, name_key, created_at) VALUES (:id, :name, :key, '2025-11-07 20:00:00')"

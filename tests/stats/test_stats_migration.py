@@ -3,54 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
 import random
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import select, text
 
 from bench.demo import random_game
-from scorekeeper import create_app, stats
+from scorekeeper import stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameResult
 from scorekeeper.rules import DealRecord, get_ruleset
-from tests.conftest import database_config
 from tests.helpers import MIZERKA_DEALS
 from tests.stats.checks import assert_figures_match, assert_totals_match, replayed, stored
-
-
-def empty_schema(app: Flask) -> None:
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
-        db.session.remove()
-
-
-@pytest.fixture
-def old_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Flask]:
-    os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "k",
-            "AUTO_MIGRATE": False,
-            **database_config(backend, tmp_path, request),
-        }
-    )
-    empty_schema(app)
-    yield app
-    empty_schema(app)
-    with app.app_context():
-        db.engine.dispose()
-
 
 PLAYERS = "INSERT INTO players (id, name, name_key, created_at) VALUES (:id, :name, :key, :at)"
 GAMES = (

@@ -10,9 +10,7 @@ from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from tests.helpers import MIZERKA_DEALS
-from tests.stats.test_stats_migration import DEALS, GAMES, PLAYERS, SEATS, old_app
-
-__all__ = ["old_app"]  # the fixture, shared with the 0002 test
+from tests.stats.test_stats_migration import DEALS, GAMES, PLAYERS, SEATS
 
 
 def test_games_stored_before_0004_get_their_status(old_app: Flask) -> None:
