@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-test
 LINTED := $(wildcard scorekeeper tests bench scripts)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup runtime run serve test e2e audit bench lint typecheck db-upgrade clean
+.PHONY: setup runtime run serve test e2e audit bench lint typecheck db-upgrade translations clean
 
 setup: $(STAMP)
 runtime: $(RUNTIME)
@@ -72,6 +72,15 @@ bench: setup
 	  else sudo -n apt-get update -qq && sudo -n apt-get install -y -qq wrk; fi; }
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/bench_rankings.py --postgresql "$${BENCH_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
+
+# After changing a message in the code or a template: re-extract the English catalog and merge it
+# into the Polish and Italian ones (then translate what is new; `make test` fails on an out-of-date,
+# empty or fuzzy catalog).  The app compiles the catalogs itself when it starts.
+translations: setup
+	$(BIN)/pybabel extract --mapping-file babel.cfg --no-location --sort-output --omit-header \
+	  --keywords _l --keywords lazy_gettext --keywords N_ --output-file scorekeeper/translations/messages.pot .
+	$(BIN)/pybabel update --input-file scorekeeper/translations/messages.pot --output-dir scorekeeper/translations \
+	  --no-location --ignore-obsolete --no-fuzzy-matching
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache node_modules test-output

@@ -10,7 +10,7 @@ from flask import Flask, Request, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import limits, pagecache
+from . import i18n, limits, pagecache
 from .config import Settings, default_config
 from .extensions import csrf, db, limiter, migrate
 
@@ -77,6 +77,7 @@ def register_proxy_fix(app: Flask) -> None:
 def register_extensions(app: Flask) -> None:
     from .database import configure_engine, migrations_dir
 
+    i18n.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     limiter.init_app(app)

@@ -8,7 +8,8 @@ with one cheap query (the one that answers 304s anyway) and, when the copy is
 there, skips loading, replaying and rendering the game: on this stack that
 is most of a page's time (bench/README.md).
 
-What differs between requests stays out of the copy: a page waiting to show
+A copy is kept per language (the request's, ``i18n.current_language``).  What else differs
+between requests stays out of the copy: a page waiting to show
 flashed messages is neither served from nor stored in the cache, and the
 CSRF token of the forms is stored as a placeholder and filled in afresh.
 ``PAGE_CACHE_SIZE`` (entries per worker, 0 turns it off) bounds the memory.
@@ -34,6 +35,7 @@ from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 
 from .database import LOCK_TIMEOUT_MS
+from .i18n import current_language
 
 DEFAULT_SIZE = 128  # a page is 20-50 kB: at most a few MB per worker
 CSRF_PLACEHOLDER = "\x00csrf\x00"  # cannot occur in a rendered page: NUL is never emitted
@@ -98,7 +100,7 @@ def cached(key: Hashable) -> str | None:
 
     Call only when ``usable()`` said so for this request.
     """
-    body = _cache().get(key)
+    body = _cache().get((current_language(), key))
     if body is not None and CSRF_PLACEHOLDER in body:
         body = body.replace(CSRF_PLACEHOLDER, generate_csrf())
     return body
@@ -115,7 +117,7 @@ def keep(key: Hashable, body: str) -> None:
         body = body.replace(token, CSRF_PLACEHOLDER)
     elif f'name="{field}"' in body:
         return  # a token this module cannot see: never keep it
-    _cache().put(key, body)
+    _cache().put((current_language(), key), body)
 
 
 def club_page(

@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
 from ...errors import Kind, kind_of, status_for
+from ...i18n import current_language
 from ...models import today, utcnow
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
@@ -212,13 +213,14 @@ def _refused_at_field(**forms: Any) -> Redraw:
 
 def _game_headers(response: Response, version: int, editable: bool) -> Response:
     response.headers["Cache-Control"] = "no-cache, private"
-    response.headers["Vary"] = "Cookie"
+    response.headers["Vary"] = "Cookie, Accept-Language"
     response.set_etag(_etag(version, editable))
     return response
 
 
 def _etag(version: int, editable: bool) -> str:
-    return f"v{version}-{'e' if editable else 'r'}"
+    """The page's tag: the game's version, whether it can be edited, and the language it speaks."""
+    return f"v{version}-{'e' if editable else 'r'}-{current_language()}"
 
 
 @bp.get("/games/<game_id>")

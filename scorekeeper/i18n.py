@@ -1,0 +1,104 @@
+"""The languages the app speaks (English, Polish, Italian), with Flask-Babel and Babel's catalogs.
+
+Which language a request gets:
+
+- the web pages: the one the visitor chose with the EN / PL / IT switch (a cookie remembered on
+  that phone), else the best match of the browser's ``Accept-Language``, else English;
+- the JSON API: only ``Accept-Language`` (a client asks per request); English by default.
+
+The catalogs live in ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` (edited with
+``make translations``, which runs ``pybabel extract`` and ``pybabel update``).  The app compiles
+them itself when it starts, into its instance folder, so a fresh clone's ``make run``, the test
+suite and an installed wheel all serve every language without a separate build step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask, request
+from flask_babel import Babel, get_locale
+
+#: The languages offered, by code, each named in its own language (as the switch shows them).
+LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski", "it": "Italiano"}
+DEFAULT_LANGUAGE = "en"
+#: The cookie that remembers the switch's choice on a phone (a year).
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+CATALOGS = Path(__file__).resolve().parent / "translations"
+DOMAIN = "messages"
+
+babel = Babel()
+_compiled: dict[str, str] = {}  # catalogs' content hash -> a folder of compiled catalogs (per process)
+
+
+def chosen_language() -> str | None:
+    """The language the switch stored on this phone, if it is one we speak."""
+    value = request.cookies.get(COOKIE)
+    return value if value in LANGUAGES else None
+
+
+def select_locale() -> str:
+    """The request's language (see the module's docstring)."""
+    if request.blueprint != "api":
+        chosen = chosen_language()
+        if chosen is not None:
+            return chosen
+    return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT_LANGUAGE)
+
+
+def current_language() -> str:
+    """The code of the language this request is served in (``en``, ``pl`` or ``it``)."""
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT_LANGUAGE
+
+
+def _catalog_sources() -> list[Path]:
+    return sorted(CATALOGS.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def compile_catalogs(into: str | os.PathLike[str]) -> str:
+    """Compile every ``.po`` catalog into ``into`` (once per content and process); the folder used.
+
+    The compiled files are named by a hash of the catalogs, written to a temporary name and
+    renamed, so workers starting together never read a half-written file.
+    """
+    sources = _catalog_sources()
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(str(source.relative_to(CATALOGS)).encode())
+        digest.update(source.read_bytes())
+    key = digest.hexdigest()[:16]
+    if key in _compiled and os.path.isdir(_compiled[key]):
+        return _compiled[key]
+    target = Path(into) / key
+    for source in sources:
+        mo = target / source.relative_to(CATALOGS).with_suffix(".mo")
+        if mo.exists():
+            continue
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with source.open("rb") as po_file:
+            catalog = read_po(po_file, locale=source.parts[-3])
+        fd, temporary = tempfile.mkstemp(dir=mo.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as mo_file:
+            write_mo(mo_file, catalog, use_fuzzy=False)
+        os.replace(temporary, mo)
+    _compiled[key] = str(target)
+    return str(target)
+
+
+def init_app(app: Flask) -> None:
+    directory = compile_catalogs(os.path.join(app.instance_path, "translations"))
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = directory
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    babel.init_app(app, locale_selector=select_locale)
+
+    @app.context_processor
+    def languages() -> dict[str, object]:
+        return {"languages": LANGUAGES, "current_language": current_language}
