@@ -98,6 +98,8 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = directory
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     babel.init_app(app, locale_selector=select_locale)
+    # A multi-line {% trans %} block is one sentence: its line breaks and indents are not part of it.
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
 
     @app.context_processor
     def languages() -> dict[str, object]:
