@@ -80,7 +80,7 @@ translations: setup
 	$(BIN)/pybabel extract --mapping-file babel.cfg --no-location --sort-output --omit-header \
 	  --add-comments NOTE --keywords _l --keywords lazy_gettext --keywords N_ --output-file scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update --input-file scorekeeper/translations/messages.pot --output-dir scorekeeper/translations \
-	  --no-location --ignore-obsolete --no-fuzzy-matching
+	  --ignore-obsolete --no-fuzzy-matching
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache node_modules test-output
