@@ -32,10 +32,13 @@ from .state import (
     Standing,
     standings_for,
 )
+from .words import ENGLISH, N_, Speech, Term, english_list
 
 __all__ = [
+    "ENGLISH",
     "MAX_NAME_LENGTH",
     "NAME_KEY_LENGTH",
+    "N_",
     "RULESETS",
     "TRICKS_PER_DEAL",
     "Contract",
@@ -48,7 +51,10 @@ __all__ = [
     "Refusal",
     "RuleError",
     "Ruleset",
+    "Speech",
     "Standing",
+    "Term",
+    "english_list",
     "get_ruleset",
     "has_control_characters",
     "is_invisible",

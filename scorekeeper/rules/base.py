@@ -25,6 +25,41 @@ from .state import (
     standings_for,
     totals_after,
 )
+from .words import N_, Term
+
+
+@dataclass(frozen=True)
+class SeatValueMessages:
+    """The refusals of per-player values of one kind (tricks, bids): whole sentences each,
+    so that no language has to build them from a noun."""
+
+    not_playing: str
+    twice: str
+    missing: str
+    count: str
+    each: str
+    value_range: str
+
+
+#: By kind (``seat_values``' ``noun``).
+SEAT_VALUE_MESSAGES = {
+    "tricks": SeatValueMessages(
+        not_playing=N_("%(player)s is not playing in this game; give tricks for %(players)s."),
+        twice=N_("%(player)s appears twice in the tricks."),
+        missing=N_("Tricks missing for %(players)s."),
+        count=N_("Give tricks for exactly the %(count)d players."),
+        each=N_("Give tricks for each player."),
+        value_range=N_("%(player)s's tricks must be a whole number from 0 to %(most)d (got %(value)s)."),
+    ),
+    "bids": SeatValueMessages(
+        not_playing=N_("%(player)s is not playing in this game; give bids for %(players)s."),
+        twice=N_("%(player)s appears twice in the bids."),
+        missing=N_("Bids missing for %(players)s."),
+        count=N_("Give bids for exactly the %(count)d players."),
+        each=N_("Give bids for each player."),
+        value_range=N_("%(player)s's bid must be a whole number from 0 to %(most)d (got %(value)s)."),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -65,11 +100,21 @@ class Ruleset(ABC):
 
     # -- setup -------------------------------------------------------------------
 
+    @property
+    def term(self) -> Term:
+        """The game's name as a word of the game (said translated in a refusal)."""
+        return Term(self.id, self.name)
+
     def contract(self, contract_id: str) -> Contract:
         for contract in self.contracts:
             if contract.id == contract_id:
                 return contract
-        raise RuleError("unknown_contract", f"There is no contract called {contract_id!r}.", "contract")
+        raise RuleError(
+            "unknown_contract",
+            N_("There is no contract called %(given)s."),
+            "contract",
+            {"given": repr(contract_id)},
+        )
 
     def contract_label(self, contract_id: str) -> str:
         return self.contract(contract_id).label
@@ -90,7 +135,7 @@ class Ruleset(ABC):
         names = self.validate_players(players)
         if first_dealer is None:
             if draw is None:
-                raise RuleError("unknown_player", "Choose the first dealer.", "first_dealer")
+                raise RuleError("unknown_player", N_("Choose the first dealer."), "first_dealer")
             dealer_seat = draw % self.player_count
         else:
             dealer_seat = self.seat_of(names, first_dealer, "first_dealer")
@@ -103,12 +148,13 @@ class Ruleset(ABC):
 
     def validate_players(self, players: Sequence[object]) -> tuple[str, ...]:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-            raise RuleError("invalid_players", "Players must be a list of names.", "players")
+            raise RuleError("invalid_players", N_("Players must be a list of names."), "players")
         if len(players) != self.player_count:
             raise RuleError(
                 "invalid_players",
-                f"{self.name} needs exactly {self.player_count} players (got {len(players)}).",
+                N_("%(game)s needs exactly %(count)d players (got %(got)d)."),
                 "players",
+                {"game": self.term, "count": self.player_count, "got": len(players)},
             )
 
         names = tuple(validate_name(raw, in_game=True) for raw in players)
@@ -118,8 +164,9 @@ class Ruleset(ABC):
             if key in seen:
                 raise RuleError(
                     "invalid_players",
-                    f"Two players are called {name} — names must differ (ignoring case).",
+                    N_("Two players are called %(player)s — names must differ (ignoring case)."),
                     "players",
+                    {"player": name},
                 )
             seen[key] = name
         return names
@@ -128,7 +175,12 @@ class Ruleset(ABC):
         known = {spec.id: spec for spec in self.options}
         for key in options:
             if key not in known:
-                raise RuleError("invalid_options", f"{self.name} has no option {key!r}.", "options")
+                raise RuleError(
+                    "invalid_options",
+                    N_("%(game)s has no option %(given)s."),
+                    "options",
+                    {"game": self.term, "given": repr(key)},
+                )
         chosen: list[tuple[str, str]] = []
         for spec in self.options:
             value = options.get(spec.id, spec.default)
@@ -138,8 +190,9 @@ class Ruleset(ABC):
             if value not in allowed:
                 raise RuleError(
                     "invalid_options",
-                    f"{spec.label} must be one of {', '.join(allowed)}.",
+                    N_("%(option)s must be one of %(choices)s."),
                     "options",
+                    {"option": spec, "choices": ", ".join(allowed)},
                 )
             chosen.append((spec.id, str(value)))
         return tuple(sorted(chosen))
@@ -151,7 +204,9 @@ class Ruleset(ABC):
             for seat, player in enumerate(players):
                 if name_key(player) == key:
                     return seat
-        raise RuleError("unknown_player", f"{name!s} is not playing in this game.", field_name)
+        raise RuleError(
+            "unknown_player", N_("%(player)s is not playing in this game."), field_name, {"player": str(name)}
+        )
 
     # -- per-player values ------------------------------------------------------------
 
@@ -168,8 +223,10 @@ class Ruleset(ABC):
         """Turn ``{"Ann": 3, ...}`` (or a list in seat order) into a tuple by seat.
 
         Every player must be there exactly once and every value must be a
-        whole number 0..13; anything else raises with the given codes.
+        whole number 0..13; anything else raises with the given codes.  ``noun`` is the
+        kind of value, ``"tricks"`` or ``"bids"`` (the refusals' sentences: ``SEAT_VALUE_MESSAGES``).
         """
+        says = SEAT_VALUE_MESSAGES[noun]
         if isinstance(values, Mapping):
             by_seat: dict[int, object] = {}
             for raw_name, value in values.items():
@@ -178,39 +235,31 @@ class Ruleset(ABC):
                 except RuleError:
                     raise RuleError(
                         mismatch_code,
-                        f"{raw_name!s} is not playing in this game; give {noun} for {_join(setup.players)}.",
+                        says.not_playing,
                         field_name,
+                        {"player": str(raw_name), "players": setup.players},
                     ) from None
                 if seat in by_seat:
-                    raise RuleError(
-                        mismatch_code, f"{setup.players[seat]} appears twice in the {noun}.", field_name
-                    )
+                    raise RuleError(mismatch_code, says.twice, field_name, {"player": setup.players[seat]})
                 by_seat[seat] = value
             missing = [setup.players[s] for s in range(len(setup.players)) if s not in by_seat]
             if missing:
-                raise RuleError(
-                    mismatch_code, f"{noun.capitalize()} missing for {_join(missing)}.", field_name
-                )
+                raise RuleError(mismatch_code, says.missing, field_name, {"players": tuple(missing)})
             ordered = [by_seat[s] for s in range(len(setup.players))]
         elif isinstance(values, Sequence) and not isinstance(values, (str, bytes)):
             if len(values) != len(setup.players):
-                raise RuleError(
-                    mismatch_code,
-                    f"Give {noun} for exactly the {len(setup.players)} players.",
-                    field_name,
-                )
+                raise RuleError(mismatch_code, says.count, field_name, {"count": len(setup.players)})
             ordered = list(values)
         else:
-            raise RuleError(mismatch_code, f"Give {noun} for each player.", field_name)
+            raise RuleError(mismatch_code, says.each, field_name)
         result: list[int] = []
         for seat, value in enumerate(ordered):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= TRICKS_PER_DEAL:
                 raise RuleError(
                     range_code,
-                    f"{setup.players[seat]}'s {noun if noun == 'tricks' else noun.rstrip('s')} "
-                    f"must be a whole number from 0 to "
-                    f"{TRICKS_PER_DEAL} (got {value!r}).",
+                    says.value_range,
                     field_name,
+                    {"player": setup.players[seat], "most": TRICKS_PER_DEAL, "value": repr(value)},
                 )
             result.append(value)
         return tuple(result)
@@ -260,12 +309,18 @@ class Ruleset(ABC):
         states: list[DealState] = list(done)
         for number, record in enumerate(deals, start=len(done) + 1):
             if number > self.deal_count:
-                raise RuleError("game_finished", f"The game is over after {self.deal_count} deals.", "number")
+                raise RuleError(
+                    "game_finished",
+                    N_("The game is over after %(count)d deals."),
+                    "number",
+                    {"count": self.deal_count},
+                )
             if states and states[-1].pending:
                 raise RuleError(
                     "deal_pending",
-                    f"Deal {number - 1} has no tricks yet; enter them before the next deal.",
+                    N_("Deal %(deal)d has no tricks yet; enter them before the next deal."),
                     "tricks",
+                    {"deal": number - 1},
                 )
             deal = self.push(setup, states, number, record, totals)
             if deal.totals is not None:
@@ -429,10 +484,9 @@ class Ruleset(ABC):
 def check_tricks_sum(tricks: Sequence[int]) -> None:
     total = sum(tricks)
     if total != TRICKS_PER_DEAL:
-        raise RuleError("tricks_sum", f"Tricks must add up to {TRICKS_PER_DEAL} (got {total}).", "tricks")
-
-
-def _join(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        raise RuleError(
+            "tricks_sum",
+            N_("Tricks must add up to %(total)d (got %(got)d)."),
+            "tricks",
+            {"total": TRICKS_PER_DEAL, "got": total},
+        )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .base import Ruleset
 from .refusal import RuleError
 from .state import TRICKS_PER_DEAL, Contract, DealState, GameSetup, OptionSpec
+from .words import N_
 
 DEALER = "dealer"
 LEADER = "leader"
@@ -22,21 +23,45 @@ CIAPA_CIAPA = "ciapa-ciapa"
 MISERE_DEAL = "misere"
 
 CONTRACTS = (
-    Contract("hearts", "Hearts", "hearts", "Hearts are trumps; bid the tricks you will take, then make it."),
     Contract(
-        "diamonds", "Diamonds", "diamonds", "Diamonds are trumps; bid the tricks you will take, then make it."
+        "hearts", N_("Hearts"), "hearts", N_("Hearts are trumps; bid the tricks you will take, then make it.")
     ),
-    Contract("clubs", "Clubs", "clubs", "Clubs are trumps; bid the tricks you will take, then make it."),
-    Contract("spades", "Spades", "spades", "Spades are trumps; bid the tricks you will take, then make it."),
-    Contract("no-trumps", "No trumps", None, "No trumps; bid the tricks you will take, then make it."),
+    Contract(
+        "diamonds",
+        N_("Diamonds"),
+        "diamonds",
+        N_("Diamonds are trumps; bid the tricks you will take, then make it."),
+    ),
+    Contract(
+        "clubs", N_("Clubs"), "clubs", N_("Clubs are trumps; bid the tricks you will take, then make it.")
+    ),
+    Contract(
+        "spades", N_("Spades"), "spades", N_("Spades are trumps; bid the tricks you will take, then make it.")
+    ),
+    Contract(
+        "no-trumps", N_("No trumps"), None, N_("No trumps; bid the tricks you will take, then make it.")
+    ),
     Contract(
         "blind",
-        "Blind",
+        # NOTE: a Misère deal whose bids are made before looking at the cards.
+        N_("Blind"),
         None,
-        "No trumps; bids are made before looking at the cards, then make your bid.",
+        N_("No trumps; bids are made before looking at the cards, then make your bid."),
     ),
-    Contract(CIAPA_CIAPA, "Ciapa-ciapa", None, "No trumps, no bids; take as many tricks as you can."),
-    Contract(MISERE_DEAL, "Misère", None, "No trumps, no bids; take as few tricks as you can."),
+    Contract(
+        CIAPA_CIAPA,
+        # NOTE: an Italian deal name (take as many tricks as you can); usually kept as it is.
+        N_("Ciapa-ciapa"),
+        None,
+        N_("No trumps, no bids; take as many tricks as you can."),
+    ),
+    Contract(
+        MISERE_DEAL,
+        # NOTE: the last Misère deal (take as few tricks as you can), also the game's name.
+        N_("Misère"),
+        None,
+        N_("No trumps, no bids; take as few tricks as you can."),
+    ),
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
 
@@ -45,7 +70,8 @@ BIDDING_DEALS = 6
 
 STANDARD = "standard"
 VARIANT = "variant"
-SCORING = OptionSpec("scoring", "Scoring", ((STANDARD, "Standard"), (VARIANT, "Variant")))
+# NOTE: the option choosing how Misère deals are scored, and its two choices.
+SCORING = OptionSpec("scoring", N_("Scoring"), ((STANDARD, N_("Standard")), (VARIANT, N_("Variant"))))
 
 
 def bid_score(bid: int, tricks: int, scoring: str = STANDARD) -> int:
@@ -76,7 +102,10 @@ class Misere(Ruleset):
         """The contract deal ``number`` (1..8) is played under."""
         if not 1 <= number <= self.deal_count:
             raise RuleError(
-                "game_finished", f"The game has {self.deal_count} deals (no deal {number}).", "number"
+                "game_finished",
+                N_("The game has %(count)d deals (no deal %(deal)d)."),
+                "number",
+                {"count": self.deal_count, "deal": number},
             )
         return self.contracts[number - 1]
 
@@ -94,7 +123,12 @@ class Misere(Ruleset):
     def scoring(self, setup: GameSetup) -> str:
         scoring = setup.option(SCORING.id, SCORING.default)
         if scoring not in (STANDARD, VARIANT):
-            raise RuleError("invalid_options", f"Scoring must be one of {STANDARD}, {VARIANT}.", "options")
+            raise RuleError(
+                "invalid_options",
+                N_("%(option)s must be one of %(choices)s."),
+                "options",
+                {"option": SCORING, "choices": f"{STANDARD}, {VARIANT}"},
+            )
         return scoring
 
     # -- the hook rule -----------------------------------------------------------------
@@ -124,9 +158,12 @@ class Misere(Ruleset):
             name = setup.players[dealer]
             raise RuleError(
                 "hook_rule",
-                f"{name} deals and bids last: {name} may not bid {forbidden}, "
-                f"because the bids would add up to {TRICKS_PER_DEAL}.",
+                N_(
+                    "%(player)s deals and bids last: %(player)s may not bid %(bid)d, "
+                    "because the bids would add up to %(total)d."
+                ),
                 "bids",
+                {"player": name, "bid": forbidden, "total": TRICKS_PER_DEAL},
             )
 
     # -- parsing -----------------------------------------------------------------------
@@ -139,8 +176,9 @@ class Misere(Ruleset):
             return fixed.id
         raise RuleError(
             "unknown_contract",
-            f"Deal {number} is {fixed.label}; the contract is fixed by the deal number.",
+            N_("Deal %(deal)d is %(contract)s; the contract is fixed by the deal number."),
             "contract",
+            {"deal": number, "contract": fixed},
         )
 
     def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
@@ -150,15 +188,17 @@ class Misere(Ruleset):
             if bids is not None:
                 raise RuleError(
                     "bids_not_allowed",
-                    f"Deal {number} ({self.fixed_contract(number).label}) has no bids.",
+                    N_("Deal %(deal)d (%(contract)s) has no bids."),
                     "bids",
+                    {"deal": number, "contract": self.fixed_contract(number)},
                 )
             return None
         if bids is None:
             raise RuleError(
                 "bids_required",
-                f"Deal {number} ({self.fixed_contract(number).label}) needs a bid from every player.",
+                N_("Deal %(deal)d (%(contract)s) needs a bid from every player."),
                 "bids",
+                {"deal": number, "contract": self.fixed_contract(number)},
             )
         return self.seat_values(
             setup, bids, "bids", mismatch_code="bids_required", range_code="bid_range", noun="bids"
@@ -224,11 +264,12 @@ class Misere(Ruleset):
 
 MISERE = Misere(
     id="misere",
-    name="Misère",
+    # NOTE: the Italian card game's name.
+    name=N_("Misère"),
     player_count=4,
     deal_count=8,
     contracts=CONTRACTS,
     options=(SCORING,),
     seating_direction="counter-clockwise",
-    summary="Italian, 4 players, 8 fixed deals: six played to exact bids, then ciapa-ciapa and misère.",
+    summary=N_("Italian, 4 players, 8 fixed deals: six played to exact bids, then ciapa-ciapa and misère."),
 )

@@ -11,18 +11,25 @@ from dataclasses import dataclass
 from .base import Ruleset
 from .refusal import RuleError
 from .state import Contract, DealState, GameSetup
+from .words import N_
 
 FOREHAND = "forehand"
 MIDDLEHAND = "middlehand"
 DEALER = "dealer"
 
 CONTRACTS = (
-    Contract("clubs", "Clubs", "clubs", "Clubs are trumps."),
-    Contract("diamonds", "Diamonds", "diamonds", "Diamonds are trumps."),
-    Contract("hearts", "Hearts", "hearts", "Hearts are trumps."),
-    Contract("spades", "Spades", "spades", "Spades are trumps."),
-    Contract("no-trumps", "No trumps", None, "No trumps; take tricks."),
-    Contract("mizerka", "Mizerka", None, "No trumps; take as few tricks as you can."),
+    # NOTE: a contract (the trump suit): clubs are trumps.
+    Contract("clubs", N_("Clubs"), "clubs", N_("Clubs are trumps.")),
+    # NOTE: a contract (the trump suit): diamonds are trumps.
+    Contract("diamonds", N_("Diamonds"), "diamonds", N_("Diamonds are trumps.")),
+    # NOTE: a contract (the trump suit): hearts are trumps.
+    Contract("hearts", N_("Hearts"), "hearts", N_("Hearts are trumps.")),
+    # NOTE: a contract (the trump suit): spades are trumps.
+    Contract("spades", N_("Spades"), "spades", N_("Spades are trumps.")),
+    # NOTE: a contract played without a trump suit.
+    Contract("no-trumps", N_("No trumps"), None, N_("No trumps; take tricks.")),
+    # NOTE: the contract in which you take as few tricks as you can (also the name of the game).
+    Contract("mizerka", N_("Mizerka"), None, N_("No trumps; take as few tricks as you can.")),
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
 
@@ -56,18 +63,19 @@ class Mizerka(Ruleset):
 
     def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None:
         if contract is None or contract == "":
-            raise RuleError("unknown_contract", "Choose a contract.", "contract")
+            raise RuleError("unknown_contract", N_("Choose a contract."), "contract")
         if not isinstance(contract, str) or contract not in CONTRACT_IDS:
             raise RuleError(
                 "unknown_contract",
-                f"There is no contract called {contract!s}; choose one of {', '.join(CONTRACT_IDS)}.",
+                N_("There is no contract called %(given)s; choose one of %(choices)s."),
                 "contract",
+                {"given": str(contract), "choices": ", ".join(CONTRACT_IDS)},
             )
         return contract
 
     def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
         if bids is not None:
-            raise RuleError("bids_not_allowed", "Mizerka has no bids.", "bids")
+            raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
         return None
 
     # -- the hooks of the replay ------------------------------------------------------
@@ -90,9 +98,17 @@ class Mizerka(Ruleset):
             if deal.chooser == forehand and deal.contract == contract:
                 raise RuleError(
                     "contract_used",
-                    f"{setup.players[forehand]} has already played {self.contract_label(contract)} "
-                    f"(deal {deal.number}), so cannot choose it again in deal {number}.",
+                    N_(
+                        "%(player)s has already played %(contract)s (deal %(played_in)d), "
+                        "so cannot choose it again in deal %(deal)d."
+                    ),
                     "contract",
+                    {
+                        "player": setup.players[forehand],
+                        "contract": self.contract(contract),
+                        "played_in": deal.number,
+                        "deal": number,
+                    },
                 )
 
     def quotas_for(
@@ -138,10 +154,11 @@ class Mizerka(Ruleset):
 
 MIZERKA = Mizerka(
     id="mizerka",
-    name="Mizerka",
+    # NOTE: the Polish card game's name.
+    name=N_("Mizerka"),
     player_count=3,
     deal_count=18,
     contracts=CONTRACTS,
     seating_direction="clockwise",
-    summary="Polish, 3 players, 18 deals; each player chooses each of six contracts once.",
+    summary=N_("Polish, 3 players, 18 deals; each player chooses each of six contracts once."),
 )

@@ -24,6 +24,7 @@ from __future__ import annotations
 import unicodedata
 
 from .refusal import RuleError
+from .words import N_
 
 #: The longest name a player may have.
 MAX_NAME_LENGTH = 40
@@ -116,22 +117,34 @@ def validate_name(raw: object, *, in_game: bool = False) -> str:
     code, field = ("invalid_players", "players") if in_game else ("invalid_name", "name")
     if not isinstance(raw, str):
         raise RuleError(
-            code, "Each player's name must be text." if in_game else "The name must be text.", field
+            code, N_("Each player's name must be text.") if in_game else N_("The name must be text."), field
         )
     if not storable_text(raw):
-        raise RuleError(code, "Names cannot contain control or invisible formatting characters.", field)
+        raise RuleError(code, N_("Names cannot contain control or invisible formatting characters."), field)
     name = normalise_text(raw)
     if not name:
-        raise RuleError(code, "Every player needs a name." if in_game else "A player needs a name.", field)
+        raise RuleError(
+            code, N_("Every player needs a name.") if in_game else N_("A player needs a name."), field
+        )
     if len(name) > MAX_NAME_LENGTH:
-        detail = f" ({name[:12]}… has {len(name)})" if in_game else ""
-        raise RuleError(code, f"Names can be at most {MAX_NAME_LENGTH} characters{detail}.", field)
+        if in_game:
+            raise RuleError(
+                code,
+                N_("Names can be at most %(most)d characters (%(start)s… has %(length)d)."),
+                field,
+                {"most": MAX_NAME_LENGTH, "start": name[:12], "length": len(name)},
+            )
+        raise RuleError(
+            code, N_("Names can be at most %(most)d characters."), field, {"most": MAX_NAME_LENGTH}
+        )
     if any(is_invisible(char) for char in name):
-        raise RuleError(code, "Names cannot contain control or invisible formatting characters.", field)
+        raise RuleError(code, N_("Names cannot contain control or invisible formatting characters."), field)
     if not any(unicodedata.category(char).startswith(_VISIBLE_CATEGORIES) for char in name):
-        raise RuleError(code, "A name needs at least one letter, number or sign that shows.", field)
+        raise RuleError(code, N_("A name needs at least one letter, number or sign that shows."), field)
     if len(name_key(name)) > NAME_KEY_LENGTH:
-        raise RuleError(code, "That name is too long once written out in full; choose a shorter one.", field)
+        raise RuleError(
+            code, N_("That name is too long once written out in full; choose a shorter one."), field
+        )
     return name
 
 
@@ -140,14 +153,16 @@ def validate_note(raw: object, *, limit: int, field: str = "note") -> str | None
     if raw is None:
         return None
     if not isinstance(raw, str):
-        raise RuleError("invalid_note", "The note must be text.", field)
+        raise RuleError("invalid_note", N_("The note must be text."), field)
     if not storable_text(raw):
-        raise RuleError("invalid_note", "The note cannot contain control characters.", field)
+        raise RuleError("invalid_note", N_("The note cannot contain control characters."), field)
     text = normalise_text(raw)
     if len(text) > limit:
-        raise RuleError("invalid_note", f"The note can be at most {limit} characters.", field)
+        raise RuleError(
+            "invalid_note", N_("The note can be at most %(most)d characters."), field, {"most": limit}
+        )
     if any(unicodedata.category(char) in _HIDDEN_CATEGORIES for char in text):
-        raise RuleError("invalid_note", "The note cannot contain control characters.", field)
+        raise RuleError("invalid_note", N_("The note cannot contain control characters."), field)
     return text or None
 
 
@@ -157,7 +172,7 @@ def normalise_name(raw: object) -> str:
     NFC makes "José" typed as e + combining accent the same name as the precomposed one.
     """
     if not isinstance(raw, str):
-        raise RuleError("invalid_players", "Each player's name must be text.", "players")
+        raise RuleError("invalid_players", N_("Each player's name must be text."), "players")
     return normalise_text(raw)
 
 

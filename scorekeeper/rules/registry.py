@@ -6,6 +6,7 @@ from .base import Ruleset
 from .misere import MISERE
 from .mizerka import MIZERKA
 from .refusal import RuleError
+from .words import N_
 
 RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (MIZERKA, MISERE)}
 
@@ -16,6 +17,7 @@ def get_ruleset(ruleset_id: object) -> Ruleset:
         return RULESETS[ruleset_id]
     raise RuleError(
         "unknown_ruleset",
-        f"There is no game called {ruleset_id!s}; choose one of {', '.join(RULESETS)}.",
+        N_("There is no game called %(given)s; choose one of %(choices)s."),
         "ruleset",
+        {"given": str(ruleset_id), "choices": ", ".join(RULESETS)},
     )

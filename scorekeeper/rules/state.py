@@ -10,28 +10,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .words import Term
+
 TRICKS_PER_DEAL = 13
 
 
 @dataclass(frozen=True)
-class Contract:
-    """One contract (Mizerka) or fixed deal kind (Misère)."""
+class Contract(Term):
+    """One contract (Mizerka) or fixed deal kind (Misère): its id, its label (a message id)..."""
 
-    id: str
-    label: str
     trumps: str | None
     """The trump suit's id, or None for a deal without trumps."""
     description: str = ""
 
 
 @dataclass(frozen=True)
-class OptionSpec:
-    """A game-level option chosen when the game is created."""
+class OptionSpec(Term):
+    """A game-level option chosen when the game is created: its id, its label (a message id)..."""
 
-    id: str
-    label: str
     choices: tuple[tuple[str, str], ...]
-    """(value, label) pairs; the first is the default."""
+    """(value, label) pairs, labels being message ids; the first is the default."""
 
     @property
     def default(self) -> str:

@@ -1,0 +1,47 @@
+"""Words a person reads, as the engine says them: English message ids, said again at the edge.
+
+The engine stays free of Flask and Babel: it marks its sentences with ``N_`` (a no-op that
+``pybabel extract`` finds, so the catalogs hold them) and says them in English; the app says
+them in the reader's language through a ``Speech`` of its own (``scorekeeper.messages``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it (the engine speaks English)."""
+    return message
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word of the game (a contract, an option, a game's name): its ``id`` and English ``label``.
+
+    The label is a message id: in a refusal's params a term is said as its label, in the
+    reader's language.
+    """
+
+    id: str
+    label: str
+
+
+def english_list(items: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cid"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@dataclass(frozen=True)
+class Speech:
+    """How to say a message: translate a message id, and join a list of names."""
+
+    translate: Callable[[str], str]
+    join: Callable[[Sequence[str]], str]
+
+
+#: The engine's own language.
+ENGLISH = Speech(translate=lambda message: message, join=english_list)
