@@ -13,6 +13,9 @@ subclass of another), chosen by the code's kind:
 The web pages, the JSON API, its OpenAPI document and the import all read statuses and
 codes from here, so ``except RuleError`` never catches an access failure or a conflict,
 and no list of codes is written twice.
+
+A refusal's message is a template (an English message id marked with ``N_``, named
+placeholders) and its params; ``scorekeeper.messages.say`` says it in the request's language.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .rules import Refusal, RuleError
+from .rules import N_, Refusal, RuleError
 
 
 class Kind(StrEnum):
@@ -116,18 +119,44 @@ def api_codes(status: int | None = None) -> list[str]:
     ]
 
 
-def refusal(code: str, message: str, field: str | None = None, **params: object) -> Refusal:
-    """The refusal for ``code``, of the class its kind calls for (raise it)."""
+def refusal(code: str, template: str, field: str | None = None, **params: object) -> Refusal:
+    """The refusal for ``code``, of the class its kind calls for (raise it).
+
+    ``template`` is the message: an English message id (marked with ``N_``) whose named
+    placeholders ``params`` fill in.
+    """
     if code not in CODES:
         raise KeyError(f"refusal code {code!r} is not registered in scorekeeper.errors.CODES")
-    return _CLASS_OF_KIND[CODES[code].kind](code, message, field, params)
+    return _CLASS_OF_KIND[CODES[code].kind](code, template, field, params)
+
+
+#: What ``not_found`` says, by what is missing.
+_NOT_FOUND = {
+    "game": N_("There is no such game."),
+    "deal": N_("There is no such deal."),
+    "player": N_("There is no such player."),
+}
+
+
+# NOTE: a refusal said of one deal of several ("Deal 3: Tricks must add up to 13 (got 12).").
+ABOUT_DEAL = N_("Deal %(deal)d: %(reason)s")
+
+
+def about_deal(number: int, refused: Refusal) -> Refusal:
+    """``refused`` said of deal ``number`` ("Deal 3: ..."), same class, code and field; more params."""
+    if refused.template == ABOUT_DEAL and refused.params.get("deal") == number:
+        return refused
+    return type(refused)(
+        refused.code, ABOUT_DEAL, refused.field, {**refused.params, "deal": number, "reason": refused}
+    )
 
 
 def not_found(what: str = "game") -> Refusal:
-    return refusal("not_found", f"There is no such {what}.")
+    return refusal("not_found", _NOT_FOUND[what])
 
 
 __all__ = [
+    "ABOUT_DEAL",
     "CODES",
     "HTTP_CODES",
     "AccessError",
@@ -137,6 +166,7 @@ __all__ = [
     "NotFoundError",
     "Refusal",
     "RuleError",
+    "about_deal",
     "api_codes",
     "kind_of",
     "not_found",

@@ -46,7 +46,8 @@ def chosen_language() -> str | None:
 
 def select_locale() -> str:
     """The request's language (see the module's docstring)."""
-    if request.blueprint != "api":
+    # Under /api/ (the API's views, and its 404 and 405 answers, which no view matched): no cookie.
+    if request.blueprint != "api" and not request.path.startswith("/api/"):
         chosen = chosen_language()
         if chosen is not None:
             return chosen

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -21,10 +21,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from . import services
-from .errors import Kind, kind_of
+from .errors import Kind, about_deal, kind_of
 from .extensions import db
 from .models import Deal, Game, Seat, utcnow
-from .rules import DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+from .rules import N_, DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
 from .services import Snapshot
 
 FORMAT = "scorekeeper-game"
@@ -52,8 +52,10 @@ class ImportRefused(RuleError):
     """A file that cannot become a game; ``code`` is ``invalid_export`` or the engine's rule code."""
 
 
-def _refuse(message: str, field: str | None = None, code: str = "invalid_export") -> ImportRefused:
-    return ImportRefused(code, message, field)
+def _refuse(
+    template: str, field: str | None = None, code: str = "invalid_export", **params: object
+) -> ImportRefused:
+    return ImportRefused(code, template, field, params)
 
 
 # -- export ----------------------------------------------------------------------------------------
@@ -94,31 +96,44 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def export_csv(loaded: Snapshot) -> str:
+def _same(message: str) -> str:
+    return message
+
+
+def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str:
     """The deal log as CSV: a header row, then one row per deal.
 
     Columns: deal, dealer, chooser, contract, then for each figure in turn
     (bid, only in a game with bids; tricks; score; running total) one column
     per player in seating order, as on the scoresheet.  A pending deal leaves
     its figures empty.  Names are made formula-safe;
-    numbers stay numbers, so a score of -2 is still -2 in the spreadsheet.
+    numbers stay numbers, so a score of -2 is still -2 in the spreadsheet.  The header and
+    the contracts are in English, or in the language ``translate`` (gettext) speaks.
     """
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
     names = [spreadsheet_safe(name) for name in setup.players]
     with_bids = any(ruleset.bids_in(number) for number in range(1, ruleset.deal_count + 1))
-    per_player = (["bid"] if with_bids else []) + ["tricks", "score", "total"]
+    # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
+    per_player = ([N_("%(player)s bid")] if with_bids else []) + [
+        N_("%(player)s tricks"),
+        N_("%(player)s score"),
+        N_("%(player)s total"),
+    ]
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
+    # NOTE: column headings of the CSV deal log.
+    heading = [N_("deal"), N_("dealer"), N_("chooser"), N_("contract")]
     writer.writerow(
-        ["deal", "dealer", "chooser", "contract"] + [f"{n} {what}" for what in per_player for n in names]
+        [translate(word) for word in heading]
+        + [translate(what) % {"player": name} for what in per_player for name in names]
     )
     for deal in state.deals:
         row: list[object] = [
             deal.number,
             names[deal.dealer],
             "" if deal.chooser is None else names[deal.chooser],
-            ruleset.contract_label(deal.contract),
+            translate(ruleset.contract_label(deal.contract)),
         ]
         columns = ([deal.bids] if with_bids else []) + [deal.tricks, deal.scores, deal.totals]
         for values in columns:
@@ -218,28 +233,38 @@ class CheckedExport:
 def validate_export(data: object) -> CheckedExport:
     """Check an export completely (shape, then every rule by replay) without writing anything."""
     if not isinstance(data, Mapping):
-        raise _refuse("The file must hold one JSON object (a Scorekeeper game export).")
+        raise _refuse(N_("The file must hold one JSON object (a Scorekeeper game export)."))
     unknown = [str(key) for key in data if key not in FIELDS]
     if unknown:
-        raise _refuse(f"Unknown field {unknown[0][:40]!r} in the file; an export has {', '.join(FIELDS)}.")
+        raise _refuse(
+            N_("Unknown field %(given)s in the file; an export has %(fields)s."),
+            given=repr(unknown[0][:40]),
+            fields=", ".join(FIELDS),
+        )
     if data.get("format") != FORMAT:
-        raise _refuse(f'This is not a Scorekeeper game export (its "format" must be "{FORMAT}").', "format")
+        raise _refuse(
+            N_('This is not a Scorekeeper game export (its "format" must be "%(format)s").'),
+            "format",
+            format=FORMAT,
+        )
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
         raise _refuse(
-            f"This file is export version {str(version)[:20]}; this Scorekeeper reads version {VERSION}.",
+            N_("This file is export version %(given)s; this Scorekeeper reads version %(version)d."),
             "version",
+            given=str(version)[:20],
+            version=VERSION,
         )
     ruleset = get_ruleset(data.get("ruleset"))
     options = data.get("options")
     if options is not None and not isinstance(options, Mapping):
-        raise _refuse("The options must be an object, e.g. {}.", "options")
+        raise _refuse(N_("The options must be an object, e.g. {}."), "options")
     players = data.get("players")
     if not isinstance(players, list):
-        raise RuleError("invalid_players", "The players must be a list of names.", "players")
+        raise RuleError("invalid_players", N_("The players must be a list of names."), "players")
     first_dealer = data.get("first_dealer")
     if not isinstance(first_dealer, str):
-        raise RuleError("unknown_player", "The file must name the first dealer.", "first_dealer")
+        raise RuleError("unknown_player", N_("The file must name the first dealer."), "first_dealer")
     setup = ruleset.make_setup(players, first_dealer, options)
     created_at = _timestamp(data.get("created_at"))
     # An export without a date (written by hand) was played the day it was started, else today.
@@ -251,9 +276,15 @@ def validate_export(data: object) -> CheckedExport:
 
     deals = data.get("deals")
     if not isinstance(deals, list):
-        raise _refuse("The deals must be a list (it may be empty).", "deals")
+        raise _refuse(N_("The deals must be a list (it may be empty)."), "deals")
     if len(deals) > ruleset.deal_count:
-        raise _refuse(f"{ruleset.name} has {ruleset.deal_count} deals; this file has {len(deals)}.", "deals")
+        raise _refuse(
+            N_("%(game)s has %(count)d deals; this file has %(got)d."),
+            "deals",
+            game=ruleset.term,
+            count=ruleset.deal_count,
+            got=len(deals),
+        )
     records: list[DealRecord] = []
     state = ruleset.replay(setup, records)
     for number, raw in enumerate(deals, start=1):
@@ -264,25 +295,32 @@ def validate_export(data: object) -> CheckedExport:
         except RuleError as refused:
             # Codes that mean "the table moved on" in a live game: in a file they are just a bad file.
             code = "invalid_export" if kind_of(refused.code) is Kind.CONFLICT else refused.code
-            raise ImportRefused(code, f"Deal {number}: {refused.message}", "deals") from None
+            said = about_deal(number, refused)
+            raise ImportRefused(code, said.template, "deals", said.params) from None
     return CheckedExport(ruleset, setup, created_at, day, note, records, state)
 
 
 def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -> DealRecord:
     if not isinstance(raw, Mapping):
-        raise _refuse("each deal must be an object with number, contract, bids and tricks.")
+        raise _refuse(N_("each deal must be an object with number, contract, bids and tricks."))
     unknown = [str(key) for key in raw if key not in DEAL_FIELDS]
     if unknown:
-        raise _refuse(f"unknown field {unknown[0][:40]!r}; a deal has {', '.join(DEAL_FIELDS)}.")
+        raise _refuse(
+            N_("unknown field %(given)s; a deal has %(fields)s."),
+            given=repr(unknown[0][:40]),
+            fields=", ".join(DEAL_FIELDS),
+        )
     given = raw.get("number")
     if not isinstance(given, int) or isinstance(given, bool) or given != number:
-        raise _refuse(f"the deals must be numbered 1, 2, 3... in order (found {str(given)[:20]}).")
+        raise _refuse(
+            N_("the deals must be numbered 1, 2, 3... in order (found %(given)s)."), given=str(given)[:20]
+        )
     bids, tricks = raw.get("bids"), raw.get("tricks")
     # The file keys every per-player value by name, never by position.
     if bids is not None and not isinstance(bids, Mapping):
-        raise RuleError("bids_required", "the bids must be an object keyed by player name.", "bids")
+        raise RuleError("bids_required", N_("the bids must be an object keyed by player name."), "bids")
     if tricks is not None and not isinstance(tricks, Mapping):
-        raise RuleError("tricks_players", "the tricks must be an object keyed by player name.", "tricks")
+        raise RuleError("tricks_players", N_("the tricks must be an object keyed by player name."), "tricks")
     return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks)
 
 
@@ -303,8 +341,8 @@ def _timestamp(raw: object) -> datetime | None:
             pass
         else:
             if moment > utcnow() + timedelta(days=1):
-                raise _refuse("created_at cannot be in the future.", "created_at")
+                raise _refuse(N_("created_at cannot be in the future."), "created_at")
             if moment.year < 1900:
-                raise _refuse("created_at is too long ago.", "created_at")
+                raise _refuse(N_("created_at is too long ago."), "created_at")
             return moment
-    raise _refuse("created_at must be a date and time like 2025-11-22T17:15:03+00:00.", "created_at")
+    raise _refuse(N_("created_at must be a date and time like 2025-11-22T17:15:03+00:00."), "created_at")

@@ -19,7 +19,8 @@ from .. import pagecache, services, transfer
 from ..access import bearer_key
 from ..errors import not_found, refusal, status_for
 from ..extensions import limiter
-from ..rules import Refusal
+from ..messages import say
+from ..rules import N_, Refusal
 from ..services import Snapshot
 from . import bp, shapes
 from .errors import error_body
@@ -31,8 +32,11 @@ Body = TypeVar("Body", bound=shapes.Request)
 
 @bp.errorhandler(Refusal)
 def refusal_answer(error: Refusal) -> tuple[Response, int]:
-    """Any refusal, from the engine, a service or a view: the contract's error body."""
-    response, status = error_body(error.code, error.message, error.field, status_for(error.code))
+    """Any refusal, from the engine, a service or a view: the contract's error body.
+
+    The message is in English, or in the language the client asks for with ``Accept-Language``.
+    """
+    response, status = error_body(error.code, say(error), error.field, status_for(error.code))
     if error.code == "auth_required":
         response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     elif error.code == "bad_key":
@@ -69,15 +73,15 @@ def parse_body(shape: type[Body]) -> Body:
     over the size limit never gets here: reading it answers 413.
     """
     if not request.is_json:
-        raise refusal("bad_json", "Send a JSON object with Content-Type: application/json.", None)
+        raise refusal("bad_json", N_("Send a JSON object with Content-Type: application/json."), None)
     raw = request.get_data(cache=True)
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):
         # ValueError covers bad syntax, bad UTF-8 and integers too long to convert.
-        raise refusal("bad_json", "The request body is not valid JSON.", None) from None
+        raise refusal("bad_json", N_("The request body is not valid JSON."), None) from None
     if not isinstance(body, dict):
-        raise refusal("bad_json", "The request body must be a JSON object.", None)
+        raise refusal("bad_json", N_("The request body must be a JSON object."), None)
     try:
         return shape.model_validate(body)
     except ValidationError as invalid:
@@ -96,7 +100,13 @@ def shape_refusal(shape: type[shapes.Request], invalid: ValidationError) -> Refu
     if unknown:
         where, name = min(unknown, key=lambda found: len(found[0]))
         fields = ", ".join(shapes.fields_at(shape, where))
-        return refusal("unknown_field", f"Unknown field {name[:40]!r}; this call takes {fields}.", name[:40])
+        return refusal(
+            "unknown_field",
+            N_("Unknown field %(given)s; this call takes %(fields)s."),
+            name[:40],
+            given=repr(name[:40]),
+            fields=fields,
+        )
     field = str(errors[0]["loc"][0])
     code, message = shape.shape_refusals[field]
     return refusal(code, message, field)
@@ -139,7 +149,10 @@ def dry_run() -> bool:
     for name in request.args:
         if name != "dry_run":
             raise refusal(
-                "bad_query", f"Unknown query parameter {name[:40]!r}; this call takes dry_run.", name[:40]
+                "bad_query",
+                N_("Unknown query parameter %(given)s; this call takes dry_run."),
+                name[:40],
+                given=repr(name[:40]),
             )
     values = request.args.getlist("dry_run")
     value = values[0] if len(values) == 1 else (None if not values else "")
@@ -147,7 +160,7 @@ def dry_run() -> bool:
         return False
     if value == "true":
         return True
-    raise refusal("bad_query", "dry_run must be true or false.", "dry_run")
+    raise refusal("bad_query", N_("dry_run must be true or false."), "dry_run")
 
 
 def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from ..rules import MAX_NAME_LENGTH, RULESETS, TRICKS_PER_DEAL
+from ..rules import MAX_NAME_LENGTH, N_, RULESETS, TRICKS_PER_DEAL
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})
@@ -101,7 +101,7 @@ class Response(BaseModel):
 class CreateGame(Request):
     model_config = ConfigDict(json_schema_extra={"required": ["players"]})
     shape_refusals: ClassVar[Mapping[str, tuple[str, str]]] = {
-        "options": ("invalid_options", 'Options must be an object, e.g. {"scoring": "variant"}.'),
+        "options": ("invalid_options", N_('Options must be an object, e.g. {"scoring": "variant"}.')),
     }
 
     ruleset: Any = raw({"type": ["string", "null"], "enum": [*RULESET_IDS, None], "default": "mizerka"})
@@ -142,7 +142,10 @@ class CorrectDeals(Request):
     """Corrections of several recorded deals, replayed together as one change."""
 
     shape_refusals: ClassVar[Mapping[str, tuple[str, str]]] = {
-        "deals": ("invalid_deals", "Give the deals to correct as a list of objects, each with its number."),
+        "deals": (
+            "invalid_deals",
+            N_("Give the deals to correct as a list of objects, each with its number."),
+        ),
     }
 
     deals: Annotated[

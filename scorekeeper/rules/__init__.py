@@ -32,7 +32,7 @@ from .state import (
     Standing,
     standings_for,
 )
-from .words import ENGLISH, N_, Speech, Term, english_list
+from .words import ENGLISH, N_, Plural, Speech, Term, english_list, n_
 
 __all__ = [
     "ENGLISH",
@@ -48,6 +48,7 @@ __all__ = [
     "GameState",
     "NextDeal",
     "OptionSpec",
+    "Plural",
     "Refusal",
     "RuleError",
     "Ruleset",
@@ -58,6 +59,7 @@ __all__ = [
     "get_ruleset",
     "has_control_characters",
     "is_invisible",
+    "n_",
     "name_key",
     "normalise_name",
     "standings_for",

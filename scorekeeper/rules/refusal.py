@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .words import ENGLISH, Speech, Term
+from .words import ENGLISH, Plural, Speech, Term
 
 
 class Refusal(ValueError):
@@ -18,9 +18,9 @@ class Refusal(ValueError):
     edge (``scorekeeper.messages``).  The engine raises ``RuleError``; the app's other
     refusals (access, missing things, conflicts) are its siblings, in ``scorekeeper.errors``.
 
-    A param is said as it is, except a ``Term`` (said as its label, translated), a list or
-    tuple of names (joined: "Ann, Bob and Cid") and another ``Refusal`` (said in the same
-    language: "Deal 3: ...").
+    A param is said as it is, except a ``Term`` (said as its label, translated), a ``Plural``
+    (a count with its noun: "2 games"), a list or tuple of names (joined: "Ann, Bob and Cid")
+    and another ``Refusal`` (said in the same language: "Deal 3: ...").
     """
 
     def __init__(
@@ -64,6 +64,8 @@ def _said(value: object, speech: Speech) -> object:
         return value.say(speech)
     if isinstance(value, Term):
         return speech.translate(value.label)
+    if isinstance(value, Plural):
+        return speech.plural(value)
     if isinstance(value, (list, tuple)):
         return speech.join([str(_said(item, speech)) for item in value])
     return value

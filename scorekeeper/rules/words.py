@@ -1,8 +1,9 @@
 """Words a person reads, as the engine says them: English message ids, said again at the edge.
 
 The engine stays free of Flask and Babel: it marks its sentences with ``N_`` (a no-op that
-``pybabel extract`` finds, so the catalogs hold them) and says them in English; the app says
-them in the reader's language through a ``Speech`` of its own (``scorekeeper.messages``).
+``pybabel extract`` finds, so the catalogs hold them) and a count with its noun with ``n_``
+(extracted as a plural entry), and says them in English; the app says them in the reader's
+language through a ``Speech`` of its own (``scorekeeper.messages``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,20 @@ from dataclasses import dataclass
 def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it (the engine speaks English)."""
     return message
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A count said with its noun, in the reader's plural form: ``%(num)d`` in the forms is the count."""
+
+    singular: str
+    plural: str
+    count: int
+
+
+def n_(singular: str, plural: str, count: int) -> Plural:
+    """Mark a count's forms for translation (a plural entry); a refusal's param says it."""
+    return Plural(singular, plural, count)
 
 
 @dataclass(frozen=True)
@@ -37,11 +52,17 @@ def english_list(items: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class Speech:
-    """How to say a message: translate a message id, and join a list of names."""
+    """How to say a message: translate a message id, say a count with its noun, join a list of names."""
 
     translate: Callable[[str], str]
+    plural: Callable[[Plural], str]
+    """The count's form for the reader's language, its ``%(num)d`` filled in."""
     join: Callable[[Sequence[str]], str]
 
 
+def english_plural(count: Plural) -> str:
+    return (count.singular if count.count == 1 else count.plural) % {"num": count.count}
+
+
 #: The engine's own language.
-ENGLISH = Speech(translate=lambda message: message, join=english_list)
+ENGLISH = Speech(translate=lambda message: message, plural=english_plural, join=english_list)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import not_found, refusal
+from ..errors import about_deal, not_found, refusal
 from ..models import utcnow
-from ..rules import DealRecord, GameSetup, RuleError, Ruleset
+from ..rules import N_, DealRecord, GameSetup, RuleError, Ruleset
 from .store import (
     ADD_DEAL,
     CHANGE_DEAL,
@@ -50,26 +50,30 @@ def record_deal(
         state = locked.state
         if state.finished:
             raise refusal(
-                "game_finished", f"The game is over: all {state.deal_count} deals are recorded.", "number"
+                "game_finished",
+                N_("The game is over: all %(count)d deals are recorded."),
+                "number",
+                count=state.deal_count,
             )
         pending = state.pending_deal
         next_number = state.next_number
         if number is not None:
             if isinstance(number, bool) or not isinstance(number, int):
-                raise RuleError("wrong_deal_number", "The deal number must be a whole number.", "number")
+                raise RuleError("wrong_deal_number", N_("The deal number must be a whole number."), "number")
             if number != next_number:
-                if number < next_number:
-                    message = f"Deal {number} is already recorded; the next deal is {next_number}."
-                else:
-                    message = f"The next deal is {next_number}, not {number}."
                 if pending is not None and number == pending.number:
-                    message = f"Deal {number} is already recorded; enter its tricks when played."
-                raise refusal("wrong_deal_number", message, "number")
+                    message = N_("Deal %(deal)d is already recorded; enter its tricks when played.")
+                elif number < next_number:
+                    message = N_("Deal %(deal)d is already recorded; the next deal is %(next)d.")
+                else:
+                    message = N_("The next deal is %(next)d, not %(deal)d.")
+                raise refusal("wrong_deal_number", message, "number", deal=number, next=next_number)
         if pending is not None:
             raise refusal(
                 "deal_pending",
-                f"Deal {pending.number} has no tricks yet; enter them before the next deal.",
+                N_("Deal %(deal)d has no tricks yet; enter them before the next deal."),
                 "tricks",
+                deal=pending.number,
             )
         record = locked.ruleset.parse_deal(
             locked.setup, next_number, contract=contract, bids=bids, tricks=tricks
@@ -147,8 +151,9 @@ def correct_deals(
             if require_pending and old.tricks is not None:
                 raise refusal(
                     "wrong_deal_number",
-                    f"Deal {number}'s tricks are already recorded; use Correct to change them.",
+                    N_("Deal %(deal)d's tricks are already recorded; use Correct to change them."),
                     "number",
+                    deal=number,
                 )
             try:
                 records[number - 1] = _corrected(ruleset, setup, number, old, fields, last=len(records))
@@ -179,26 +184,34 @@ def correct_deals(
 def _corrections(corrections: Sequence[Mapping[str, object]]) -> dict[int, Mapping[str, object]]:
     """The corrections by deal number, once their shape is right (``invalid_deals`` if not)."""
     if isinstance(corrections, (str, bytes)) or not isinstance(corrections, Sequence) or not corrections:
-        raise refusal("invalid_deals", "Give a list of the deals to correct, each with its number.", "deals")
+        raise refusal(
+            "invalid_deals", N_("Give a list of the deals to correct, each with its number."), "deals"
+        )
     wanted: dict[int, Mapping[str, object]] = {}
     for correction in corrections:
         if not isinstance(correction, Mapping):
-            raise refusal("invalid_deals", "Each correction must name a deal by its number.", "deals")
+            raise refusal("invalid_deals", N_("Each correction must name a deal by its number."), "deals")
         number = correction.get("number")
         if isinstance(number, bool) or not isinstance(number, int):
             raise refusal(
-                "invalid_deals", "Each correction needs the deal's number, a whole number.", "deals"
+                "invalid_deals", N_("Each correction needs the deal's number, a whole number."), "deals"
             )
         for field in correction:
             if field != "number" and field not in CORRECTION_FIELDS:
                 raise refusal(
                     "unknown_field",
-                    f"Unknown field {str(field)[:40]!r}; "
-                    f"a correction takes number, {', '.join(CORRECTION_FIELDS)}.",
+                    N_("Unknown field %(given)s; a correction takes %(fields)s."),
                     str(field)[:40],
+                    given=repr(str(field)[:40]),
+                    fields=", ".join(("number", *CORRECTION_FIELDS)),
                 )
         if number in wanted:
-            raise refusal("invalid_deals", f"Deal {number} is named twice; correct each deal once.", "deals")
+            raise refusal(
+                "invalid_deals",
+                N_("Deal %(deal)d is named twice; correct each deal once."),
+                "deals",
+                deal=number,
+            )
         wanted[number] = correction
     return wanted
 
@@ -221,21 +234,20 @@ def _corrected(
     if "tricks" in fields:
         tricks = None if fields["tricks"] is None else ruleset.tricks_for(setup, fields["tricks"])
     if tricks is None and number != last:
-        raise RuleError("tricks_players", "Only the last deal can be without tricks.", "tricks")
+        raise RuleError("tricks_players", N_("Only the last deal can be without tricks."), "tricks")
     return DealRecord(contract=contract, bids=bids, tricks=tricks)
 
 
 def _about(number: int, refused: RuleError) -> RuleError:
     """``refused`` said of deal ``number``: "Deal 3: ..." (a correction of several deals)."""
-    prefix = f"Deal {number}: "
-    if refused.message.startswith(prefix):
-        return refused
-    return _retold(refused, prefix + refused.message, deal=number)
+    said = about_deal(number, refused)
+    assert isinstance(said, RuleError)
+    return said
 
 
-def _retold(refused: RuleError, message: str, **params: object) -> RuleError:
+def _retold(refused: RuleError, template: str, **params: object) -> RuleError:
     """``refused`` (same class, code and field) with another message and more ``params``."""
-    return type(refused)(refused.code, message, refused.field, {**refused.params, **params})
+    return type(refused)(refused.code, template, refused.field, {**refused.params, **params})
 
 
 def _blamed(
@@ -267,10 +279,13 @@ def _blamed(
         for number in sorted(corrected):
             same_choice = records[number - 1].contract == contract
             if number < stopped and same_choice and locked.state.deals[number - 1].chooser == chooser:
-                player, label = setup.players[chooser], ruleset.contract_label(contract)
-                message = f"Deal {number}: {player} has already played {label} (deal {stopped})."
                 return _retold(
-                    refused, message, deal=number, player=player, contract=contract, played_in=stopped
+                    refused,
+                    N_("Deal %(deal)d: %(player)s has already played %(contract)s (deal %(played_in)d)."),
+                    deal=number,
+                    player=setup.players[chooser],
+                    contract=ruleset.contract(contract),
+                    played_in=stopped,
                 )
     return _about(max(number for number in corrected if number < stopped), refused)
 
@@ -287,8 +302,10 @@ def undo_deal(
         if number != len(records):
             raise refusal(
                 "not_last_deal",
-                f"Only the last deal (deal {len(records)}) can be undone; correct deal {number} instead.",
+                N_("Only the last deal (deal %(last)d) can be undone; correct deal %(deal)d instead."),
                 "number",
+                last=len(records),
+                deal=number,
             )
         after = locked.ruleset.replay(locked.setup, records[:-1])
         return Change(after, None, DROP_DEAL, {"of_game": locked.id, "deal_number": number})

@@ -14,7 +14,7 @@ from .. import stats
 from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Game, Player, Seat, today
-from ..rules import RuleError, get_ruleset, name_key, validate_note
+from ..rules import N_, RuleError, get_ruleset, name_key, validate_note
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import (
     Snapshot,
@@ -97,13 +97,15 @@ def parse_played_on(raw: object) -> date:
         try:
             day = date.fromisoformat(str(raw).strip())
         except ValueError:
-            message = "Give the date as year-month-day, e.g. 2026-03-14."
+            message = N_("Give the date as year-month-day, e.g. 2026-03-14.")
             raise RuleError("invalid_date", message, "played_on") from None
     # A day of slack: the phone on the table may be a time zone ahead of the server.
     if day > today() + timedelta(days=1):
-        raise RuleError("invalid_date", "The date a game was played cannot be in the future.", "played_on")
+        raise RuleError(
+            "invalid_date", N_("The date a game was played cannot be in the future."), "played_on"
+        )
     if day.year < 1900:
-        raise RuleError("invalid_date", "That date is too long ago.", "played_on")
+        raise RuleError("invalid_date", N_("That date is too long ago."), "played_on")
     return day
 
 
@@ -154,7 +156,7 @@ def rematch(game_id: str, played_on: object = None) -> tuple[Snapshot, str]:
     """A new game with the same people in the same seats and options; the first deal moves on one seat."""
     loaded = get_game(game_id)
     if not loaded.state.finished:
-        raise refusal("game_not_finished", "A rematch starts once this game is over.", None)
+        raise refusal("game_not_finished", N_("A rematch starts once this game is over."), None)
     setup = loaded.setup
     names = setup.players
     first_dealer = names[(setup.first_dealer + 1) % len(names)]

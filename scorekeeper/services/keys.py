@@ -7,6 +7,7 @@ import hmac
 import secrets
 
 from ..errors import refusal
+from ..rules import N_
 from .store import Snapshot, snapshot
 
 
@@ -53,10 +54,10 @@ def authorised_snapshot(game_id: str, key: str | None) -> Snapshot:
     seen = snapshot(game_id)
     if key is None:
         raise refusal(
-            "auth_required", "Changing a game needs its edit key: Authorization: Bearer <key>.", None
+            "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
         )
     if not hash_matches(seen.edit_key_hash, key):
-        raise refusal("bad_key", "That is not this game's edit key.", None)
+        raise refusal("bad_key", N_("That is not this game's edit key."), None)
     return seen
 
 

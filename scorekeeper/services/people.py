@@ -16,7 +16,7 @@ from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, Seat, utcnow
-from ..rules import RuleError, name_key, validate_name
+from ..rules import N_, RuleError, n_, name_key, validate_name
 from .keys import hash_matches
 from .store import transaction
 
@@ -43,8 +43,10 @@ class Authority:
 def not_allowed() -> Refusal:
     return refusal(
         "not_allowed",
-        "Only the administrator, or whoever holds the edit key of every game these players sat in, "
-        "may rename or merge them. Nothing was changed.",
+        N_(
+            "Only the administrator, or whoever holds the edit key of every game these players sat in, "
+            "may rename or merge them. Nothing was changed."
+        ),
     )
 
 
@@ -82,7 +84,7 @@ def get_player(player_id: int) -> Player:
 def find_player(name: object) -> Player:
     """The player called ``name`` (ignoring case), or ``not_found``."""
     if not isinstance(name, str) or not name.strip():
-        raise RuleError("unknown_player", "Give a player's name.", "name")
+        raise RuleError("unknown_player", N_("Give a player's name."), "name")
     # The name is checked like any name before it is looked up: no stored name has a NUL or an
     # invisible character, and PostgreSQL would refuse the NUL where SQLite does not.
     wanted = validate_name(name)
@@ -90,7 +92,9 @@ def find_player(name: object) -> Player:
         select(Player).where(Player.name_key == name_key(wanted))
     ).scalar_one_or_none()
     if player is None:
-        raise RuleError("unknown_player", f"There is no player called {wanted}.", "name")
+        raise RuleError(
+            "unknown_player", N_("There is no player called %(player)s."), "name", {"player": wanted}
+        )
     return player
 
 
@@ -121,9 +125,13 @@ def rename_player(player_id: int, new_name: object, authority: Authority | None 
             if other is not None:
                 raise refusal(
                     "name_taken",
-                    f"{other.name} is already a player. If {player.name} and {other.name} are the same "
-                    "person, merge the two records instead.",
+                    N_(
+                        "%(other)s is already a player. If %(player)s and %(other)s are the same person, "
+                        "merge the two records instead."
+                    ),
                     "name",
+                    other=other.name,
+                    player=player.name,
                 )
         player.name = name
         player.name_key = key
@@ -143,7 +151,7 @@ def merge_players(duplicate_id: int, keep_id: int, authority: Authority | None =
         keep = get_player(keep_id)
         _require([duplicate.id, keep.id], authority)
         if duplicate.id == keep.id:
-            raise refusal("same_player", "Choose two different players to merge.", "keep")
+            raise refusal("same_player", N_("Choose two different players to merge."), "keep")
         shared = db.session.execute(
             select(func.count()).where(
                 Seat.player_id == keep.id,
@@ -151,12 +159,17 @@ def merge_players(duplicate_id: int, keep_id: int, authority: Authority | None =
             )
         ).scalar_one()
         if shared:
-            games = "a game" if shared == 1 else f"{shared} games"
             raise refusal(
                 "players_share_game",
-                f"{duplicate.name} and {keep.name} played together in {games}, so they are two people: "
-                "merging them would seat one person twice at the same table. Nothing was changed.",
+                N_(
+                    "%(duplicate)s and %(keep)s played together in %(games)s, so they are two people: "
+                    "merging them would seat one person twice at the same table. Nothing was changed."
+                ),
                 "keep",
+                duplicate=duplicate.name,
+                keep=keep.name,
+                # NOTE: how many games two players sat in together ("played together in 2 games").
+                games=n_("a game", "%(num)d games", shared),
             )
         _touch_games_of(duplicate.id)
         for table in (Seat, GameResult, DealResult):

@@ -24,13 +24,13 @@ from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import Deal, Game, Player, Seat, utcnow
-from ..rules import DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
+from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
 
 
 def conflict() -> Refusal:
     return refusal(
         "conflict",
-        "Someone else changed this game at the same moment; nothing was saved. Look again and retry.",
+        N_("Someone else changed this game at the same moment; nothing was saved. Look again and retry."),
     )
 
 
@@ -264,7 +264,7 @@ def snapshot_of_new(
 
 def stale() -> Refusal:
     return refusal(
-        "stale", "This game changed since you opened the form; nothing was saved. Look again and retry."
+        "stale", N_("This game changed since you opened the form; nothing was saved. Look again and retry.")
     )
 
 
