@@ -1,22 +1,35 @@
-"""Error pages in the site's style, and JSON errors under /api/."""
+"""Error pages in the site's style, and JSON errors under /api/, in the request's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..errors import HTTP_CODES
+from ..rules import N_
 
+#: What an error page (or the API's error body) says, by HTTP status (message ids).
 MESSAGES = {
-    400: "That request could not be understood.",
-    404: "There is nothing at this address. The link may be mistyped, or the game was never created.",
-    405: "That action is not possible at this address.",
-    413: "That request is too large.",
-    429: "Too many requests; wait a moment and try again.",
-    500: "Something went wrong on our side. Nothing you entered was lost; try again.",
+    400: N_("That request could not be understood."),
+    404: N_("There is nothing at this address. The link may be mistyped, or the game was never created."),
+    405: N_("That action is not possible at this address."),
+    413: N_("That request is too large."),
+    429: N_("Too many requests; wait a moment and try again."),
+    500: N_("Something went wrong on our side. Nothing you entered was lost; try again."),
+}
+
+#: An error page's heading, by HTTP status (message ids; another status keeps the framework's name).
+TITLES = {
+    400: N_("Bad Request"),
+    404: N_("Not Found"),
+    405: N_("Method Not Allowed"),
+    413: N_("Request Entity Too Large"),
+    429: N_("Too Many Requests"),
+    500: N_("Server error"),
 }
 
 
@@ -24,14 +37,26 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def message_for(status: int, fallback: str | None = None) -> str:
+    """What the page or the API says for ``status``, in the request's language."""
+    if status in MESSAGES:
+        return str(gettext(MESSAGES[status]))
+    return fallback or str(gettext(MESSAGES[400]))
+
+
+def title_for(status: int, fallback: str) -> str:
+    return str(gettext(TITLES[status])) if status in TITLES else fallback
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
-        message = (
+        message = gettext(
             "This form had expired or was sent from elsewhere, so nothing was saved. "
             "The page has been reloaded: please try again."
         )
-        return render_template("errors/error.html", status=400, title="Form expired", message=message), 400
+        title = gettext("Form expired")
+        return render_template("errors/error.html", status=400, title=title, message=message), 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
@@ -41,7 +66,7 @@ def register(app: Flask) -> None:
 
             return error_body(
                 HTTP_CODES.get(status, HTTP_CODES[400]),
-                MESSAGES.get(status, error.description or error.name),
+                message_for(status, error.description or error.name),
                 None,
                 status,
             )
@@ -49,8 +74,8 @@ def register(app: Flask) -> None:
             render_template(
                 "errors/error.html",
                 status=status,
-                title=error.name,
-                message=MESSAGES.get(status, error.description),
+                title=title_for(status, error.name),
+                message=message_for(status, error.description),
             ),
             status,
         )
@@ -58,7 +83,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(500)
     def server_error(error: Exception) -> Any:
         if _wants_json():
-            return jsonify(error={"code": HTTP_CODES[500], "message": MESSAGES[500], "field": None}), 500
+            return jsonify(error={"code": HTTP_CODES[500], "message": message_for(500), "field": None}), 500
         return render_template(
-            "errors/error.html", status=500, title="Server error", message=MESSAGES[500]
+            "errors/error.html", status=500, title=title_for(500, "Server error"), message=message_for(500)
         ), 500

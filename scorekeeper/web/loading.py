@@ -13,15 +13,17 @@ from dataclasses import dataclass
 
 from flask import abort, make_response, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from flask_wtf import FlaskForm
 
 from .. import services
 from ..access import can_edit
 from ..errors import Kind, Refusal, kind_of, refusal
+from ..rules import N_
 from ..services import Snapshot
 
 #: The refusal of a form that arrived without a field it needs (a tampered or truncated post).
-INCOMPLETE = "The form was incomplete; try again."
+INCOMPLETE = N_("The form was incomplete; try again.")
 
 #: Draws the form's page again with a refusal: the game to draw it from, and the refusal.
 Redraw = Callable[[Snapshot, Refusal], ResponseReturnValue]
@@ -43,9 +45,11 @@ def require_editor(game: Snapshot) -> None:
                 render_template(
                     "errors/error.html",
                     status=403,
-                    title="Read-only",
-                    message="This phone can watch this game but not change it. "
-                    "Ask the scorer for the hand-over link to take the pencil.",
+                    title=gettext("Read-only"),
+                    message=gettext(
+                        "This phone can watch this game but not change it. "
+                        "Ask the scorer for the hand-over link to take the pencil."
+                    ),
                 ),
                 403,
             )

@@ -1,7 +1,8 @@
 """WTForms validators that ask the rules engine, so a form refuses what the engine refuses, in its words.
 
-The engine's ``RuleError`` becomes the field's ``ValidationError`` and is kept on the form
-(``refusal_of``), so the view shows the engine's message at the field, with its code's status.
+The engine's ``RuleError`` becomes the field's ``ValidationError`` (in the request's language)
+and is kept on the form (``refusal_of``), so the view shows the engine's message at the field,
+with its code's status.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from wtforms.validators import ValidationError
 
+from ..messages import say
 from ..rules import Refusal, RuleError
 
 
@@ -26,7 +28,7 @@ class AskTheEngine:
         except RuleError as refused:
             if refusal_of(form) is None:
                 form.refusal = refused
-            raise ValidationError(refused.message) from None
+            raise ValidationError(say(refused)) from None
 
 
 def refusal_of(form: Any) -> Refusal | None:

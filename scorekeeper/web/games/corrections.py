@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 
 from ... import services
 from ...errors import status_for
+from ...messages import shown, term
 from ...rules import Refusal
 from ...services import Snapshot
 from .. import bp
@@ -29,8 +31,8 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
         abort(404)
     view = game_view(game, editable=True)
     status = 200 if error is None else status_for(error.code)
-    form.swap_with.choices = [SelectChoice("", "No swap"), *swap_choices(game, number)]
-    form.contract.choices = [SelectChoice(contract.id, contract.label) for contract in game.ruleset.contracts]
+    form.swap_with.choices = [SelectChoice("", gettext("No swap")), *swap_choices(game, number)]
+    form.contract.choices = [SelectChoice(contract.id, term(contract)) for contract in game.ruleset.contracts]
     if form.contract.data is None:
         form.contract.data = game.state.deals[number - 1].contract
     errors = {} if error is None else field_errors(game, number, error, {"correct": form})
@@ -39,7 +41,7 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
         game=view,
         deal=view.deal(number),
         form=form,
-        error=error,
+        error=shown(error),
         errors=errors,
         is_last=number == len(game.state.deals),
     )
@@ -87,7 +89,14 @@ def correct_deal(game_id: str, number: int) -> Any:
         return write.refused(refused)
     if len(corrections) > 1:
         other = corrections[1]["number"]
-        flash(f"Deals {number} and {other} swapped contracts; later totals follow.", "ok")
+        flash(
+            gettext(
+                "Deals %(deal)d and %(other)d swapped contracts; later totals follow.",
+                deal=number,
+                other=other,
+            ),
+            "ok",
+        )
         return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
-    flash(f"Deal {number} corrected; later totals follow.", "ok")
+    flash(gettext("Deal %(deal)d corrected; later totals follow.", deal=number), "ok")
     return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)

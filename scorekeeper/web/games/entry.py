@@ -11,11 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import jsonify, request
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 
 from ... import services
-from ...rules import TRICKS_PER_DEAL, Refusal, RuleError
+from ...messages import say, term
+from ...rules import N_, TRICKS_PER_DEAL, Refusal, RuleError
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game
@@ -26,6 +28,8 @@ _CODES = {
     "tricks": ("tricks_players", "tricks_range"),
     "bids": ("bids_required", "bid_range"),
 }
+#: A seat's blank input, by kind.
+_BLANK = {"tricks": N_("%(player)s: enter the tricks."), "bids": N_("%(player)s: enter the bids.")}
 
 
 def seat_values(raw: Sequence[str | None], players: int) -> list[int | str | None]:
@@ -45,14 +49,14 @@ def seat_errors(
     ruleset, setup = game.ruleset, game.setup
     names = setup.players
     if error.code == "hook_rule":
-        return {ruleset.dealer_of(setup, number): error.message}
+        return {ruleset.dealer_of(setup, number): say(error)}
     if kind not in _CODES:
         return {}
     mismatch_code, range_code = _CODES[kind]
     found: dict[int, str] = {}
     for seat, value in enumerate(seat_values(raw, len(names))):
         if value is None:
-            found[seat] = f"{names[seat]}: enter the {kind}."
+            found[seat] = gettext(_BLANK[kind], player=names[seat])
             continue
         alone = [value if other == seat else 0 for other in range(len(names))]
         try:
@@ -60,7 +64,7 @@ def seat_errors(
                 setup, alone, kind, mismatch_code=mismatch_code, range_code=range_code, noun=kind
             )
         except RuleError as refused:
-            found[seat] = refused.message
+            found[seat] = say(refused)
     return found
 
 
@@ -75,10 +79,10 @@ def field_errors(
             seats = seat_errors(game, number, field, raw, error)
             if seats:
                 return {
-                    field: error.message,
+                    field: say(error),
                     **{f"{field}-{seat}": message for seat, message in seats.items()},
                 }
-    return {field: error.message}
+    return {field: say(error)}
 
 
 def forbidden_bid(game: Snapshot, number: int, bids: Sequence[int | str | None]) -> dict[str, Any] | None:
@@ -95,7 +99,12 @@ def forbidden_bid(game: Snapshot, number: int, bids: Sequence[int | str | None])
     if bid is None:
         return None
     name = setup.players[dealer]
-    message = f"{name} may not bid {bid}: the bids would add up to {TRICKS_PER_DEAL}."
+    message = gettext(
+        "%(player)s may not bid %(bid)d: the bids would add up to %(total)d.",
+        player=name,
+        bid=bid,
+        total=TRICKS_PER_DEAL,
+    )
     return {"seat": dealer, "bid": bid, "message": message}
 
 
@@ -142,7 +151,14 @@ def swap_choices(game: Snapshot, number: int) -> list[SelectChoice]:
     if not ruleset.declares_contract or chooser is None:
         return []
     return [
-        SelectChoice(str(deal.number), f"Deal {deal.number}: {ruleset.contract_label(deal.contract)}")
+        SelectChoice(
+            str(deal.number),
+            gettext(
+                "Deal %(deal)d: %(contract)s",
+                deal=deal.number,
+                contract=term(ruleset.contract_label(deal.contract)),
+            ),
+        )
         for deal in deals
         if deal.number != number and deal.chooser == chooser
     ]
@@ -192,7 +208,7 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
         answer["error"] = {
             "code": refused.code,
             "field": kind,
-            "message": refused.message,
+            "message": say(refused),
             "seats": {str(seat): message for seat, message in seats.items()},
         }
         return answer

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
@@ -13,7 +15,7 @@ from wtforms.widgets import DateInput, HiddenInput, NumberInput
 
 from ...limits import MAX_DB_INT
 from ...models import NOTE_LENGTH
-from ...rules import MAX_NAME_LENGTH, TRICKS_PER_DEAL, RuleError, Ruleset
+from ...rules import MAX_NAME_LENGTH, N_, TRICKS_PER_DEAL, RuleError, Ruleset
 from ..validators import AskTheEngine
 
 MAX_PLAYERS = 4
@@ -28,14 +30,24 @@ def number_or_raw(raw: str | None) -> int | str | None:
     return int(text) if _WHOLE_NUMBER.fullmatch(text) else text
 
 
+#: A blank count refused, by kind: (the players named, every player).
+ENTER = {
+    "tricks": (N_("Enter the tricks for %(players)s."), N_("Enter the tricks for every player.")),
+    "bids": (N_("Enter the bids for %(players)s."), N_("Enter the bids for every player.")),
+}
+
+
 def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun: str) -> list[Any]:
-    """Whole numbers by seat from text inputs; a blank one is refused by name."""
+    """Whole numbers by seat from text inputs (``noun``: tricks or bids); a blank one is refused by name."""
     values = [number_or_raw(raw) for raw in raw_values[: len(names)]]
     missing = [names[seat] for seat, value in enumerate(values) if value is None]
     if len(values) < len(names) or missing:
-        who = ", ".join(missing) if missing else "every player"
+        named, everyone = ENTER[noun]
         code = "tricks_players" if noun == "tricks" else "bids_required"
-        raise RuleError(code, f"Enter the {noun} for {who}.", noun)
+        if missing:
+            # The names as typed in one list ("Ann, Bob"), as the form shows them.
+            raise RuleError(code, named, noun, {"players": ", ".join(missing)})
+        raise RuleError(code, everyone, noun)
     return values
 
 
@@ -50,7 +62,7 @@ class BoundedIntegerField(IntegerField):
     def pre_validate(self, form: Any) -> None:
         if self.data is not None and not 0 <= self.data <= MAX_DB_INT:
             self.data = None
-            raise ValidationError("Not a valid number.")
+            raise ValidationError(gettext("Not a valid number."))
 
 
 class _Value:
@@ -110,8 +122,11 @@ class NewGameForm(FlaskForm):
         """Fit the form to a game of ``ruleset``: its seats, and its check of the players' names."""
         self.ruleset = ruleset
         self.first_dealer.choices = [
-            SelectChoice("random", "Draw at random"),
-            *(SelectChoice(str(seat), f"Seat {seat + 1} deals") for seat in range(ruleset.player_count)),
+            SelectChoice("random", gettext("Draw at random")),
+            *(
+                SelectChoice(str(seat), gettext("Seat %(seat)d deals", seat=seat + 1))
+                for seat in range(ruleset.player_count)
+            ),
         ]
 
     def validate_players(self, field: Any) -> None:
@@ -143,7 +158,7 @@ class CorrectForm(FlaskForm):
     contract = RadioField(choices=[], validate_choice=False)
     """The contracts of the game (set per page from the ruleset)."""
     swap_with = SelectField(
-        "Or swap contracts with", choices=[SelectChoice("", "No swap")], validate_choice=False
+        _l("Or swap contracts with"), choices=[SelectChoice("", _l("No swap"))], validate_choice=False
     )
     """Another deal of the same chooser: the two deals exchange contracts, in one correction."""
     bids = seat_counts()

@@ -15,6 +15,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -22,6 +23,7 @@ from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
 from ...errors import Kind, kind_of, status_for
 from ...i18n import current_language
+from ...messages import say, shown, term
 from ...models import today, utcnow
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
@@ -104,9 +106,9 @@ def new_game() -> Any:
         else:
             dealer = game.setup.players[game.setup.first_dealer]
             if first_dealer is None:
-                flash(f"The app drew {dealer} to deal first.", "info")
+                flash(gettext("The app drew %(player)s to deal first.", player=dealer), "info")
             else:
-                flash(f"{dealer} deals first.", "info")
+                flash(gettext("%(player)s deals first.", player=dealer), "info")
             response = redirect(url_for("web.game", game_id=game.id), code=303)
             remember_key(response, request, game.id, key)
             return response
@@ -120,7 +122,7 @@ def new_game() -> Any:
             form=form,
             ruleset=ruleset,
             rulesets=RULESETS,
-            error=error,
+            error=shown(error),
             known_players=known,
             recent_players=stats.recent_players(TAP_LIST_SIZE),
             today=today(),
@@ -145,10 +147,10 @@ def rematch(game_id: str) -> Any:
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
-        flash(refused.message, "info")
+        flash(say(refused), "info")
         return redirect(url_for("web.game", game_id=game_id), code=303)
     dealer = game.setup.players[game.setup.first_dealer]
-    flash(f"Rematch: same seats, {dealer} deals first.", "info")
+    flash(gettext("Rematch: same seats, %(player)s deals first.", player=dealer), "info")
     response = redirect(url_for("web.game", game_id=game.id), code=303)
     remember_key(response, request, game.id, key)
     return response
@@ -276,19 +278,26 @@ def record_deal(game_id: str) -> Any:
         if isinstance(number, int) and now is not None and already_stored(now, number, fields):
             stored = now.state.deals[number - 1]
             if stored.pending:
-                label = ruleset.contract_label(stored.contract)
-                return _saved_twice(game_id, f"Deal {number}: {label}. Enter the tricks when played.")
-            return _saved_twice(game_id, f"Deal {number} recorded.")
+                return _saved_twice(game_id, _declared(number, ruleset.contract_label(stored.contract)))
+            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number))
         return write.refused(refused)
     assert deal is not None
     if deal.pending:
-        flash(
-            f"Deal {deal.number}: {ruleset.contract_label(deal.contract)}. Enter the tricks when played.",
-            "ok",
-        )
+        flash(_declared(deal.number, ruleset.contract_label(deal.contract)), "ok")
     else:
-        flash(f"Deal {deal.number} recorded.", "ok")
+        flash(gettext("Deal %(deal)d recorded.", deal=deal.number), "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+def _declared(number: int, contract_label: str) -> str:
+    """What a declared deal's save says: its contract, and what comes next."""
+    return str(
+        gettext(
+            "Deal %(deal)d: %(contract)s. Enter the tricks when played.",
+            deal=number,
+            contract=term(contract_label),
+        )
+    )
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/tricks")
@@ -309,13 +318,16 @@ def enter_tricks(game_id: str, number: int) -> Any:
         if now is not None and already_stored(now, number, {"tricks": tricks}):
             last = now.state.finished and number == now.state.deal_count
             return _saved_twice(
-                game_id, "That was the last deal: the game is over." if last else f"Deal {number} recorded."
+                game_id,
+                gettext("That was the last deal: the game is over.")
+                if last
+                else gettext("Deal %(deal)d recorded.", deal=number),
             )
         return write.refused(refused)
     if after.finished:
-        flash("That was the last deal: the game is over.", "ok")
+        flash(gettext("That was the last deal: the game is over."), "ok")
     else:
-        flash(f"Deal {number} recorded.", "ok")
+        flash(gettext("Deal %(deal)d recorded.", deal=number), "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -332,7 +344,7 @@ def undo(game_id: str) -> Any:
     form = UndoForm()
 
     def redraw(game: Snapshot, error: Refusal) -> Response:
-        return _render_game(game, errors={"undo": error.message}, status=status_for(error.code))
+        return _render_game(game, errors={"undo": say(error)}, status=status_for(error.code))
 
     write = open_write(game_id, form, redraw, complete=form.number.data is not None)
     number = form.number.data
@@ -341,7 +353,7 @@ def undo(game_id: str) -> Any:
         services.undo_deal(game_id, number, expected_version=form.version.data, seen=write.game)
     except Refusal as refused:
         return write.refused(refused)
-    flash(f"Deal {number} undone.", "ok")
+    flash(gettext("Deal %(deal)d undone.", deal=number), "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -376,11 +388,11 @@ def take_pencil(game_id: str) -> Any:
     if form.validate_on_submit():
         key = (form.key.data or "").strip()
         if services.key_matches(game, key):
-            flash("This phone can now enter the score.", "ok")
+            flash(gettext("This phone can now enter the score."), "ok")
             response = redirect(url_for("web.game", game_id=game_id), code=303)
             remember_key(response, request, game_id, key)
             return response
-        error = "That hand-over code does not belong to this game."
+        error = gettext("That hand-over code does not belong to this game.")
     status = 403 if error else (422 if request.method == "POST" else 200)
     return render_template(
         "web/take.html", game=game_view(game, editable=False), form=form, error=error

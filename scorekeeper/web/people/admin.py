@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from ...access import is_admin, sign_in_admin, sign_out_admin
 from .. import bp
@@ -18,12 +19,12 @@ def admin_sign_in() -> Any:
     error, status = None, 200
     if request.method == "POST":
         if not form.validate_on_submit():
-            error, status = "The form was incomplete; try again.", 422
+            error, status = gettext("The form was incomplete; try again."), 422
         elif sign_in_admin((form.key.data or "").strip()):
-            flash("Signed in as the administrator.", "ok")
+            flash(gettext("Signed in as the administrator."), "ok")
             return redirect(url_for("web.players"), code=303)
         else:
-            error, status = "That is not the administrator key.", 403
+            error, status = gettext("That is not the administrator key."), 403
     return render_template(
         "web/admin.html", form=form, sign_out=AdminSignOutForm(formdata=None), admin=is_admin(), error=error
     ), status
@@ -35,5 +36,5 @@ def admin_sign_out() -> Any:
     form = AdminSignOutForm()
     if form.validate_on_submit():
         sign_out_admin()
-        flash("Signed out.", "ok")
+        flash(gettext("Signed out."), "ok")
     return redirect(url_for("web.admin_sign_in"), code=303)

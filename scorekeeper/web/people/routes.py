@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from ... import charts, pagecache, services, stats
 from ...access import held_keys, is_admin
 from ...errors import status_for
 from ...limits import query_int
+from ...messages import say, shown
 from ...models import today, utcnow
-from ...rules import RULESETS, Refusal, RuleError
+from ...rules import N_, RULESETS, Refusal, RuleError
 from .. import bp
 from ..validators import refusal_of
 from .forms import MergeForm, RenameForm
@@ -103,7 +105,7 @@ def _render_players(
             "web/players.html",
             people=stats.people(),
             merge=merge or MergeForm(formdata=None),
-            error=error,
+            error=shown(error),
             # Merging by name is offered to whoever may manage someone: the admin or a key holder.
             can_merge=held.admin or bool(held.keys),
             admin=held.admin,
@@ -123,14 +125,14 @@ def merge_players() -> Any:
     """Merge two records named in the form: the first one's games move to the second."""
     form = MergeForm()
     if not form.validate_on_submit():
-        return _render_players(form, RuleError("form", "The form was incomplete; try again.", None), 422)
+        return _render_players(form, RuleError("form", N_("The form was incomplete; try again."), None), 422)
     held = authority()
     if not held.admin and not held.keys:  # holds no key at all: may manage nobody
         return _render_players(form, services.not_allowed(), 403)
     try:
         duplicate = services.find_player(form.duplicate.data)
     except Refusal as refused:
-        return _render_players(form, type(refused)(refused.code, refused.message, "duplicate"), 422)
+        return _render_players(form, refused.at("duplicate"), 422)
     if not services.may_manage([duplicate.id], held):
         return _render_players(form, services.not_allowed(), 403)
     try:
@@ -138,9 +140,8 @@ def merge_players() -> Any:
         kept = services.merge_players(duplicate.id, keep.id, held)
     except Refusal as refused:
         field = None if refused.code == "not_allowed" else "keep"
-        at_keep = type(refused)(refused.code, refused.message, field)
-        return _render_players(form, at_keep, status_for(refused.code))
-    flash(f"Merged: all the games are now {kept.name}'s.", "ok")
+        return _render_players(form, refused.at(field), status_for(refused.code))
+    flash(gettext("Merged: all the games are now %(player)s's.", player=kept.name), "ok")
     return redirect(url_for("web.player", player_id=kept.id), code=303)
 
 
@@ -208,19 +209,20 @@ def rename_player(player_id: int) -> Any:
     valid = form.validate_on_submit()
     refused = refusal_of(form)  # the engine's word on the new name, from the form's validator
     if not valid and refused is None:
-        return _render_player(player_id, rename=form, errors={"name": "The form was incomplete."}, status=422)
+        errors = {"name": gettext("The form was incomplete.")}
+        return _render_player(player_id, rename=form, errors=errors, status=422)
     if not services.may_manage([player_id], authority()):
-        return _render_player(player_id, errors={"form": services.not_allowed().message}, status=403)
+        return _render_player(player_id, errors={"form": say(services.not_allowed())}, status=403)
     if refused is not None:
-        return _render_player(player_id, rename=form, errors={"name": refused.message}, status=422)
+        return _render_player(player_id, rename=form, errors={"name": say(refused)}, status=422)
     try:
         renamed = services.rename_player(player_id, form.name.data, authority())
     except Refusal as error:
         if error.code == "not_found":
             abort(404)
-        errors = {"form" if error.code == "not_allowed" else "name": error.message}
+        errors = {"form" if error.code == "not_allowed" else "name": say(error)}
         return _render_player(player_id, rename=form, errors=errors, status=status_for(error.code))
-    flash(f"Renamed: {renamed.name}.", "ok")
+    flash(gettext("Renamed: %(player)s.", player=renamed.name), "ok")
     return redirect(url_for("web.player", player_id=player_id), code=303)
 
 
@@ -229,16 +231,17 @@ def merge_into(player_id: int) -> Any:
     """This record is a duplicate of the player named in the form: its games move there."""
     form = MergeForm()
     if not form.validate_on_submit():
-        return _render_player(player_id, merge=form, errors={"keep": "The form was incomplete."}, status=422)
+        errors = {"keep": gettext("The form was incomplete.")}
+        return _render_player(player_id, merge=form, errors=errors, status=422)
     if not services.may_manage([player_id], authority()):
-        return _render_player(player_id, errors={"form": services.not_allowed().message}, status=403)
+        return _render_player(player_id, errors={"form": say(services.not_allowed())}, status=403)
     try:
         keep = services.find_player(form.keep.data)
         kept = services.merge_players(player_id, keep.id, authority())
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
-        errors = {"form" if refused.code == "not_allowed" else "keep": refused.message}
+        errors = {"form" if refused.code == "not_allowed" else "keep": say(refused)}
         return _render_player(player_id, merge=form, errors=errors, status=status_for(refused.code))
-    flash(f"Merged: all the games are now {kept.name}'s.", "ok")
+    flash(gettext("Merged: all the games are now %(player)s's.", player=kept.name), "ok")
     return redirect(url_for("web.player", player_id=kept.id), code=303)

@@ -6,11 +6,13 @@ import json
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from ... import transfer
 from ...access import remember_key
-from ...rules import Refusal, RuleError
+from ...messages import shown, term
+from ...rules import N_, Refusal, RuleError
 from .. import bp
 from ..loading import load_game
 from .forms import ImportForm
@@ -35,7 +37,7 @@ def export_json(game_id: str) -> Response:
 def export_csv(game_id: str) -> Response:
     """The deal log as CSV for a spreadsheet (UTF-8 with a byte-order mark, so Excel reads names right)."""
     loaded = load_game(game_id)
-    body = "\ufeff" + transfer.export_csv(loaded)
+    body = "\ufeff" + transfer.export_csv(loaded, gettext)
     return _download(body, "text/csv", f"scorekeeper-{loaded.ruleset.id}-{game_id}.csv")
 
 
@@ -46,19 +48,22 @@ def _read_export(form: ImportForm) -> Any:
     if not raw:
         raw = (form.text.data or "").strip()
     if not raw:
-        raise RuleError("invalid_export", "Choose an exported .json file, or paste its text.", "file")
+        raise RuleError("invalid_export", N_("Choose an exported .json file, or paste its text."), "file")
     try:
         return json.loads(raw)
     except UnicodeDecodeError:
-        raise RuleError("invalid_export", "The file is not text in UTF-8: is it an export?", "file") from None
+        raise RuleError(
+            "invalid_export", N_("The file is not text in UTF-8: is it an export?"), "file"
+        ) from None
     except json.JSONDecodeError as error:
         raise RuleError(
             "invalid_export",
-            f"The file is not valid JSON (line {error.lineno}, column {error.colno}).",
+            N_("The file is not valid JSON (line %(line)d, column %(column)d)."),
             "file",
+            {"line": error.lineno, "column": error.colno},
         ) from None
     except (ValueError, RecursionError):
-        raise RuleError("invalid_export", "The file is not valid JSON.", "file") from None
+        raise RuleError("invalid_export", N_("The file is not valid JSON."), "file") from None
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
@@ -69,7 +74,7 @@ def import_game() -> Any:
     already: str | None = None
     if request.method == "POST":
         if not form.validate_on_submit():
-            error = RuleError("form", "The form was incomplete; try again.", None)
+            error = RuleError("form", N_("The form was incomplete; try again."), None)
         else:
             try:
                 data = _read_export(form)
@@ -89,12 +94,14 @@ def import_game() -> Any:
                     form.text.data = json.dumps(data, ensure_ascii=False, indent=2)
                     return render_template("web/import.html", form=form, error=None, already=already), 409
 
-                names = ", ".join(loaded.setup.players)
-                flash(
-                    f"Imported the {loaded.ruleset.name} game of {names}: this phone holds its pencil.", "ok"
+                imported = gettext(
+                    "Imported the %(game)s game of %(players)s: this phone holds its pencil.",
+                    game=term(loaded.ruleset.term),
+                    players=", ".join(loaded.setup.players),
                 )
+                flash(imported, "ok")
                 response = redirect(url_for("web.game", game_id=loaded.id), code=303)
                 remember_key(response, request, loaded.id, key)
                 return response
     status = 422 if request.method == "POST" else 200
-    return render_template("web/import.html", form=form, error=error, already=None), status
+    return render_template("web/import.html", form=form, error=shown(error), already=None), status
