@@ -4,7 +4,8 @@ Colours and dash patterns come from CSS classes (``series-0`` ...), so the
 same drawing follows light mode, dark mode and print; the SVG carries no
 ``style`` attribute (the Content-Security-Policy forbids inline styles).
 Every chart has a ``<title>`` and a ``<desc>`` for screen readers, and each
-line a ``<title>`` naming its player.
+line a ``<title>`` naming its player; they are in the request's language (English
+outside a request), and so are the dates and numbers.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from babel.numbers import format_decimal
+from flask import has_request_context
+from flask_babel import format_date, get_locale, gettext, ngettext
 from markupsafe import Markup, escape
 
 WIDTH = 340
@@ -39,10 +43,31 @@ class Series:
 
 
 def signed(value: int | Decimal) -> str:
-    """+2, −3 (a real minus sign), 0, +1.5: as the score pages print figures."""
-    if value > 0:
-        return f"+{value}"
-    return f"−{-value}" if value < 0 else "0"
+    """+2, −3 (a real minus sign), 0, +1.5: as the score pages print figures.
+
+    In the request's language: its decimal sign and grouping ("+1,5", "+1 234" in Polish);
+    a decimal keeps its places ("+2.0").
+    """
+    if value == 0:
+        return "0"
+    magnitude: int | Decimal = -value if value < 0 else value
+    return ("+" if value > 0 else "−") + _number(magnitude)
+
+
+def _number(value: int | Decimal) -> str:
+    locale = get_locale() if has_request_context() else None
+    if locale is None or (value < 1000 and isinstance(value, int)):
+        return str(value)
+    places = -int(value.as_tuple().exponent) if isinstance(value, Decimal) else 0
+    pattern = "#,##0" + ("." + "0" * places if places > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=locale))
+
+
+def _date(day: date, pattern: str) -> str:
+    """``day`` as Babel writes it in the request's language (English outside a request)."""
+    if has_request_context():
+        return str(format_date(day, pattern))
+    return day.isoformat() if pattern == "medium" else f"{day.day} {day:%b %y}"
 
 
 def nice_step(span: float, most: int = 7) -> int:
@@ -221,16 +246,22 @@ def running_totals_chart(
     played = len(totals)
     if played:
         now = ", ".join(f"{name} {signed(totals[-1][seat])}" for seat, name in enumerate(names))
-        description = f"Running totals over {played} of {deal_count} deals. Now: {now}."
+        description = gettext(
+            "Running totals over %(played)d of %(count)d deals. Now: %(now)s.",
+            played=played,
+            count=deal_count,
+            now=now,
+        )
     else:
-        description = f"No deal completed yet of {deal_count}."
+        description = gettext("No deal completed yet of %(count)d.", count=deal_count)
     return line_chart(
         series,
         [str(n) for n in range(deal_count + 1)],
         chart_id=chart_id,
-        title="Running totals, deal by deal",
+        title=gettext("Running totals, deal by deal"),
         description=description,
-        x_title="Deal",
+        # NOTE: the chart's x axis: deal numbers.
+        x_title=gettext("Deal"),
     )
 
 
@@ -239,24 +270,31 @@ def points_per_game_chart(
 ) -> Markup:
     """A player's total in each finished game, oldest first."""
     series = [Series(label=name, values=[total for _, total in games])]
-    labels = [f"{day.day} {day:%b %y}" for day, _ in games]
-    titles = [f"{day.isoformat()}: {signed(total)}" for day, total in games]
+    labels = [_date(day, "d MMM yy") for day, _ in games]
+    titles = [f"{_date(day, 'medium')}: {signed(total)}" for day, total in games]
     if games:
         best = max(total for _, total in games)
         worst = min(total for _, total in games)
-        description = (
-            f"{name}'s points in each of {len(games)} finished games from {games[0][0].isoformat()} "
-            f"to {games[-1][0].isoformat()}; best {signed(best)}, worst {signed(worst)}."
+        description = ngettext(
+            "%(player)s's points in %(num)d finished game on %(first)s; best %(best)s, worst %(worst)s.",
+            "%(player)s's points in each of %(num)d finished games from %(first)s to %(last)s; "
+            "best %(best)s, worst %(worst)s.",
+            len(games),
+            player=name,
+            first=_date(games[0][0], "medium"),
+            last=_date(games[-1][0], "medium"),
+            best=signed(best),
+            worst=signed(worst),
         )
     else:
-        description = f"{name} has no finished game here yet."
+        description = gettext("%(player)s has no finished game here yet.", player=name)
     return line_chart(
         series,
         labels,
         chart_id=chart_id,
-        title=f"Points per game, {name}",
+        title=gettext("Points per game, %(player)s", player=name),
         description=description,
-        x_title="Games, oldest first",
+        x_title=gettext("Games, oldest first"),
         dots=True,
         point_titles=titles,
         end_labels=False,

@@ -6,23 +6,25 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, case, cast, func, select
 
 from ..extensions import db
 from .sums import MIN_FOR_PERCENT, Filters, Record, record_of, summed_records
 
 #: Sortable columns: id -> (label, descending first?).
+# NOTE: column headings of the rankings table ("Won %": the share of games won).
 COLUMNS: dict[str, tuple[str, bool]] = {
-    "name": ("Player", False),
-    "games": ("Games", True),
-    "wins": ("Won", True),
-    "win_pct": ("Won %", True),
-    "deals": ("Deals", True),
-    "deal_wins": ("Deals won", True),
-    "deal_pct": ("Deals won %", True),
-    "points": ("Points", True),
-    "average": ("Per game", True),
-    "best": ("Best game", True),
+    "name": (_l("Player"), False),
+    "games": (_l("Games"), True),
+    "wins": (_l("Won"), True),
+    "win_pct": (_l("Won %"), True),
+    "deals": (_l("Deals"), True),
+    "deal_wins": (_l("Deals won"), True),
+    "deal_pct": (_l("Deals won %"), True),
+    "points": (_l("Points"), True),
+    "average": (_l("Per game"), True),
+    "best": (_l("Best game"), True),
 }
 DEFAULT_SORT = "wins"
 PER_PAGE = 25

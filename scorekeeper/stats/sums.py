@@ -12,6 +12,8 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, NamedTuple
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -20,7 +22,7 @@ from ..rules import get_ruleset
 
 MIN_FOR_PERCENT = 5
 DEFAULT_RULESET = "mizerka"
-PERIODS = {"all": "All time", "year": "This year", "30d": "Last 30 days"}
+PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}
 
 
 @dataclass(frozen=True)
@@ -53,11 +55,11 @@ class Filters:
 
     @property
     def ruleset_name(self) -> str:
-        return get_ruleset(self.ruleset).name
+        return str(gettext(get_ruleset(self.ruleset).name))
 
     @property
     def period_label(self) -> str:
-        return PERIODS[self.period]
+        return str(PERIODS[self.period])
 
 
 def percent(part: int, whole: int) -> int | None:

@@ -276,3 +276,54 @@ def test_the_rules_import_nothing_but_the_standard_library_and_each_other() -> N
             ]
     assert outside == []
     assert "flask_babel" not in sys.stdlib_module_names  # the check can fail
+
+
+# -- numbers and the CSV export ----------------------------------------------------------------------------
+
+
+def test_signed_figures_follow_the_language(app: Flask) -> None:
+    from decimal import Decimal
+
+    from scorekeeper.charts import signed
+
+    assert (signed(1234), signed(-3), signed(0), signed(Decimal("2.0"))) == ("+1234", "−3", "0", "+2.0")
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert (signed(1234), signed(-1234), signed(Decimal("1.5")), signed(7)) == (
+            "+1,234",
+            "−1,234",
+            "+1.5",
+            "+7",
+        )
+    with app.test_request_context(headers={"Accept-Language": "pl"}):
+        assert (signed(-1234), signed(Decimal("2.0")), signed(-12)) == ("−1\xa0234", "+2,0", "−12")
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert signed(Decimal("-1234.5")) == "−1.234,5"
+
+
+def test_the_csv_header_is_in_the_language_the_json_export_is_not(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import scorekeeper.web.transfer.routes as transfer_routes
+
+    polish = {"deal": "rozdanie", "%(player)s tricks": "%(player)s lewy", "Hearts": "Kiery"}
+
+    def fake(string: str, **variables: Any) -> str:
+        said = polish.get(string, string) if _polish() else string
+        return said % variables if variables else said
+
+    monkeypatch.setattr(transfer_routes, "gettext", fake)
+    game_id, auth = _game(client)
+    client.post(
+        f"/api/v1/games/{game_id}/deals",
+        json={"contract": "hearts", "tricks": {"Ann": 7, "Bob": 5, "Cid": 1}},
+        headers=auth,
+    )
+    english = client.get(f"/games/{game_id}/export.csv").get_data(as_text=True).splitlines()
+    assert english[0].startswith("\ufeffdeal,dealer,chooser,contract,Ann tricks,")
+    assert ",Hearts," in english[1]
+    client.get("/language/pl?next=/")
+    polish_rows = client.get(f"/games/{game_id}/export.csv").get_data(as_text=True).splitlines()
+    assert polish_rows[0].startswith("\ufeffrozdanie,dealer,chooser,contract,Ann lewy,")
+    assert ",Kiery," in polish_rows[1]
+    exported = client.get(f"/games/{game_id}/export.json").get_json()
+    assert exported["deals"][0]["contract"] == "hearts"

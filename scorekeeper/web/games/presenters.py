@@ -8,18 +8,29 @@ from datetime import date, datetime
 
 import segno
 from flask import url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
-from ...rules import DealState, GameSetup, Ruleset
+from ...messages import term
+from ...rules import N_, DealState, GameSetup, Ruleset
 from ...services import Snapshot
 
+#: A role's label (a message id), by role; a Misère player without a role has none.
 ROLE_LABELS = {
-    "forehand": "Forehand",
-    "middlehand": "Middlehand",
-    "dealer": "Dealer",
-    "leader": "Leads",
+    # NOTE: Mizerka's roles: forehand (left of the dealer, chooses the contract), middlehand, dealer.
+    "forehand": N_("Forehand"),
+    "middlehand": N_("Middlehand"),
+    "dealer": N_("Dealer"),
+    # NOTE: Misère's role of the player after the dealer, who bids first and leads.
+    "leader": N_("Leads"),
     "player": "",
 }
+
+
+def role_label(role: str) -> str:
+    """A role as the page names it, in the request's language."""
+    label = ROLE_LABELS.get(role, role)
+    return str(gettext(label)) if label else ""
 
 
 @dataclass(frozen=True)
@@ -55,7 +66,7 @@ class DealRow:
         return self.tricks is None
 
     def role_label(self, seat: int) -> str:
-        return ROLE_LABELS.get(self.roles[seat], self.roles[seat])
+        return role_label(self.roles[seat])
 
 
 @dataclass(frozen=True)
@@ -78,7 +89,7 @@ class Turn:
     """The bids of a pending deal that has them (Misère)."""
 
     def role_label(self, seat: int) -> str:
-        return ROLE_LABELS.get(self.roles[seat], self.roles[seat])
+        return role_label(self.roles[seat])
 
     def seat_with(self, role: str) -> int | None:
         return self.roles.index(role) if role in self.roles else None
@@ -121,7 +132,12 @@ class GameView:
         labels = []
         for spec in self.ruleset.options:
             value = self.options.get(spec.id, spec.default)
-            labels.append(f"{spec.label}: {dict(spec.choices).get(value, value)}")
+            choice = dict(spec.choices).get(value)
+            # NOTE: a game's option and its choice on the scoresheet ("Scoring: Variant").
+            said = gettext(
+                "%(option)s: %(choice)s", option=term(spec), choice=term(choice) if choice else value
+            )
+            labels.append(str(said))
         return labels
 
     def grid(self) -> list[tuple[Seat, list[DealRow | None]]]:
@@ -144,7 +160,7 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         chooser=None if deal.chooser is None else names[deal.chooser],
         chooser_seat=deal.chooser,
         contract=deal.contract,
-        contract_label=ruleset.contract_label(deal.contract),
+        contract_label=term(ruleset.contract_label(deal.contract)),
         roles=deal.roles,
         bids=deal.bids,
         tricks=deal.tricks,
@@ -167,7 +183,8 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             rank=rank_of[seat],
             leader=seat in state.leaders and state.completed_deals > 0,
             remaining=tuple(
-                (contract, ruleset.contract_label(contract)) for contract in state.remaining_contracts[seat]
+                (contract, term(ruleset.contract_label(contract)))
+                for contract in state.remaining_contracts[seat]
             ),
         )
         for seat, name in enumerate(names)
@@ -182,8 +199,8 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             chooser=pending.chooser,
             roles=pending.roles,
             contract=pending.contract,
-            contract_label=contract.label,
-            contract_description=contract.description,
+            contract_label=term(contract),
+            contract_description=term(contract.description),
             options=(),
             bidding_order=ruleset.bidding_order(setup, pending.number),
             quotas=pending.quotas,
@@ -199,10 +216,11 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             chooser=upcoming.chooser,
             roles=upcoming.roles,
             contract=upcoming.contract,
-            contract_label=fixed.label if fixed else None,
-            contract_description=fixed.description if fixed else "",
+            contract_label=term(fixed) if fixed else None,
+            contract_description=term(fixed.description) if fixed else "",
             options=tuple(
-                (contract, ruleset.contract_label(contract)) for contract in upcoming.available_contracts
+                (contract, term(ruleset.contract_label(contract)))
+                for contract in upcoming.available_contracts
             ),
             bidding_order=upcoming.bidding_order,
             quotas=None,
@@ -235,15 +253,20 @@ class ShareLink:
     qr_svg: Markup
 
 
-@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
+    """A QR code of ``url`` as inline SVG, titled in the request's language."""
+    return _qr_svg(url, str(gettext("QR code")))
+
+
+@functools.lru_cache(maxsize=256)
+def _qr_svg(url: str, title: str) -> Markup:
     """A QR code of ``url`` as inline SVG, drawn on the server.
 
     Kept per process: drawing one takes milliseconds (most of the scorer's game page,
     see bench/README.md), and a game's two links stay the same for the whole game.
     """
     code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title="QR code", omitsize=True)
+    svg = code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title=title, omitsize=True)
     return Markup(svg)
 
 
