@@ -29,6 +29,7 @@ from .state import (
     GameState,
     NextDeal,
     OptionSpec,
+    ScheduledDeal,
     Standing,
     standings_for,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "Refusal",
     "RuleError",
     "Ruleset",
+    "ScheduledDeal",
     "Speech",
     "Standing",
     "Term",

@@ -22,6 +22,7 @@ from .state import (
     GameState,
     NextDeal,
     OptionSpec,
+    ScheduledDeal,
     standings_for,
     totals_after,
 )
@@ -277,6 +278,35 @@ class Ruleset(ABC):
     def dealer_of(self, setup: GameSetup, number: int) -> int:
         """Seat index of the dealer of deal ``number`` (1-based)."""
         return (setup.first_dealer + number - 1) % self.player_count
+
+    def schedule(self, setup: GameSetup) -> tuple[ScheduledDeal, ...]:
+        """Every deal of the game as the setup fixes it: dealer, chooser, roles, fixed contract, bids.
+
+        What a deal depends on beyond this (the contracts a chooser has left, the dealer's
+        forbidden bid given the others' bids) is the state's, as the deals are played.
+        """
+        deals: list[ScheduledDeal] = []
+        remaining = self.remaining_for(setup, ())
+        for number in range(1, self.deal_count + 1):
+            dealer = self.dealer_of(setup, number)
+            chooser = self.chooser_of(setup, number)
+            fixed, _ = self.offer(number, chooser, remaining)
+            hook_total = None
+            if self.bids_in(number):
+                # With nobody else bidding anything, the forbidden bid is the total itself.
+                hook_total = self.dealer_forbidden_bid(setup, number, [0] * self.player_count)
+            deals.append(
+                ScheduledDeal(
+                    number=number,
+                    dealer=dealer,
+                    chooser=chooser,
+                    roles=self.roles(dealer),
+                    contract=fixed,
+                    bidding_order=self.bidding_order(setup, number),
+                    hook_total=hook_total,
+                )
+            )
+        return tuple(deals)
 
     def replay(self, setup: GameSetup, deals: Sequence[DealRecord]) -> GameState:
         """Replay every recorded deal, validating each, and return the state.

@@ -115,6 +115,26 @@ class NextDeal:
 
 
 @dataclass(frozen=True)
+class ScheduledDeal:
+    """What the setup alone fixes about deal ``number``, whatever was played before it.
+
+    A phone that enters deals while it cannot reach the server draws them from this;
+    the server checks every rule again when the deals arrive.
+    """
+
+    number: int
+    dealer: int
+    chooser: int | None
+    roles: tuple[str, ...]
+    contract: str | None
+    """The fixed contract, where the deal number fixes it; None where a player chooses."""
+    bidding_order: tuple[int, ...] = ()
+    hook_total: int | None = None
+    """Where the dealer may not bid what would bring the bids to a total: that total (the
+    dealer's forbidden bid is it minus the others' bids, when that is a possible bid)."""
+
+
+@dataclass(frozen=True)
 class Standing:
     seat: int
     total: int
