@@ -88,12 +88,16 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
+    from .api.page import bp as page_api_bp
     from .web import bp as web_bp
 
     app.register_blueprint(web_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(page_api_bp)
     # The API authenticates with a bearer key, not a cookie: CSRF cannot reach it.
     csrf.exempt(api_bp)
+    # The page's JSON writes: a SameSite cookie, JSON bodies only, same origin only (api/page.py).
+    csrf.exempt(page_api_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
@@ -116,6 +120,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "img-src 'self' data:",
         "connect-src 'self'",
         "manifest-src 'self'",
+        "worker-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",

@@ -287,7 +287,11 @@ def record_deal(game_id: str) -> Response:
 
     ``?dry_run=true``: 200 with the deal as it would be recorded, nothing stored.
     """
-    seen = authorised(game_id)
+    return record(game_id, authorised(game_id))
+
+
+def record(game_id: str, seen: Snapshot) -> Response:
+    """Record the next deal on ``seen`` (the game as read once its key was checked): the view's body."""
     body = parse_body(shapes.RecordDeal)
     preview = dry_run()
     written = services.record_deal(
@@ -310,7 +314,11 @@ def correct_deal(game_id: str, number: int) -> Response:
     Only the fields present change; ``"tricks": null`` makes the last deal pending again.
     ``?dry_run=true``: the same answer, nothing stored.
     """
-    seen = authorised(game_id)
+    return correct(game_id, number, authorised(game_id))
+
+
+def correct(game_id: str, number: int, seen: Snapshot) -> Response:
+    """Complete or correct deal ``number`` on ``seen``: the view's body."""
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id,
@@ -342,6 +350,10 @@ def correct_deals(game_id: str) -> Response:
 @bp.delete("/games/<game_id>/deals/<int:number>")
 def undo_deal(game_id: str, number: int) -> tuple[str, int]:
     """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
-    seen = authorised(game_id)
+    return undo(game_id, number, authorised(game_id))
+
+
+def undo(game_id: str, number: int, seen: Snapshot) -> tuple[str, int]:
+    """Remove the last deal ``number`` from ``seen``: the view's body."""
     services.undo_deal(game_id, number, expected_version=expected_version(seen), seen=seen)
     return "", 204
