@@ -14,6 +14,7 @@ bp = Blueprint("web", __name__)
 
 from ..rules import TRICKS_PER_DEAL  # noqa: E402
 from . import language  # noqa: E402,F401
+from . import offline as service_worker  # noqa: E402,F401
 from .games import corrections as games_corrections  # noqa: E402,F401
 from .games import entry as games_entry  # noqa: E402,F401
 from .games import routes as games_routes  # noqa: E402,F401
