@@ -187,6 +187,14 @@
   });
 
   enhance(d);
+  // Parts drawn later (the offline entry) ask for the same enhancements.
+  d.addEventListener('sk:enhance', (e) => enhance(e.target));
+
+  // The service worker keeps the game pages this phone opened and the static files, so a game
+  // opens without the network; it needs a secure context (HTTPS, or localhost).
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    window.addEventListener('load', () => { navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {}); });
+  }
 
   // Hand-over link: the key comes in the #fragment, never sent to a server log.
   const key = d.getElementById('key'), form = d.getElementById('take-form');
@@ -197,6 +205,20 @@
   }
 
   if (!b.classList.contains('game-page')) return;
+
+  // Deals entered without a connection (kept on the phone, sent when it is back).
+  if (b.dataset.offline && window.fetch) {
+    const script = d.createElement('script');
+    script.src = b.dataset.offline;
+    d.head.append(script);
+  }
+  const https = d.querySelector('[data-https-note]');
+  if (https && !window.isSecureContext) {
+    // Said once on this phone: entering deals offline across a reload needs the service worker.
+    try {
+      if (!localStorage.getItem('sk-https-note')) { https.hidden = false; localStorage.setItem('sk-https-note', '1'); }
+    } catch (err) { /* storage refused: say nothing */ }
+  }
 
   // A short message at the foot of the screen that pushes nothing aside.
   const toast = (html) => {
@@ -307,6 +329,7 @@
     // "Deal 12 recorded." is old news once deal 13 arrived from another phone.
     all('.flashes').forEach((box) => box.remove());
     enhance(live);
+    d.dispatchEvent(new CustomEvent('sk:live'));
   };
   const poll = async () => {
     if (running || d.hidden) return;
@@ -318,7 +341,10 @@
         const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
         if (doc.getElementById('live')) fresh = doc;
       }
-      if (r.status === 200 || r.status === 304) etag = r.headers.get('ETag') || etag;
+      if (r.status === 200 || r.status === 304) {
+        etag = r.headers.get('ETag') || etag;
+        d.dispatchEvent(new CustomEvent('sk:fresh'));
+      }
     } catch (err) { /* offline: try again next time */ }
     running = false;
     apply();
@@ -335,4 +361,6 @@
     if (polling) poll();
   });
   if (polling) schedule();
+  // The offline entry sent what it kept: the page is drawn again from the server.
+  d.addEventListener('sk:refresh', () => { if (polling) poll(); else if (live && !busy()) location.reload(); });
 })();

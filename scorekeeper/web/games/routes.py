@@ -41,6 +41,7 @@ from .forms import (
     number_or_raw,
     per_seat_numbers,
 )
+from .plan import offline_plan
 from .presenters import game_view, share_links
 
 # How many recent players the new-game page offers as one-tap buttons.
@@ -180,6 +181,7 @@ def _render_game(
         typed = seat_values(declare.bids.data, len(game.setup.players))
         forbidden = forbidden_bid(game, view.turn.number, typed)
     share = share_links(game.id, page_key(request, game.id)) if editable else None
+    offline = offline_plan(game, editable)
     response = make_response(
         render_template(
             "web/game.html",
@@ -192,6 +194,7 @@ def _render_game(
             chart=totals_chart(game),
             rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
             forbidden=forbidden,
+            offline=offline,
         ),
         status,
     )

@@ -1,0 +1,642 @@
+/* Scorekeeper: deals entered while the phone cannot reach the server, kept on the phone
+   (IndexedDB) and sent, in order, once it can. Loaded by the game page and by the service
+   worker (Background Sync). Nothing here scores a deal: the server does, when it has it.
+
+   Exactly once: a new deal is sent with its number (the server takes deal n only while n is
+   the next one), every change with If-Match on the game version it was checked against.
+   Before each change is sent, the game is read again and compared with what the change was
+   made on: a deal already stored as entered is done (a retry after a lost answer), a deal
+   another phone stored differently is a conflict the person settles. */
+(function (root) {
+  'use strict';
+  const DB = 'scorekeeper', OPS = 'ops', GAMES = 'games';
+  let opening = null;
+  const asPromise = (req) => new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  function db() {
+    if (!opening) {
+      opening = new Promise((resolve, reject) => {
+        const req = indexedDB.open(DB, 1);
+        req.onupgradeneeded = () => {
+          const ops = req.result.createObjectStore(OPS, { keyPath: 'id', autoIncrement: true });
+          ops.createIndex('game', 'game');
+          req.result.createObjectStore(GAMES, { keyPath: 'game' });
+        };
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    }
+    return opening;
+  }
+  async function store(name, mode) { return (await db()).transaction(name, mode).objectStore(name); }
+  async function ops(game) {
+    const list = await asPromise((await store(OPS, 'readonly')).index('game').getAll(game));
+    return list.sort((a, b) => a.id - b.id);
+  }
+  async function putOp(op) { return asPromise((await store(OPS, 'readwrite')).put(op)); }
+  async function deleteOp(id) { return asPromise((await store(OPS, 'readwrite')).delete(id)); }
+  async function putGame(info) { return asPromise((await store(GAMES, 'readwrite')).put(info)); }
+  async function getGame(game) { return asPromise((await store(GAMES, 'readonly')).get(game)); }
+  async function allGames() { return asPromise((await store(GAMES, 'readonly')).getAll()); }
+
+  const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
+  const facts = (deal) => (deal ? { contract: deal.contract, bids: deal.bids || null, tricks: deal.tricks || null } : null);
+  const matches = (deal, want) => !!deal && (want.contract == null || deal.contract === want.contract) &&
+    same(deal.bids, want.bids) && same(deal.tricks, want.tricks);
+
+  // The game as the server has it now: deals as facts by seat, contracts left, its version.
+  async function readState(info) {
+    const r = await fetch(info.api, { cache: 'no-store', headers: { 'Accept-Language': info.lang || 'en' } });
+    if (!r.ok) throw new Error(`state ${r.status}`);
+    const body = await r.json();
+    const seats = (byName) => (byName ? info.players.map((name) => byName[name]) : null);
+    return {
+      etag: r.headers.get('ETag'),
+      version: parseInt((r.headers.get('ETag') || '').replace(/\D/g, ''), 10),
+      deals: body.deals.map((d) => ({ number: d.number, contract: d.contract, bids: seats(d.bids), tricks: seats(d.tricks) })),
+      remaining: info.players.map((name) => body.remaining_contracts[name] || []),
+    };
+  }
+
+  // What to do with the first change kept: done already, send (how), or a conflict.
+  function judge(op, server) {
+    const n = op.number, deal = server.deals[n - 1];
+    const conflict = { conflict: true, theirs: facts(deal) };
+    if (op.kind === 'record') {
+      if (deal) {
+        if ((op.contract && deal.contract !== op.contract) || (op.bids && !same(deal.bids, op.bids))) return conflict;
+        if (!op.tricks || same(deal.tricks, op.tricks)) return { done: true };
+        return deal.tricks ? conflict : { send: ['PUT', n, { tricks: op.tricks }] };
+      }
+      if (server.deals.length + 1 !== n) return conflict;
+      const body = { number: n };
+      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
+      return { send: ['POST', n, body] };
+    }
+    if (op.kind === 'correct') {
+      if (!deal) return conflict;
+      const want = { contract: op.contract || deal.contract, bids: op.bids || deal.bids, tricks: op.tricks || deal.tricks };
+      if (matches(deal, want)) return { done: true };
+      if (op.base && !matches(deal, op.base)) return conflict;
+      const body = {};
+      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
+      return { send: ['PUT', n, body] };
+    }
+    // undo
+    if (server.deals.length < n) return { done: true };
+    if (server.deals.length === n && (!op.base || matches(deal, op.base))) return { send: ['DELETE', n] };
+    return conflict;
+  }
+
+  async function send(info, [method, number, body], etag) {
+    // The page's key cookie authorises it: the key itself never reaches a script.
+    const url = method === 'POST' ? info.sync : `${info.sync}/${number}`;
+    const headers = { 'Accept-Language': info.lang || 'en' };
+    if (etag) headers['If-Match'] = etag;
+    const named = {};
+    if (body) {
+      Object.entries(body).forEach(([k, v]) => {
+        named[k] = Array.isArray(v) ? Object.fromEntries(info.players.map((name, seat) => [name, v[seat]])) : v;
+      });
+      headers['Content-Type'] = 'application/json';
+    }
+    const r = await fetch(url, { method, headers, body: body ? JSON.stringify(named) : undefined, cache: 'no-store', credentials: 'same-origin' });
+    let error = {};
+    if (!r.ok) { try { error = (await r.json()).error || {}; } catch (err) { error = {}; } }
+    return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status) };
+  }
+
+  const running = {};
+  // Sends the game's kept changes in order until none is left, one waits for the person
+  // (a conflict or a refusal), or the network fails (thrown: try again later).
+  function flush(game, onState) {
+    if (!running[game]) {
+      running[game] = (async () => {
+        const info = await getGame(game);
+        if (!info || !info.sync) return 'none';
+        let races = 0;
+        for (;;) {
+          const op = (await ops(game))[0];
+          if (!op) return 'empty';
+          if (op.state === 'conflict' || op.state === 'refused') return 'blocked';
+          const server = await readState(info);
+          if (onState) onState(server);
+          const verdict = judge(op, server);
+          if (verdict.done) { await deleteOp(op.id); continue; }
+          if (verdict.conflict) {
+            await putOp({ ...op, state: 'conflict', theirs: verdict.theirs, server: server.deals.length });
+            return 'blocked';
+          }
+          const answer = await send(info, verdict.send, server.etag);
+          if (answer.ok) { races = 0; await deleteOp(op.id); continue; }
+          // Another phone wrote between the read and the write: read again and judge again.
+          if (answer.status === 409 || answer.status === 412) { races += 1; if (races < 4) continue; }
+          await putOp({ ...op, state: 'refused', message: answer.message, code: answer.code });
+          return 'blocked';
+        }
+      })().finally(() => { delete running[game]; });
+    }
+    return running[game];
+  }
+
+  async function flushAll() {
+    for (const info of await allGames()) {
+      try { await flush(info.game); } catch (err) { /* offline still: the next sync */ }
+    }
+  }
+
+  root.ScorekeeperQueue = { ops, putOp, deleteOp, putGame, getGame, flush, flushAll, judge, facts, matches };
+}(self));
+
+/* The game page: the offline mark, the deals kept on this phone, entering the next ones. */
+(function () {
+  'use strict';
+  if (typeof document === 'undefined') return;
+  const d = document, b = d.body, Q = self.ScorekeeperQueue;
+  if (!b.classList.contains('game-page') || !window.indexedDB) return;
+  const game = b.dataset.game;
+  const seenKey = `sk-seen-${game}`;
+  const note = d.getElementById('offline-status');
+  let plan = null, list = [], editing = null, message = '', busySending = false;
+
+  const t = (key, values) => String((plan && plan.strings[key]) || key)
+    .replace(/%\((\w+)\)[sd]/g, (m, name) => (values && name in values ? values[name] : m));
+  const el = (tag, attrs, ...children) => {
+    const e = d.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => {
+      if (v === null || v === undefined || v === false) return;
+      if (k === 'text') e.textContent = v; else if (k === 'class') e.className = v; else e.setAttribute(k, v === true ? '' : v);
+    });
+    children.flat().forEach((c) => { if (c !== null && c !== undefined) e.append(c); });
+    return e;
+  };
+  const readPlan = () => {
+    const box = d.getElementById('offline-plan');
+    try { return box ? JSON.parse(box.dataset.plan) : null; } catch (err) { return null; }
+  };
+  const seen = () => {
+    try { localStorage.setItem(seenKey, new Date().toISOString()); } catch (err) { /* private mode */ }
+  };
+  const seenAt = () => {
+    try { return localStorage.getItem(seenKey); } catch (err) { return null; }
+  };
+  const online = () => navigator.onLine !== false;
+  const name = (seat) => plan.players[seat];
+  const slot = (number) => plan.schedule[number - 1];
+  const label = (id) => plan.contracts[id] || id;
+
+  // The deals as this phone knows them: the server's, then what is kept here over them.
+  function model() {
+    const deals = plan.deals.map((deal) => ({ ...deal, server: true }));
+    const undone = [];
+    list.forEach((op) => {
+      const i = op.number - 1;
+      if (op.kind === 'record') {
+        const base = deals[i] && deals[i].server && deals[i].tricks == null && !op.state ? deals[i] : {};
+        deals[i] = { number: op.number, contract: op.contract || base.contract || slot(op.number).contract,
+          bids: op.bids || base.bids || null, tricks: op.tricks || null, op };
+      } else if (op.kind === 'correct' && deals[i]) {
+        deals[i] = { ...deals[i], contract: op.contract || deals[i].contract, bids: op.bids || deals[i].bids,
+          tricks: op.tricks || deals[i].tricks, op, corrected: true };
+      } else if (op.kind === 'undo') {
+        if (deals[i]) undone.push({ ...deals[i], op });
+        deals.length = Math.min(deals.length, i);
+      }
+    });
+    return { deals, undone };
+  }
+  function contractsLeft(deals, chooser) {
+    const left = plan.remaining[chooser].slice();
+    plan.deals.forEach((deal) => { if (slot(deal.number).chooser === chooser) left.push(deal.contract); });
+    deals.forEach((deal) => {
+      if (slot(deal.number).chooser !== chooser) return;
+      const at = left.indexOf(deal.contract);
+      if (at >= 0) left.splice(at, 1);
+    });
+    const order = Object.keys(plan.contracts);
+    return left.sort((x, y) => order.indexOf(x) - order.indexOf(y));
+  }
+
+  // -- drawing ------------------------------------------------------------------------------
+  function numbers(kind, number, values, prefix) {
+    const s = slot(number);
+    const order = kind === 'bids' ? s.bidding_order : plan.players.map((_, seat) => seat);
+    const fs = el('fieldset', { class: 'numbers', 'data-kind': kind, 'data-sum': kind === 'tricks' ? plan.tricks_per_deal : '' },
+      el('legend', { text: t(kind === 'bids' ? 'bids_legend' : 'tricks_legend') }));
+    order.forEach((seat) => {
+      const id = `${prefix}-${kind}-${seat}`;
+      const role = plan.roles[s.roles[seat]] || '';
+      const input = el('input', { type: 'number', id, name: `${kind}-${seat}`, min: 0, max: plan.tricks_per_deal,
+        inputmode: 'numeric', value: values && values[seat] != null ? values[seat] : null,
+        'data-dealer': kind === 'bids' && s.roles[seat] === 'dealer' ? '1' : null });
+      fs.append(el('div', { class: `number-row${s.roles[seat] === 'dealer' ? ' is-dealer' : ''}`, 'data-seat': seat },
+        el('label', { for: id }, el('span', { class: 'who', text: name(seat) }), el('span', { class: 'what', text: role })),
+        el('div', { class: 'stepper' },
+          el('button', { type: 'button', class: 'step', 'data-step': '-1', 'data-target': id, 'aria-label': `${name(seat)} −` , text: '−' }),
+          input,
+          el('button', { type: 'button', class: 'step', 'data-step': '1', 'data-target': id, 'aria-label': `${name(seat)} +`, text: '+' }))));
+      if (kind === 'bids' && s.roles[seat] === 'dealer') fs.append(el('p', { class: 'hint forbidden-bid', 'data-forbidden-note': true, hidden: true }));
+    });
+    if (kind === 'tricks') fs.append(el('p', { class: 'hint', 'data-hint': 'tricks', text: t('tricks_hint', { total: plan.tricks_per_deal }) }));
+    return fs;
+  }
+  const read = (form, kind) => {
+    const inputs = Array.from(form.querySelectorAll(`fieldset[data-kind="${kind}"] input[type=number]`));
+    if (!inputs.length) return null;
+    const values = plan.players.map(() => null);
+    inputs.forEach((input) => { values[+input.name.split('-')[1]] = /^\d+$/.test(input.value.trim()) ? +input.value : null; });
+    return values;
+  };
+  function forbidden(form, number) {
+    const s = slot(number), bids = read(form, 'bids');
+    if (!bids || s.hook_total == null) return null;
+    const others = bids.filter((bid, seat) => seat !== s.dealer);
+    if (others.includes(null)) return null;
+    const bid = s.hook_total - others.reduce((a, n) => a + n, 0);
+    return bid >= 0 && bid <= plan.tricks_per_deal ? bid : null;
+  }
+  function showForbidden(form, number) {
+    const dealer = form.querySelector('input[data-dealer]');
+    if (!dealer) return;
+    const bid = forbidden(form, number), s = slot(number);
+    if (bid === null) delete dealer.dataset.forbidden; else dealer.dataset.forbidden = String(bid);
+    const chips = form.querySelector(`.count-chips[data-for="${dealer.id}"]`);
+    if (chips) chips.querySelectorAll('button').forEach((c) => { c.disabled = bid !== null && c.value === String(bid); });
+    const say = form.querySelector('[data-forbidden-note]');
+    if (say) {
+      say.hidden = bid === null;
+      say.textContent = bid === null ? '' : t('forbidden', { player: name(s.dealer), bid, total: s.hook_total });
+    }
+  }
+  // What a form holds, checked for what a person can see at a glance (every box filled, the
+  // tricks add up); the rules themselves are the server's, which judges the deal when it arrives.
+  function check(form, number) {
+    const error = form.querySelector('.offline-error');
+    const say = (text) => { error.textContent = text; error.hidden = !text; return !text; };
+    for (const kind of ['bids', 'tricks']) {
+      const values = read(form, kind);
+      if (values && values.includes(null)) return say(t('fill_all'));
+      if (kind === 'tricks' && values && values.reduce((a, n) => a + n, 0) !== plan.tricks_per_deal) {
+        return say(t('tricks_sum', { total: plan.tricks_per_deal }));
+      }
+      if (kind === 'bids' && values && values[slot(number).dealer] === forbidden(form, number)) {
+        return say(t('forbidden', { player: name(slot(number).dealer), bid: forbidden(form, number), total: slot(number).hook_total }));
+      }
+    }
+    return say('');
+  }
+
+  function whoLine(deal) {
+    const s = slot(deal.number), parts = [];
+    if (s.chooser !== null) parts.push(t('chose', { player: name(s.chooser) }));
+    parts.push(t('dealt', { player: name(s.dealer) }));
+    return parts.join(' · ');
+  }
+  function describe(deal) {
+    if (!deal) return '';
+    const figures = plan.players.map((who, seat) => {
+      const bits = [];
+      if (deal.bids) bits.push(t('bid_short', { bid: deal.bids[seat] }));
+      bits.push(deal.tricks ? t('tricks_short', { count: deal.tricks[seat] }) : t('playing'));
+      return `${who} ${bits.join(', ')}`;
+    });
+    return `${label(deal.contract)}: ${figures.join(' · ')}`;
+  }
+
+  function logBody() {
+    let table = d.querySelector('#live table.log');
+    if (!table) {
+      const section = d.getElementById('log-heading') && d.getElementById('log-heading').closest('section');
+      if (!section) return null;
+      const empty = section.querySelector('p.empty');
+      if (empty) { empty.hidden = true; empty.dataset.offlineHidden = '1'; }
+      table = el('table', { class: `log seats-${plan.players.length}` },
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '#' }), el('th', { scope: 'col', text: t('contract') }),
+          plan.players.map((who) => el('th', { scope: 'col', class: 'num', text: who })))), el('tbody'));
+      const wrap = el('div', { class: 'table-wrap offline-row' }, table);
+      section.querySelector('h2').after(wrap);
+    }
+    return table.tBodies[0];
+  }
+  function row(deal, badge) {
+    const fix = el('button', { type: 'button', class: 'fix link-button', 'data-offline-correct': deal.number,
+      'aria-label': t('correct_deal', { number: deal.number }), text: t('correct') });
+    return el('tr', { id: `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
+      el('th', { scope: 'row', class: 'num', text: String(deal.number) }),
+      el('td', { class: 'deal-cell' }, el('span', { class: 'contract-name', text: label(deal.contract) }), ' ',
+        el('span', { class: 'deal-who', text: whoLine(deal) }), ' ', el('span', { class: 'badge unsent', text: badge }),
+        badge === t('undo_not_sent') ? null : fix),
+      plan.players.map((who, seat) => el('td', { class: 'num fig' },
+        deal.bids ? el('span', { class: 'bid', text: t('bid_short', { bid: deal.bids[seat] }) }) : null, ' ',
+        el('span', { class: 'tricks', text: deal.tricks ? t('tricks_short', { count: deal.tricks[seat] }) : t('playing') }))));
+  }
+  function drawLog(m) {
+    d.querySelectorAll('.offline-row').forEach((e) => e.remove());
+    d.querySelectorAll('[data-offline-hidden]').forEach((e) => { e.hidden = false; delete e.dataset.offlineHidden; });
+    const body = logBody();
+    if (!body) return;
+    const place = (tr, number) => {
+      const server = d.getElementById(`deal-${number}`);
+      if (server) { server.after(tr); server.hidden = true; server.dataset.offlineHidden = '1'; } else body.append(tr);
+    };
+    m.deals.forEach((deal) => {
+      if (deal.op) place(row(deal, deal.corrected ? t('correction_not_sent') : t('not_sent')), deal.number);
+      else if (!d.getElementById(`deal-${deal.number}`)) place(row(deal, t('sent_row')), deal.number);
+    });
+    m.undone.forEach((deal) => place(row(deal, t('undo_not_sent')), deal.number));
+    // A deal the server has but this phone undid: drawn struck through until sent.
+  }
+
+  function entryForm(m) {
+    const deals = m.deals, last = deals[deals.length - 1];
+    const pending = last && !last.tricks ? last : null;
+    const number = pending ? pending.number : deals.length + 1;
+    const card = el('section', { class: 'card turn offline-card', id: 'offline-turn', 'aria-labelledby': 'offline-turn-heading' });
+    if (number > plan.deal_count) {
+      card.append(el('p', { class: 'hint', text: t('finished') }));
+      return card;
+    }
+    const s = slot(number);
+    const heading = el('h1', { id: 'offline-turn-heading' });
+    const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number });
+    card.append(el('div', { class: 'card-head' }, heading));
+    card.append(el('p', { class: 'roles' }, el('span', { text: t('deals', { player: name(s.dealer) }) }),
+      s.chooser !== null ? el('span', { text: t('chooses', { player: name(s.chooser) }) }) : null));
+    if (pending) {
+      heading.textContent = t('deal_contract', { number, contract: label(pending.contract) });
+      form.dataset.step = 'tricks';
+      form.append(numbers('tricks', number, null, 'offline'));
+      form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
+      form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit', text: t('save_deal', { number }) })));
+    } else if (s.chooser !== null) {
+      heading.textContent = t('chooses', { player: name(s.chooser) });
+      form.dataset.step = 'contract';
+      const left = contractsLeft(deals, s.chooser);
+      form.append(el('fieldset', { class: 'contracts' }, el('legend', { text: t('contracts_left', { player: name(s.chooser) }) }),
+        el('div', { class: `contract-buttons${left.length === 1 ? ' single' : ''}` },
+          left.map((id) => el('button', { type: 'submit', name: 'contract', value: id, class: `contract c-${id}`, text: label(id) })))));
+    } else {
+      heading.textContent = t('deal_contract', { number, contract: label(s.contract) });
+      form.dataset.step = s.bidding_order.length ? 'bids' : 'tricks';
+      form.append(numbers(form.dataset.step, number, null, 'offline'));
+      form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
+      form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit',
+        text: form.dataset.step === 'bids' ? t('save_bids') : t('save_deal', { number }) })));
+    }
+    card.append(form);
+    if (last) {
+      card.append(el('p', { class: 'actions' }, el('button', { type: 'button', class: 'button', 'data-offline-undo': last.number,
+        text: t('undo', { number: last.number }) })));
+    }
+    return card;
+  }
+
+  function editor(m, number) {
+    const deal = m.deals[number - 1];
+    if (!deal) return null;
+    const s = slot(number);
+    const card = el('section', { class: 'card turn offline-card', id: 'offline-turn', 'aria-labelledby': 'offline-turn-heading' },
+      el('div', { class: 'card-head' }, el('h1', { id: 'offline-turn-heading', text: t('correct_deal', { number }) })));
+    const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number, 'data-step': 'correct' });
+    if (s.chooser !== null) {
+      const choices = [deal.contract, ...contractsLeft(m.deals, s.chooser)];
+      const id = 'offline-contract';
+      form.append(el('p', { class: 'field' }, el('label', { for: id, text: t('contract') }),
+        el('select', { id, name: 'contract' }, choices.map((c) => el('option', { value: c, selected: c === deal.contract, text: label(c) })))));
+    }
+    if (deal.bids) form.append(numbers('bids', number, deal.bids, 'offline-fix'));
+    if (deal.tricks) form.append(numbers('tricks', number, deal.tricks, 'offline-fix'));
+    form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
+    form.append(el('p', { class: 'actions' },
+      el('button', { class: 'button primary', type: 'submit', text: t('save_correction') }), ' ',
+      el('button', { class: 'button', type: 'button', 'data-offline-cancel': '1', text: t('cancel') })));
+    card.append(form);
+    return card;
+  }
+
+  function blockedPanel(op) {
+    const box = el('div', { class: 'flash flash-error offline-conflict', role: 'alert' });
+    const mine = op.kind === 'undo' ? t('undo', { number: op.number })
+      : describe({ contract: op.contract || (op.theirs && op.theirs.contract) || slot(op.number).contract, bids: op.bids, tricks: op.tricks });
+    if (op.state === 'conflict') {
+      box.append(el('p', { text: t(op.kind === 'undo' ? 'conflict_undo' : 'conflict', { number: op.number }) }));
+      box.append(el('dl', { class: 'versions' },
+        el('dt', { text: t('theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('none', { number: op.number }) }),
+        el('dt', { text: t('mine') }), el('dd', { text: mine })));
+      const buttons = el('p', { class: 'actions' },
+        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('keep_theirs') }));
+      if (op.theirs) {
+        buttons.append(' ', el('button', { type: 'button', class: 'button primary', 'data-offline-mine': op.id,
+          text: op.kind === 'undo' ? t('undo_anyway') : t('use_mine', { number: op.number }) }));
+      }
+      box.append(buttons);
+    } else {
+      box.append(el('p', { text: t('refused', { number: op.number, message: op.message }) }));
+      box.append(el('p', { text: mine }));
+      box.append(el('p', { class: 'actions' },
+        op.kind === 'undo' ? null : el('button', { type: 'button', class: 'button', 'data-offline-correct': op.number, text: t('correct_deal', { number: op.number }) }), ' ',
+        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('discard', { number: op.number }) })));
+    }
+    return box;
+  }
+
+  function status() {
+    if (!note) return;
+    const kept = list.map((op) => `#${op.number}`);
+    const parts = [];
+    if (!online()) {
+      const at = seenAt();
+      parts.push(at ? t('offline', { time: new Date(at).toLocaleTimeString(d.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' }) })
+        : t('offline_never'));
+    }
+    if (kept.length) parts.push(t('kept', { deals: Array.from(new Set(kept)).join(', ') }));
+    if (kept.length && online()) parts.push(busySending ? t('sending') : '');
+    if (!kept.length && online() && message) parts.push(message);
+    const text = parts.filter(Boolean).join(' ');
+    note.textContent = text;
+    note.hidden = !text;
+    note.classList.toggle('is-offline', !online());
+  }
+
+  const active = () => !!plan && !!plan.sync && (list.length > 0 || !online() || editing !== null);
+  function render() {
+    plan = plan || readPlan();
+    status();
+    d.querySelectorAll('#offline-turn, .offline-conflict').forEach((e) => e.remove());
+    const live = d.getElementById('live');
+    const serverTurn = live && live.querySelector('section.turn:not(.offline-card)');
+    const undo = live && live.querySelector('details.undo');
+    if (!active() || !live) {
+      d.querySelectorAll('.offline-row').forEach((e) => e.remove());
+      d.querySelectorAll('[data-offline-hidden]').forEach((e) => { e.hidden = false; delete e.dataset.offlineHidden; });
+      if (serverTurn) serverTurn.hidden = false;
+      if (undo) undo.hidden = false;
+      return;
+    }
+    const m = model();
+    drawLog(m);
+    if (serverTurn) { serverTurn.hidden = true; serverTurn.dataset.offlineHidden = '1'; }
+    if (undo) { undo.hidden = true; undo.dataset.offlineHidden = '1'; }
+    const card = (editing !== null && editor(m, editing)) || entryForm(m);
+    const blocked = list.find((op) => op.state);
+    if (blocked) card.prepend(blockedPanel(blocked));
+    const board = live.querySelector('.scoreboard');
+    const anchor = serverTurn || live.querySelector('section.final') || (board && board.nextElementSibling);
+    if (anchor) anchor.before(card); else live.prepend(card);
+    card.dispatchEvent(new CustomEvent('sk:enhance', { bubbles: true }));
+  }
+
+  async function reload() {
+    list = await Q.ops(game);
+    render();
+  }
+
+  // -- keeping what is entered --------------------------------------------------------------
+  async function keep(op) {
+    await Q.putOp({ game, at: new Date().toISOString(), version: plan.version, ...op });
+    await reload();
+    sync();
+    if (navigator.serviceWorker && navigator.serviceWorker.ready) {
+      navigator.serviceWorker.ready.then((reg) => reg.sync && reg.sync.register('scorekeeper-queue')).catch(() => {});
+    }
+  }
+  const opFor = (number, kinds) => list.slice().reverse().find((op) => op.number === number && kinds.includes(op.kind));
+
+  async function submitted(form, submitter) {
+    const number = +form.dataset.number, step = form.dataset.step;
+    if (step === 'contract') {
+      await keep({ kind: 'record', number, contract: submitter && submitter.value });
+      return;
+    }
+    if (!check(form, number)) return;
+    const bids = read(form, 'bids'), tricks = read(form, 'tricks');
+    const m = model(), deal = m.deals[number - 1];
+    if (step === 'correct') {
+      const select = form.querySelector('select[name=contract]');
+      const change = { contract: select ? select.value : null, bids, tricks };
+      const mine = opFor(number, ['record', 'correct']);
+      editing = null;
+      if (mine) {
+        const merged = { ...mine, state: undefined, theirs: undefined, message: undefined };
+        ['contract', 'bids', 'tricks'].forEach((k) => { if (change[k]) merged[k] = change[k]; });
+        await Q.putOp(merged);
+        await reload();
+        sync();
+      } else {
+        await keep({ kind: 'correct', number, ...change, base: Q.facts(deal) });
+      }
+      return;
+    }
+    const mine = opFor(number, ['record']);
+    if (step === 'tricks' && mine && !mine.tricks && !mine.state) {
+      // The tricks of a deal declared on this phone and not sent yet: one deal, one request.
+      await Q.putOp({ ...mine, tricks });
+      await reload();
+      sync();
+    } else if (step === 'tricks' && deal && !deal.tricks) {
+      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, tricks });
+    } else {
+      await keep({ kind: 'record', number, contract: null, bids: step === 'bids' ? bids : null, tricks: step === 'tricks' ? tricks : null });
+    }
+  }
+
+  async function undo(number) {
+    const mine = opFor(number, ['record']);
+    const later = list.filter((op) => op.number === number && op !== mine);
+    if (mine && !mine.state) {
+      await Promise.all([mine, ...later].map((op) => Q.deleteOp(op.id)));
+      await reload();
+      return;
+    }
+    await Promise.all(later.map((op) => Q.deleteOp(op.id)));
+    await keep({ kind: 'undo', number, base: Q.facts(plan.deals[number - 1]) });
+  }
+
+  // -- sending ------------------------------------------------------------------------------
+  const adopt = (server) => {
+    // The server's state, read while sending: what was sent shows as sent until the page is drawn again.
+    plan = { ...plan, version: server.version, deals: server.deals, remaining: server.remaining };
+    seen();
+  };
+  async function sync() {
+    if (!plan || !plan.sync || !online()) return;
+    list = await Q.ops(game);
+    if (!list.length || list.some((op) => op.state)) { render(); return; }
+    busySending = true;
+    status();
+    let outcome = '';
+    try {
+      outcome = await Q.flush(game, adopt);
+    } catch (err) {
+      outcome = 'offline';
+    }
+    busySending = false;
+    list = await Q.ops(game);
+    message = outcome === 'empty' ? t('sent') : outcome === 'offline' ? t('waiting') : '';
+    render();
+    if (outcome === 'empty') d.dispatchEvent(new CustomEvent('sk:refresh'));
+  }
+
+  d.addEventListener('submit', (e) => {
+    const form = e.target.closest && e.target.closest('form.offline-form');
+    if (!form) return;
+    e.preventDefault();
+    submitted(form, e.submitter);
+  });
+  d.addEventListener('input', (e) => {
+    const form = e.target.closest && e.target.closest('form.offline-form');
+    if (form && e.target.closest('fieldset[data-kind="bids"]')) showForbidden(form, +form.dataset.number);
+  });
+  d.addEventListener('click', (e) => {
+    const t0 = e.target.closest ? e.target : null;
+    if (!t0) return;
+    const fix = t0.closest('[data-offline-correct], #live a.fix');
+    if (fix && active()) {
+      e.preventDefault();
+      const number = fix.dataset.offlineCorrect ? +fix.dataset.offlineCorrect : +(fix.closest('tr').id.replace('deal-', ''));
+      editing = number;
+      render();
+      const card = d.getElementById('offline-turn');
+      if (card) card.scrollIntoView({ block: 'start' });
+      return;
+    }
+    if (t0.closest('[data-offline-cancel]')) { editing = null; render(); return; }
+    const un = t0.closest('[data-offline-undo]');
+    if (un) { undo(+un.dataset.offlineUndo); return; }
+    const keepBtn = t0.closest('[data-offline-keep]');
+    const mineBtn = t0.closest('[data-offline-mine]');
+    const op = (keepBtn || mineBtn) && list.find((o) => o.id === +(keepBtn || mineBtn).dataset[keepBtn ? 'offlineKeep' : 'offlineMine']);
+    if (op && keepBtn) {
+      // The server's version stands; what this phone had entered is dropped, by the person's choice.
+      Q.deleteOp(op.id).then(reload).then(sync);
+    } else if (op && mineBtn) {
+      const fields = op.kind === 'undo' ? { kind: 'undo' } : { kind: 'correct', contract: op.contract || op.theirs.contract, bids: op.bids, tricks: op.tricks };
+      Q.putOp({ id: op.id, game, number: op.number, at: op.at, version: op.version, ...fields, base: op.theirs }).then(reload).then(sync);
+    }
+  });
+
+  let nudged = 0;
+  const nudge = () => { if (list.length && Date.now() - nudged > 5000) { nudged = Date.now(); sync(); } };
+  window.addEventListener('online', () => { render(); sync(); });
+  window.addEventListener('offline', render);
+  d.addEventListener('pointerdown', nudge, { passive: true });
+  d.addEventListener('visibilitychange', () => { if (!d.hidden) nudge(); });
+  d.addEventListener('sk:fresh', seen);
+  d.addEventListener('sk:live', () => { const fresh = readPlan(); if (fresh) plan = fresh; render(); });
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (e) => { if (e.data === 'scorekeeper-queue') reload(); });
+  }
+
+  plan = readPlan();
+  if (online()) seen();
+  // The first visit is not yet the service worker's to keep: the page keeps itself, once.
+  if (online() && window.caches && window.isSecureContext && navigator.serviceWorker && !navigator.serviceWorker.controller) {
+    caches.open('pages').then((cache) => cache.add(location.pathname)).catch(() => {});
+  }
+  if (plan && plan.sync) {
+    Q.putGame({ game, api: plan.api, sync: plan.sync, players: plan.players, lang: plan.lang }).catch(() => {});
+  }
+  reload().then(sync).catch(() => {});
+}());
