@@ -6,8 +6,10 @@ The service worker needs a secure context; 127.0.0.1 is one.  Every wait is for 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from e2e_support import PHONE, LiveServer, api_game, new_context, screenshot
 from helpers import MIZERKA_DEALS, MIZERKA_NAMES
 
@@ -110,3 +112,168 @@ def test_deals_entered_offline_survive_a_reload_and_reach_the_server_once(
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
     assert len(server_deals(live_server, game.id)) == 7
     context.close()
+
+
+def test_a_deal_another_phone_recorded_meanwhile_is_shown_beside_this_phones_and_the_scorer_chooses(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=4)
+    context, page = scorer(browser, live_server, game)
+    context.set_offline(True)
+    mine = MIZERKA_DEALS[4]  # Bob chooses Diamonds: (0, 9, 4)
+    enter_offline(page, 5, "Diamonds", mine.tricks)
+
+    # Meanwhile the other phone at the table records its own deal 5 through its page.
+    other, other_page = scorer(browser, live_server, game)
+    with other_page.expect_navigation(wait_until="load"):
+        other_page.get_by_role("button", name="Spades").tap()
+    for seat, count in enumerate((3, 1, 9)):
+        other_page.fill(f"#tricks-{seat}", str(count))
+    with other_page.expect_navigation(wait_until="load"):
+        other_page.get_by_role("button", name="Save deal 5").tap()
+    other.close()
+
+    context.set_offline(False)
+    conflict = page.locator(".offline-conflict")
+    expect(conflict).to_contain_text("Deal 5: another phone recorded something else meanwhile.")
+    expect(conflict).to_contain_text("Spades: Ann 3 tr · Bob 1 tr · Cid 9 tr")
+    expect(conflict).to_contain_text("Diamonds: Ann 0 tr · Bob 9 tr · Cid 4 tr")
+    screenshot(page, "offline-conflict")
+    deals = server_deals(live_server, game.id)
+    assert len(deals) == 5 and deals[4]["contract"] == "spades", "the kept deal is not forced in"
+
+    # The scorer keeps this phone's version: deal 5 is corrected to it, never stored twice.
+    conflict.get_by_role("button", name="Use this phone's (correct deal 5)").tap()
+    expect(page.locator("#deal-5")).to_contain_text("Diamonds")
+    expect(page.locator(".offline-conflict")).to_have_count(0)
+    expect(page.locator(".offline-row")).to_have_count(0)
+    deals = server_deals(live_server, game.id)
+    assert [deal["number"] for deal in deals] == [1, 2, 3, 4, 5]
+    assert deals[4]["contract"] == "diamonds"
+    assert deals[4]["tricks"] == by_seat(mine.tricks)
+    assert deals[4]["totals"] == by_seat(mine.totals)
+    context.close()
+
+
+def test_keeping_the_servers_deal_drops_this_phones_only_when_the_scorer_says_so(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=4)
+    context, page = scorer(browser, live_server, game)
+    context.set_offline(True)
+    enter_offline(page, 5, "Diamonds", MIZERKA_DEALS[4].tricks)
+    theirs = {"number": 5, "contract": "spades", "tricks": by_seat((3, 1, 9))}
+    live_server.api("POST", f"/api/v1/games/{game.id}/deals", theirs, game.key)
+
+    context.set_offline(False)
+    conflict = page.locator(".offline-conflict")
+    expect(conflict).to_contain_text("Spades")
+    # Reloaded before choosing: the conflict is still there, nothing was dropped.
+    page.reload()
+    conflict = page.locator(".offline-conflict")
+    expect(conflict).to_contain_text("Diamonds: Ann 0 tr · Bob 9 tr · Cid 4 tr")
+    conflict.get_by_role("button", name="Keep the server's").tap()
+    expect(page.locator(".offline-conflict")).to_have_count(0)
+    expect(page.locator(".offline-row")).to_have_count(0)
+    expect(page.locator("#deal-5")).to_contain_text("Spades")
+    deals = server_deals(live_server, game.id)
+    assert len(deals) == 5 and deals[4]["contract"] == "spades"
+    assert page.evaluate("async () => (await ScorekeeperQueue.ops(document.body.dataset.game)).length") == 0
+    context.close()
+
+
+class OwnServer:
+    """The app in this process on a fixed port, restartable with another copy of the static files
+    (a new release): the phone keeps its origin, and with it its service worker and caches."""
+
+    def __init__(self, instance: Path, port: int) -> None:
+        self.instance, self.port = instance, port
+        self.origin = f"http://127.0.0.1:{port}"
+        self.server: Any = None
+
+    def start(self, static: Path) -> None:
+        import threading
+
+        from werkzeug.serving import make_server
+
+        from scorekeeper import create_app
+
+        app = create_app(
+            {
+                "SECRET_KEY": "e2e-sw-update",
+                "RATELIMIT_ENABLED": False,
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{self.instance}/scorekeeper.sqlite3",
+            }
+        )
+        app.static_folder = str(static)
+        self.server = make_server("127.0.0.1", self.port, app, threaded=True)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def static_caches(page: Page) -> list[str]:
+    return sorted(name for name in page.evaluate("caches.keys()") if name.startswith("static-"))
+
+
+def test_a_new_release_never_leaves_the_phone_on_the_old_static_files(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+    import socket
+
+    from e2e_support import ROOT
+
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    (tmp_path / "instance").mkdir()
+    first, second = tmp_path / "static-1", tmp_path / "static-2"
+    shutil.copytree(ROOT / "static", first)
+    shutil.copytree(ROOT / "static", second)
+    with (second / "js" / "app.js").open("a") as script:
+        script.write("\nself.scorekeeperRelease = 'second';\n")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    server = OwnServer(tmp_path / "instance", port)
+    server.start(first)
+    try:
+        live = LiveServer(server.origin + "/")
+        game = api_game(live, deals=2)
+        context, page = scorer(browser, live, game)
+        old = static_caches(page)
+        assert len(old) == 1
+        assert page.evaluate("self.scorekeeperRelease || 'first'") == "first"
+
+        server.stop()
+        server.start(second)  # the release: same address, new static files
+        page.reload()
+        assert page.evaluate("self.scorekeeperRelease || 'first'") == "second", "new files at once"
+        # The new worker takes over and keeps the new files; the old version's cache is gone.
+        page.evaluate(
+            """async (old) => {
+                 const deadline = Date.now() + 20000;
+                 while (Date.now() < deadline) {
+                   const names = (await caches.keys()).filter((n) => n.startsWith('static-'));
+                   if (names.length === 1 && names[0] !== old) return;
+                   await new Promise((resolve) => setTimeout(resolve, 50));
+                 }
+                 throw new Error('the new service worker did not take over');
+               }""",
+            old[0],
+        )
+        new = static_caches(page)
+        version = page.evaluate("fetch('/sw.js').then((r) => r.text())").split('"')[1]
+        assert new == [f"static-{version}"] != old
+        # Offline, the page opens with the new release's files, from the new worker's cache.
+        context.set_offline(True)
+        page.reload()
+        assert page.evaluate("self.scorekeeperRelease || 'first'") == "second"
+        context.close()
+    finally:
+        server.stop()
