@@ -1,0 +1,196 @@
+"""The server's side of offline entry: the page's plan is the engine's, the service worker's route,
+and the page's own deal writes (the API's, authorised by the key cookie)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from helpers import MIZERKA_DEALS, MIZERKA_NAMES, page, parse_html, start_mizerka
+
+from scorekeeper import create_app
+from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
+from scorekeeper.services import get_game
+from scorekeeper.web.offline import PRECACHE, static_version
+
+
+def plan_of(client: FlaskClient, game_id: str) -> dict[str, Any]:
+    holder = parse_html(page(client, f"/games/{game_id}")).find(id="offline-plan")
+    return dict(json.loads(holder.attrs["data-plan"] or ""))
+
+
+def test_the_scorers_page_carries_the_engines_plan(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=4)
+    plan = plan_of(client, game_id)
+    with app.app_context():
+        game = get_game(game_id)
+    state, ruleset = game.state, game.ruleset
+    assert plan["version"] == game.version
+    assert plan["players"] == MIZERKA_NAMES
+    assert plan["deals"] == [
+        {"number": d.number, "contract": d.contract, "bids": None, "tricks": list(d.tricks or ())}
+        for d in state.deals
+    ]
+    assert plan["remaining"] == [list(left) for left in state.remaining_contracts]
+    assert plan["sync"] == f"/games/{game_id}/sync/deals"
+    # The schedule is what the engine says of every deal, as a whole game is played out...
+    whole = ruleset.replay(
+        game.setup, [DealRecord(contract=d.contract, tricks=d.tricks) for d in MIZERKA_DEALS]
+    )
+    assert len(plan["schedule"]) == len(whole.deals) == 18
+    for planned, played in zip(plan["schedule"], whole.deals, strict=True):
+        assert planned["number"] == played.number
+        assert (planned["dealer"], planned["chooser"]) == (played.dealer, played.chooser)
+        assert tuple(planned["roles"]) == played.roles
+        assert planned["contract"] is None and planned["hook_total"] is None
+    # ...and, for the next deal, what the state offers now.
+    upcoming = state.next_deal
+    assert upcoming is not None
+    planned = plan["schedule"][upcoming.number - 1]
+    assert (planned["dealer"], planned["chooser"]) == (upcoming.dealer, upcoming.chooser)
+    assert tuple(planned["roles"]) == upcoming.roles
+    assert plan["remaining"][upcoming.chooser] == list(upcoming.available_contracts)
+
+
+def test_the_misere_schedule_gives_the_bidding_order_and_the_hook_rules_total() -> None:
+    ruleset = get_ruleset("misere")
+    setup = GameSetup("misere", ("Ann", "Bob", "Cid", "Dee"), first_dealer=1)
+    zeros, hand = (0, 0, 0, 0), (13, 0, 0, 0)
+    records = [DealRecord(bids=zeros, tricks=hand)] * 6 + [DealRecord(tricks=hand)] * 2
+    played = ruleset.replay(setup, records).deals
+    schedule = ruleset.schedule(setup)
+    for planned, deal in zip(schedule, played, strict=True):
+        assert (planned.dealer, planned.chooser, planned.roles) == (deal.dealer, deal.chooser, deal.roles)
+        assert planned.contract == deal.contract
+        assert planned.bidding_order == ruleset.bidding_order(setup, deal.number)
+        if not ruleset.bids_in(deal.number):
+            assert planned.hook_total is None
+            continue
+        assert planned.hook_total is not None
+        for others in [(0, 0, 0), (3, 2, 3), (5, 5, 2), (13, 0, 1), (4, 4, 4)]:
+            bids = list(others)
+            bids.insert(planned.dealer, 0)
+            engine = ruleset.dealer_forbidden_bid(setup, deal.number, bids)
+            derived = planned.hook_total - sum(others)
+            assert engine == (derived if 0 <= derived <= 13 else None), (deal.number, others)
+
+
+def test_a_watching_phones_page_has_the_plan_but_no_way_to_send(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=1)
+    watcher = app.test_client()
+    plan = plan_of(watcher, game_id)
+    assert plan["sync"] is None
+    assert plan["deals"][0]["contract"] == MIZERKA_DEALS[0].contract
+
+
+def test_the_service_worker_is_served_from_the_root_and_never_kept_stale(client: FlaskClient) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert "worker-src 'self'" in response.headers["Content-Security-Policy"]
+    head = response.get_data(as_text=True).splitlines()[:2]
+    version = json.loads(head[0].removeprefix("const VERSION = ").rstrip(";"))
+    files = json.loads(head[1].removeprefix("const PRECACHE = ").rstrip(";"))
+    with client.application.app_context():
+        assert version == static_version(str(client.application.static_folder))
+    assert files == [f"/static/{name}" for name in PRECACHE]
+    for url in files:
+        with client.get(url) as kept:
+            assert kept.status_code == 200, url
+
+
+def test_the_workers_version_follows_any_change_to_a_static_file(tmp_path: Path) -> None:
+    static = Path(create_app({"SECRET_KEY": "k", "AUTO_MIGRATE": False}).static_folder or "")
+    copy = tmp_path / "static"
+    shutil.copytree(static, copy)
+
+    def version() -> str:
+        app = create_app({"SECRET_KEY": "k", "AUTO_MIGRATE": False})
+        app.static_folder = str(copy)
+        with app.test_request_context():
+            return static_version(str(copy))
+
+    before = version()
+    assert version() == before
+    with (copy / "css" / "app.css").open("a") as css:
+        css.write("\n/* a release */\n")
+    assert version() != before
+
+
+# -- the page's own deal writes ---------------------------------------------------------------------
+
+
+def sync(client: FlaskClient, method: str, path: str, body: Any = None, **headers: str) -> Any:
+    return client.open(path, method=method, json=body, headers=headers)
+
+
+def test_a_kept_deal_sent_twice_is_stored_once(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=4)
+    deal = MIZERKA_DEALS[4]
+    tricks = dict(zip(MIZERKA_NAMES, deal.tricks, strict=True))
+    body = {"number": 5, "contract": deal.contract, "tricks": tricks}
+    url = f"/games/{game_id}/sync/deals"
+    first = sync(client, "POST", url, body, **{"Sec-Fetch-Site": "same-origin"})
+    assert first.status_code == 201, first.get_json()
+    assert first.get_json()["scores"] == dict(zip(MIZERKA_NAMES, deal.scores, strict=True))
+    again = sync(client, "POST", url, body)  # the answer was lost: the phone sends it again
+    assert again.status_code == 409
+    assert again.get_json()["error"]["code"] == "wrong_deal_number"
+    with app.app_context():
+        assert len(get_game(game_id).state.deals) == 5
+
+
+def test_a_kept_change_made_on_an_older_version_is_refused(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=2)
+    with app.app_context():
+        version = get_game(game_id).version
+    url = f"/games/{game_id}/sync/deals/2"
+    change = {"tricks": {"Ann": 3, "Bob": 5, "Cid": 5}}
+    stale = sync(client, "PUT", url, change, **{"If-Match": f'"v{version - 1}"'})
+    assert stale.status_code == 409 and stale.get_json()["error"]["code"] == "stale"
+    fresh = sync(client, "PUT", url, change, **{"If-Match": f'"v{version}"'})
+    assert fresh.status_code == 200
+    undo = sync(client, "DELETE", url, **{"If-Match": f'"v{version}"'})
+    assert undo.status_code == 409 and undo.get_json()["error"]["code"] == "stale"
+    assert sync(client, "DELETE", url, **{"If-Match": f'"v{version + 1}"'}).status_code == 204
+
+
+@pytest.mark.parametrize(
+    ("who", "headers", "status", "code"),
+    [
+        ("watcher", {}, 401, "auth_required"),
+        ("stranger", {}, 403, "bad_key"),
+        ("scorer", {"Sec-Fetch-Site": "cross-site"}, 403, "bad_key"),
+        ("scorer", {"Sec-Fetch-Site": "same-site"}, 403, "bad_key"),
+    ],
+)
+def test_only_the_scorers_own_page_may_send_deals(
+    app: Flask, client: FlaskClient, who: str, headers: dict[str, str], status: int, code: str
+) -> None:
+    game_id = start_mizerka(client, deals=1)
+    phone = client if who == "scorer" else app.test_client()
+    if who == "stranger":
+        phone.set_cookie(f"sk_edit_{game_id}", "not-the-key", path=f"/games/{game_id}")
+    body = {"number": 2, "contract": MIZERKA_DEALS[1].contract}
+    answer = sync(phone, "POST", f"/games/{game_id}/sync/deals", body, **headers)
+    assert answer.status_code == status
+    assert answer.get_json()["error"]["code"] == code
+    with app.app_context():
+        assert len(get_game(game_id).state.deals) == 1
+
+
+def test_a_form_post_cannot_reach_the_pages_writes(app: Flask, client: FlaskClient) -> None:
+    """What another site could make a browser send (a form, with the cookie): refused, nothing stored."""
+    game_id = start_mizerka(client, deals=1)
+    answer = client.post(f"/games/{game_id}/sync/deals", data={"number": "2", "contract": "clubs"})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["code"] == "bad_json"
+    with app.app_context():
+        assert len(get_game(game_id).state.deals) == 1
