@@ -139,7 +139,9 @@ def register_headers(app: Flask) -> None:
         headers = response.headers
         headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "no-referrer")
+        # Same origin only: the app's own form posts carry it (over HTTPS the CSRF check
+        # requires it, so "no-referrer" would refuse every form), no other site ever sees it.
+        headers.setdefault("Referrer-Policy", "same-origin")
         headers.setdefault("X-Frame-Options", "DENY")
         headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         if _request_is_secure(request):

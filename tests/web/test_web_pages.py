@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import follow, page, parse_html, start_game, start_mizerka, submit, text_of
+from helpers import csrf_from, follow, page, parse_html, start_game, start_mizerka, submit, text_of
 
 from scorekeeper import stats
 
@@ -25,7 +25,7 @@ def test_pages_carry_the_security_headers(client: FlaskClient, path: str) -> Non
     assert directives["default-src"] == "'self'"
     assert directives["script-src"] == "'self'"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
 
 
 def test_error_pages_and_redirects_carry_the_headers_too(client: FlaskClient) -> None:
@@ -33,7 +33,7 @@ def test_error_pages_and_redirects_carry_the_headers_too(client: FlaskClient) ->
         assert response.status_code in (400, 404)
         assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
         assert response.headers["X-Content-Type-Options"] == "nosniff"
-        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert response.headers["Referrer-Policy"] == "same-origin"
 
 
 def test_pages_load_nothing_from_elsewhere(client: FlaskClient) -> None:
@@ -206,3 +206,22 @@ def test_the_home_page_lists_games_with_their_leader(client: FlaskClient) -> Non
     assert "Ann · Bob · Cid" in item
     assert "Deal 4/18" in item
     assert "Leader: Ann (+3)" in item  # signed, as everywhere else
+
+
+def test_over_https_a_form_posted_from_the_apps_own_page_is_accepted(client: FlaskClient) -> None:
+    """Behind HTTPS the CSRF check wants the page's address, which the referrer policy lets through."""
+    https = "https://localhost"
+    html = page_over(client, https + "/games/new")
+    data = {"csrf_token": csrf_from(html), "first_dealer": "0", "played_on": "2026-01-01"}
+    data.update({f"players-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cid"])})
+    answer = client.post("/games/new", data=data, base_url=https, headers={"Referer": https + "/games/new"})
+    assert answer.status_code == 303
+    assert answer.headers["Referrer-Policy"] == "same-origin"
+    refused = client.post("/games/new", data=data, base_url=https)  # what "no-referrer" would send
+    assert refused.status_code == 400
+
+
+def page_over(client: FlaskClient, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
