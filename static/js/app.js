@@ -332,7 +332,7 @@
     d.dispatchEvent(new CustomEvent('sk:live'));
   };
   const poll = async () => {
-    if (running || d.hidden) return;
+    if (running || d.hidden || navigator.onLine === false) { schedule(); return; }
     running = true;
     try {
       const r = await fetch(location.pathname, {

@@ -460,7 +460,10 @@
     note.classList.toggle('is-offline', !online());
   }
 
-  const active = () => !!plan && !!plan.sync && (list.length > 0 || !online() || editing !== null);
+  // The page's own drawing stands while it is current and nothing waits on this phone; until the
+  // page is drawn again after a send, the deals just sent show from the server's state as read.
+  const stale = () => plan.version > +b.dataset.version;
+  const active = () => !!plan && !!plan.sync && (list.length > 0 || !online() || editing !== null || stale());
   function render() {
     plan = plan || readPlan();
     status();
