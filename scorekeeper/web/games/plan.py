@@ -15,9 +15,10 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from ...i18n import current_language
+from ...messages import term
 from ...rules import TRICKS_PER_DEAL
 from ...services import Snapshot
-from .presenters import ROLE_LABELS
+from .presenters import ROLE_LABELS, role_label
 
 
 def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
@@ -31,8 +32,8 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "deal_count": state.deal_count,
         "tricks_per_deal": TRICKS_PER_DEAL,
         "declares_contract": ruleset.declares_contract,
-        "contracts": {contract.id: contract.label for contract in ruleset.contracts},
-        "roles": {role: _(label) if label else "" for role, label in ROLE_LABELS.items()},
+        "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
+        "roles": {role: role_label(role) for role in ROLE_LABELS},
         "deals": [
             {
                 "number": deal.number,
