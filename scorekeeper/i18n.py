@@ -102,6 +102,10 @@ def init_app(app: Flask) -> None:
     # A multi-line {% trans %} block is one sentence: its line breaks and indents are not part of it.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
 
+    from . import manifest
+
+    manifest.init_app(app)
+
     @app.context_processor
     def languages() -> dict[str, object]:
         return {"languages": LANGUAGES, "current_language": current_language}
