@@ -7,6 +7,21 @@
   const ok = (n) => n !== null && n >= 0 && n <= 13;
   const sum = (ns) => (ns.includes(null) ? null : ns.reduce((s, n) => s + n, 0));
 
+  // The page's texts in its language (templates/_ui_strings.html), parsed once:
+  // t('count.so_far', { total: 11, target: 13 }) fills in %(total)s and %(target)s.
+  let strings = null;
+  const t = (key, values) => {
+    if (!strings) {
+      const block = d.getElementById('ui-strings');
+      try { strings = JSON.parse(block ? block.textContent : '{}'); } catch (err) { strings = {}; }
+    }
+    const text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
+    return text.replace(/%(?:\((\w+)\)[sd]|%)/g, (whole, name) => {
+      if (name === undefined) return '%';
+      return values && name in values ? String(values[name]) : whole;
+    });
+  };
+
   // Tricks add up to 13: when all but one are known, fill in the last. Only boxes
   // filled here (data-auto) are ever rewritten; what the user typed stays.
   function autofill(fs) {
@@ -32,9 +47,10 @@
     const target = +fs.dataset.sum || 13;
     let text = hint.dataset.rest, bad = false;
     if (known.length && (known.length < inputs.length || total !== target)) {
-      text = total > target ? `${total} of ${target}: ${total - target} too many.` : `${total} of ${target} so far.`;
+      text = total > target ? t('count.too_many', { total, target, over: total - target })
+        : t('count.so_far', { total, target });
       bad = total > target || known.length === inputs.length;
-    } else if (known.length === inputs.length) text = `The counts add up to ${target}.`;
+    } else if (known.length === inputs.length) text = t('count.adds_up', { target });
     hint.textContent = text;
     hint.classList.toggle('is-bad', bad);
     all('.count-chips', fs).forEach((row) => {
@@ -45,7 +61,7 @@
 
   // Tap targets 0-13 under each player's count: two counts tapped, the third fills itself.
   function chips(fs) {
-    const noun = fs.dataset.kind === 'bids' ? 'bid' : 'tricks';
+    const label = fs.dataset.kind === 'bids' ? 'count.bid_of' : 'count.tricks_of';
     all('input[type=number]', fs).forEach((input) => {
       if (fs.querySelector(`.count-chips[data-for="${input.id}"]`)) return;
       const row = input.closest('.number-row'), who = row && row.querySelector('.who');
@@ -53,7 +69,7 @@
       box.className = 'count-chips';
       box.dataset.for = input.id;
       box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', `${who ? who.textContent.trim() : ''}: ${noun}`);
+      box.setAttribute('aria-label', t(label, { player: who ? who.textContent.trim() : '' }));
       for (let n = 0; n <= (+input.max || 13); n += 1) {
         const chip = d.createElement('button');
         chip.type = 'button';
@@ -221,7 +237,7 @@
   }
 
   // A short message at the foot of the screen that pushes nothing aside.
-  const toast = (html) => {
+  const toast = (...parts) => {
     let box = d.getElementById('toast');
     if (!box) {
       box = d.createElement('p');
@@ -230,7 +246,7 @@
       box.setAttribute('role', 'status');
       b.append(box);
     }
-    box.innerHTML = html;
+    box.replaceChildren(...parts);
     box.hidden = false;
     return box;
   };
@@ -299,8 +315,7 @@
       return;
     }
     copy(url).then(() => {
-      const box = toast('');
-      box.textContent = button.dataset.copied || 'Link copied.';
+      const box = toast(t('share.copied'));
       setTimeout(() => { box.hidden = true; }, 4000);
     }).catch(openPanel);
   });
@@ -319,7 +334,12 @@
     if (!fresh) return;
     if (busy()) {
       // At the foot of the screen, over the page: the form being typed into does not move.
-      if (!notice) notice = toast('The game was updated on another phone. <a href="">Reload</a>');
+      if (!notice) {
+        const reload = d.createElement('a');
+        reload.href = '';
+        reload.textContent = t('live.reload');
+        notice = toast(`${t('live.updated')} `, reload);
+      }
       return;
     }
     live.innerHTML = fresh.getElementById('live').innerHTML;

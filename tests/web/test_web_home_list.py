@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from babel.dates import format_date
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
@@ -71,7 +72,7 @@ def test_each_listed_game_shows_its_replayed_figures(app: Flask, client: FlaskCl
             text = games[game_id]
             assert f"Ann · B{i} · C{i}" in text
             assert "Mizerka" in text
-            assert (START + timedelta(days=i)).strftime("%d %b %Y") in text
+            assert format_date(START + timedelta(days=i), "medium", locale="en") in text  # as Babel writes it
             leaders = " & ".join(state.setup.players[s.seat] for s in state.standings if s.rank == 1)
             lead = signed(max(state.totals))
             if state.finished:
