@@ -212,6 +212,19 @@
     window.addEventListener('load', () => { navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {}); });
   }
 
+  // The language menu works without this; with it, it closes as menus do: a tap elsewhere, or Escape.
+  const languages = d.querySelector('details.languages');
+  if (languages) {
+    d.addEventListener('click', (e) => {
+      if (languages.open && !languages.contains(e.target)) languages.open = false;
+    });
+    d.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !languages.open) return;
+      languages.open = false;
+      languages.querySelector('summary').focus();
+    });
+  }
+
   // Hand-over link: the key comes in the #fragment, never sent to a server log.
   const key = d.getElementById('key'), form = d.getElementById('take-form');
   if (b.classList.contains('take-page') && location.hash.length > 1 && key && form) {
