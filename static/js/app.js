@@ -61,7 +61,7 @@
 
   // Tap targets 0-13 under each player's count: two counts tapped, the third fills itself.
   function chips(fs) {
-    const label = fs.dataset.kind === 'bids' ? 'count.bid_of' : 'count.tricks_of';
+    const label = (player) => (fs.dataset.kind === 'bids' ? t('count.bid_of', { player }) : t('count.tricks_of', { player }));
     all('input[type=number]', fs).forEach((input) => {
       if (fs.querySelector(`.count-chips[data-for="${input.id}"]`)) return;
       const row = input.closest('.number-row'), who = row && row.querySelector('.who');
@@ -69,7 +69,7 @@
       box.className = 'count-chips';
       box.dataset.for = input.id;
       box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', t(label, { player: who ? who.textContent.trim() : '' }));
+      box.setAttribute('aria-label', label(who ? who.textContent.trim() : ''));
       for (let n = 0; n <= (+input.max || 13); n += 1) {
         const chip = d.createElement('button');
         chip.type = 'button';
