@@ -1,0 +1,67 @@
+"""The language switch on a small phone: one header row, a menu that works from the keyboard and by
+touch, in both themes, and the page in the language chosen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+from e2e_support import SMALL_PHONE, LiveServer, new_context, screenshot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+HEADER_JS = """() => {
+  const header = document.querySelector('header.site').getBoundingClientRect();
+  const items = [...document.querySelectorAll('.languages li > *')].map((e) => e.getBoundingClientRect());
+  return {height: header.height, width: document.documentElement.clientWidth,
+          scroll: document.documentElement.scrollWidth, items: items.map((r) => [r.height, r.right])};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_switch_fits_opens_from_the_keyboard_and_changes_the_language(
+    browser: Browser, live_server: LiveServer, scheme: str
+) -> None:
+    context = new_context(browser, SMALL_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(live_server.url + "rankings")
+    switch = page.locator("details.languages")
+    assert switch.locator("summary .code").inner_text() == "EN"
+    assert not switch.evaluate("(d) => d.open")
+    before = page.evaluate(HEADER_JS)
+    # One row, and nothing sticks out.
+    assert before["height"] <= 48 and before["scroll"] == before["width"], before
+
+    # From the keyboard: Tab to the switch, Enter opens it, Escape closes it and gives the focus back.
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('details.languages > summary')"):
+            break
+    else:
+        pytest.fail("the switch is never reached with Tab")
+    page.keyboard.press("Enter")
+    assert switch.evaluate("(d) => d.open")
+    opened = page.evaluate(HEADER_JS)
+    for height, right in opened["items"]:
+        assert height >= 44 and right <= opened["width"], opened  # tap-sized, and on the screen
+    screenshot(page, f"language-menu-{scheme}")
+    page.keyboard.press("Escape")
+    assert not switch.evaluate("(d) => d.open")
+    assert page.evaluate("() => document.activeElement.matches('details.languages > summary')")
+
+    # By touch: a tap elsewhere closes it; choosing Polski comes back to the same page in Polish.
+    switch.locator("summary").tap()
+    page.touchscreen.tap(10, 400)  # left of the menu, on the page
+    assert not switch.evaluate("(d) => d.open")
+    switch.locator("summary").tap()
+    with page.expect_navigation(wait_until="load"):
+        page.locator('.languages a[hreflang="pl"]').tap()
+    assert page.url.endswith("/rankings")
+    assert page.locator("html").get_attribute("lang") == "pl"
+    assert switch.locator("summary .code").inner_text() == "PL"
+    assert page.locator('.languages [aria-current="true"]').get_attribute("lang") == "pl"
+    assert errors == []
+    context.close()
