@@ -5,7 +5,8 @@
 - ``traced(app)`` renders pages with every translated string between two invisible marks (any
   gettext, the templates' and Python's alike) and every other value a template prints between two
   others (data: names, numbers, dates; and what Python hands over). What is left outside both is
-  the template's own text: if it has a letter, it never went through gettext.
+  the template's own text: if it has a letter, it never went through gettext. A template written
+  once per language (``web/rules/pl.html``) is a translation as a whole; the app's name is a name.
 - ``visible_strings(html)`` is what a person reads or hears: the text (scripts and styles left out)
   and the attributes read out or shown (title, aria-label, alt, placeholder, the description).
 """
@@ -24,8 +25,10 @@ from typing import Any
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.frontend import parse_mapping_cfg
 from flask import Flask
+from jinja2 import BaseLoader, Environment
 from markupsafe import Markup
 
+from scorekeeper.i18n import LANGUAGES
 from tests.helpers import Node, parse_html
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +40,10 @@ DATA_OPEN, DATA_CLOSE = "\ue002", "\ue003"
 MARKS = GETTEXT_OPEN + GETTEXT_CLOSE + DATA_OPEN + DATA_CLOSE
 ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
 LETTER = re.compile(r"[^\W\d_]")
+#: The app's name: a name, written as it is in every language, like a player's.
+BRAND = re.compile(r"(?<!\w)Scorekeeper(?!\w)")
+#: A template written once per language, chosen by the request's language: a translation itself.
+PER_LANGUAGE = re.compile(rf"(^|/)({'|'.join(LANGUAGES)})\.html$")
 
 
 @cache
@@ -128,6 +135,19 @@ def _data(value: Any) -> Any:
     return DATA_OPEN + str(value) + DATA_CLOSE
 
 
+class _PerLanguageMarked(BaseLoader):
+    """The app's loader, with each per-language template marked as translated from end to end."""
+
+    def __init__(self, inner: BaseLoader) -> None:
+        self.inner = inner
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Any]:
+        source, filename, uptodate = self.inner.get_source(environment, template)
+        if PER_LANGUAGE.search(template):
+            source = GETTEXT_OPEN + source + GETTEXT_CLOSE
+        return source, filename, uptodate
+
+
 @contextmanager
 def traced(app: Flask, monkeypatch: Any) -> Iterator[Trace]:
     """Draw ``app``'s pages with the marks described above (set before any template is compiled)."""
@@ -140,6 +160,8 @@ def traced(app: Flask, monkeypatch: Any) -> Iterator[Trace]:
     invoke: Callable[..., Any] = Macro._invoke
     monkeypatch.setattr(Macro, "_invoke", lambda self, *args: _MacroOutput(invoke(self, *args)))
     app.jinja_env.finalize = _data
+    assert app.jinja_env.loader is not None
+    app.jinja_env.loader = _PerLanguageMarked(app.jinja_env.loader)
     app.jinja_env.cache = {}  # templates compiled from here on call finalize
     yield trace
 
@@ -185,7 +207,8 @@ def unmarked(text: str) -> list[str]:
         pieces.append("".join(current))
         current = []
     pieces.append("".join(current))
-    return [" ".join(piece.split()) for piece in pieces if LETTER.search(piece)]
+    pieces = [" ".join(BRAND.sub("", piece).split()) for piece in pieces]
+    return [piece for piece in pieces if LETTER.search(piece)]
 
 
 def untranslatable_texts(html: str) -> list[str]:
