@@ -1,9 +1,11 @@
 """Names of 40 characters and the largest totals, on 320, 360 and 390 px phones in both themes and on
-paper: no page wider than the screen, no text clipped, every name and total whole.
+paper: no page wider than the screen, no text clipped, every name and total whole, no word broken where
+the page has room for it.
 
-The games are seeded through the API. The rules cap a Misère total near ±910 (the seeded game reaches
-+910 and −910); four-digit totals (±9999) cannot be played, so the pages are also measured with the
-shown totals replaced by +9999 and −9999, the widest a total is ever drawn.
+The games are seeded through the API. The rules cap a Misère game's total at ±910 (worked out from the
+engine's scores below; the seeded games reach +910 and −910), so no game can show four digits; the
+rankings and the player page add games up, and eleven such games give them real totals of ±10010. The
+pages are also measured with the shown totals replaced by +9999 and −9999.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from e2e_support import OUTPUT, PHONE, LiveServer, new_context, screenshot
 from test_e2e_layout import OVERFLOW_JS
 from test_e2e_print import poppler
 
+from scorekeeper.rules.misere import BIDDING_DEALS, CIAPA_CIAPA, bid_score, trick_score
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
@@ -24,13 +28,17 @@ WIDTHS = [320, 360, 390]
 THEMES = ["light", "dark"]
 PAPER = ["A4", "Letter"]
 
-# Four names of exactly 40 characters, with spaces (they wrap between words) and letters beyond ASCII.
+# Four names of exactly 40 characters: with spaces (they wrap between words), with letters beyond
+# ASCII and a long word, and one word of 40 letters that no line can break but the narrowest.
 MISERE_NAMES = [
     "Giulia Francesca Maria Rossi-Bianchi Sal",
     "Grzegorz Brzęczyszczykiewicz z Chrząszcz",
     "Anna-Karin Lindqvist Åkesson Östberg Nyb",
-    "Maximilian Alexander von Hohenzollern-Si",
+    "Wolfeschlegelsteinhausenbergerdorffvoral",
 ]
+# The finished Misère games seeded: each reaches the largest and the smallest total a game can have,
+# so the rankings and the player page add them up past four digits.
+MISERE_GAMES = 11
 MIZERKA_NAMES = MISERE_NAMES[1:]
 assert all(len(name) == 40 for name in MISERE_NAMES), [len(name) for name in MISERE_NAMES]
 
@@ -74,12 +82,25 @@ def seed_mizerka(server: LiveServer) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def seeded(live_server: LiveServer) -> dict[str, dict[str, Any]]:
-    return {"misere": seed_misere(live_server), "mizerka": seed_mizerka(live_server)}
+    misere = [seed_misere(live_server) for _ in range(MISERE_GAMES)]
+    return {"misere": misere[-1], "mizerka": seed_mizerka(live_server)}
+
+
+def misere_extremes() -> tuple[int, int]:
+    """The highest and lowest total a Misère game can reach, from the engine's own scores."""
+    counts = range(14)
+    bidding = [bid_score(bid, tricks) for bid in counts for tricks in counts]
+    ciapa = [trick_score(CIAPA_CIAPA, tricks) for tricks in counts]
+    misere = [trick_score("misere", tricks) for tricks in counts]
+    deals = [bidding] * BIDDING_DEALS + [ciapa, misere]
+    return sum(max(scores) for scores in deals), sum(min(scores) for scores in deals)
 
 
 def test_the_seeded_totals_are_the_largest_the_rules_allow(seeded: dict[str, dict[str, Any]]) -> None:
+    highest, lowest = misere_extremes()
+    assert (highest, lowest) == (910, -910)
     totals = seeded["misere"]["totals"]
-    assert [totals[name] for name in MISERE_NAMES] == [910, -910, 300, 300]
+    assert [totals[name] for name in MISERE_NAMES] == [highest, lowest, 300, 300]
 
 
 # Text cut by its box: a box that hides what overflows it (or ends it with an ellipsis) and is
@@ -99,6 +120,43 @@ CLIPPED_JS = """() => {
   }
   return out.slice(0, 10);
 }"""
+
+# Words broken across two lines though the page's column has room for them on one: only a word about as
+# wide as the whole column (the 40-letter name on the narrowest phones) may be broken.
+BROKEN_WORDS_JS = """() => {
+  const main = document.querySelector('main');
+  const style = getComputedStyle(main);
+  const room = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+    - 2 * 16;  // a card's padding and border
+  const out = [];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
+    if (parent.closest('.visually-hidden, title, desc')) continue;
+    if (getComputedStyle(parent).clipPath !== 'none') continue;  // hidden from sight, read aloud
+    for (const match of node.data.matchAll(/[^\\s\\-\\u2010\\u00ad\\/·=]+/gu)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const lines = new Set(rects.map((r) => Math.round(r.top)));
+      const width = rects.reduce((sum, r) => sum + r.width, 0);
+      if (lines.size > 1 && width < 0.9 * room) {
+        const where = `${parent.tagName.toLowerCase()}.${parent.className}`;
+        out.push(`${where} "${match[0]}" ${Math.round(width)}<${Math.round(room)}`);
+      }
+    }
+  }
+  return out.slice(0, 10);
+}"""
+
+# What the charts show in sight: the text drawn in each SVG (not its title or description, which only
+# a screen reader reads) and the text of the figure around it.
+CHART_TEXT_JS = """() => [...document.querySelectorAll('figure.chart-figure')].map((figure) => ({
+  drawn: [...figure.querySelectorAll('svg text')].map((t) => t.textContent),
+  around: figure.innerText,
+}))"""
 
 # The widest totals ever drawn, put in place of the played ones.
 WIDEST_JS = """() => {
@@ -128,6 +186,21 @@ def problems_on(page: Page) -> list[str]:
     if overflow["page"] > 0 or overflow["elements"]:
         found.append(f"wider than the screen by {overflow['page']}px: {overflow['elements']}")
     found += [f"clipped: {item}" for item in page.evaluate(CLIPPED_JS)]
+    found += [f"broken inside a word: {item}" for item in page.evaluate(BROKEN_WORDS_JS)]
+    return found
+
+
+def chart_problems(page: Page, totals: dict[str, int]) -> list[str]:
+    """Every name and total whole in sight at each chart, nothing shortened."""
+    found = []
+    for chart in page.evaluate(CHART_TEXT_JS):
+        drawn, around = chart["drawn"], " ".join(chart["around"].split())
+        found += [f"chart label shortened: {text!r}" for text in drawn if "\u2026" in text or "..." in text]
+        shown = around + " " + " ".join(drawn)
+        found += [f"chart: {name} not whole" for name in totals if name not in shown]
+        found += [
+            f"chart: {name}'s {signed(t)} not shown" for name, t in totals.items() if signed(t) not in shown
+        ]
     return found
 
 
@@ -155,6 +228,12 @@ def test_long_names_and_big_totals_fit_every_phone(
             for total in (910, -910, 300):
                 if signed(total) not in text:
                     found.append(f"total {signed(total)} not shown whole")
+        if name.endswith(("-game", "-sheet")):
+            found += chart_problems(page, seeded[name.split("-")[0]]["totals"])
+        if name in ("rankings", "player"):
+            for total in (MISERE_GAMES * 910, -MISERE_GAMES * 910)[: 2 if name == "rankings" else 1]:
+                if signed(total) not in text:
+                    found.append(f"total {signed(total)} over {MISERE_GAMES} games not shown whole")
         if name in ("misere-game", "misere-sheet", "rankings", "player"):
             screenshot(page, f"long-{width}-{theme}-{name}")
         page.evaluate(WIDEST_JS)
@@ -196,6 +275,7 @@ def test_both_sheets_print_on_one_page_with_every_name_and_total(
     info = poppler("pdfinfo", str(path)).decode()
     assert re.search(r"^Pages:\s+1$", info, re.MULTILINE), info
     text = " ".join(poppler("pdftotext", str(path), "-").decode().split())
+    assert "\u2026" not in text, "something is shortened on the sheet"
     state = seeded[game]
     for name in state["totals"]:
         assert name in text, f"{name!r} is not whole on the {paper} sheet"
