@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 WIDTH = 340
 HEIGHT = 210
 LEFT = 34
-RIGHT = 92
+RIGHT = 30  # room for the end labels: a mark of two letters
 TOP = 10
 BOTTOM = 26
 LABEL_GAP = 13  # least vertical distance between two end labels
@@ -39,7 +39,8 @@ class Series:
     label: str
     values: Sequence[int | None]
     end_label: str = ""
-    """Text after the line's last point (defaults to the label and the last value)."""
+    """Text after the line's last point (defaults to the label): a short mark a key beside the
+    chart explains, so no name is ever cut short to fit the drawing."""
 
 
 def signed(value: int | Decimal) -> str:
@@ -78,10 +79,6 @@ def nice_step(span: float, most: int = 7) -> int:
         if span / (factor * magnitude) <= most:
             return factor * magnitude
     return 10 * magnitude  # pragma: no cover - the loop always returns
-
-
-def _shorten(text: str, limit: int = 8) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[float]:
@@ -197,7 +194,7 @@ def line_chart(
                 dot = ET.SubElement(group, "circle", {"cx": _fmt(x_at(i)), "cy": _fmt(y_at(v)), "r": "2.6"})
                 if point_titles is not None and n < len(point_titles):
                     ET.SubElement(dot, "title").text = point_titles[n]
-        ends.append((index, y_at(last), line.end_label or f"{_shorten(line.label)} {signed(last)}"))
+        ends.append((index, y_at(last), line.end_label or line.label))
         last_x = max(last_x, x_at(points[-1][0]))
 
     if ends and end_labels:
@@ -229,17 +226,24 @@ def _serialise(element: ET.Element) -> str:
 
 
 def running_totals_chart(
-    names: Sequence[str], totals: Sequence[Sequence[int]], deal_count: int, chart_id: str = "totals-chart"
+    names: Sequence[str],
+    totals: Sequence[Sequence[int]],
+    deal_count: int,
+    marks: Sequence[str],
+    chart_id: str = "totals-chart",
 ) -> Markup:
     """Each player's running total after every completed deal, from 0 before deal 1.
 
     ``totals`` holds the totals by seat after each completed deal; the x axis
     always runs to ``deal_count`` so a game in progress shows how far it is.
+    Each line ends in its seat's mark from ``marks``; the page's key beside the
+    chart gives the names and totals in full.
     """
     series = [
         Series(
             label=name,
             values=[0, *(after[seat] for after in totals)] + [None] * (deal_count - len(totals)),
+            end_label=marks[seat],
         )
         for seat, name in enumerate(names)
     ]

@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import charts
+from scorekeeper.web.games.presenters import fits_a_column, name_marks
 from tests.helpers import MIZERKA_DEALS, page, parse_html, start_mizerka
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -28,7 +29,7 @@ def no_inline_style(root: ET.Element) -> None:
 
 def test_running_totals_chart() -> None:
     totals = [deal.totals for deal in MIZERKA_DEALS]
-    root = parsed(charts.running_totals_chart(["Ann", "Bob", "Cid"], totals, 18))
+    root = parsed(charts.running_totals_chart(["Ann", "Bob", "Cid"], totals, 18, ["An", "Bo", "Ci"]))
     no_inline_style(root)
     assert root.attrib["role"] == "img"
     assert root.attrib["viewBox"] == f"0 0 {charts.WIDTH} {charts.HEIGHT}"
@@ -45,7 +46,7 @@ def test_running_totals_chart() -> None:
     assert [g.attrib["class"] for g in groups] == ["series series-0", "series series-1", "series series-2"]
     assert [g.find(f"{SVG}title").text for g in groups] == ["Ann: +3", "Bob: +3", "Cid: −6"]  # type: ignore[union-attr]
     ends = [t.text for t in root.iter(f"{SVG}text") if "end" in t.attrib.get("class", "").split()]
-    assert ends == ["Ann +3", "Bob +3", "Cid −6"]
+    assert ends == ["An", "Bo", "Ci"]  # each line's mark; the page's key gives names and totals
     # Ann and Bob end level: their labels are pushed apart so both stay readable.
     y = [float(t.attrib["y"]) for t in root.iter(f"{SVG}text") if "end" in t.attrib.get("class", "").split()]
     assert abs(y[0] - y[1]) >= charts.LABEL_GAP
@@ -55,19 +56,39 @@ def test_running_totals_chart() -> None:
 
 def test_a_game_in_progress_keeps_the_whole_axis() -> None:
     totals = [deal.totals for deal in MIZERKA_DEALS[:4]]
-    root = parsed(charts.running_totals_chart(["Ann", "Bob", "Cid"], totals, 18))
+    root = parsed(charts.running_totals_chart(["Ann", "Bob", "Cid"], totals, 18, ["1", "2", "3"]))
     assert [len(line.attrib["points"].split()) for line in root.iter(f"{SVG}polyline")] == [5, 5, 5]
     labels = [t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "x-tick"]
     assert labels[0] == "0" and labels[-1] == "18"
 
 
-def test_names_are_escaped_and_long_ones_shortened() -> None:
-    svg = charts.running_totals_chart(['<b>"Al"</b> & co', "Bob", "Cid"], [(1, 0, -1)], 18)
+def test_names_are_escaped_and_never_shortened() -> None:
+    names = ['<b>"Al"</b> & co', "Wolfeschlegelsteinhausenbergerdorffvoral", "Cid"]
+    svg = charts.running_totals_chart(names, [(1, 0, -1)], 18, name_marks(names))
     assert "<b>" not in svg
+    assert "…" not in svg
     root = parsed(svg)
-    assert root.find(f"{SVG}g/{SVG}title").text == '<b>"Al"</b> & co: +1'  # type: ignore[union-attr]
+    titles = [g.find(f"{SVG}title").text for g in root.findall(f"{SVG}g[{SVG}polyline]")]  # type: ignore[union-attr]
+    assert titles == ['<b>"Al"</b> & co: +1', "Wolfeschlegelsteinhausenbergerdorffvoral: 0", "Cid: −1"]
+    assert names[1] in root.find(f"{SVG}desc").text  # type: ignore[union-attr, operator]
     ends = [t.text for t in root.iter(f"{SVG}text") if "end" in t.attrib.get("class", "").split()]
-    assert ends[0] == '<b>"Al"… +1'  # seven characters and an ellipsis
+    assert ends == ["<&", "Wo", "Ci"]
+
+
+def test_marks_are_short_and_tell_the_seats_apart() -> None:
+    assert name_marks(["Giulia Francesca Maria", "grzegorz brzęczyszczykiewicz", "Wolfeschlegel"]) == (
+        "GF",
+        "GB",
+        "Wo",
+    )
+    assert name_marks(["Anna Berg", "Anna Bianchi", "Cid"]) == ("1", "2", "3")  # never two alike
+    assert name_marks(["Al", "al b"]) == ("Al", "AB")
+
+
+def test_a_name_fits_a_phone_column_when_short_in_words_and_in_all() -> None:
+    assert fits_a_column("Ann") and fits_a_column("Maximilian von Baden")
+    assert not fits_a_column("Brzęczyszczykiewicz")  # one word too long for a quarter of a phone
+    assert not fits_a_column("Giulia Francesca Maria Rossi-Bianchi Sal")  # too many lines
 
 
 def test_points_per_game_chart() -> None:

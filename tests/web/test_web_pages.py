@@ -190,7 +190,8 @@ def test_the_scoresheet_of_a_game_in_progress(client: FlaskClient) -> None:
     assert "In progress: 2 of 18 deals" in meta
     standings = sheet.find("section", aria_labelledby="standings-heading")
     assert standings.find("h2").text == "Standings"
-    assert [li.text for li in standings.find_all("li")] == ["1. Ann +2", "2. Cid 0", "3. Bob −2"]
+    # Each name after its mark, the key to the chart's line ends (shown on paper, beside the chart).
+    assert [li.text for li in standings.find_all("li")] == ["1. An Ann +2", "2. Ci Cid 0", "3. Bo Bob −2"]
     assert not sheet.first(cls="winner")
     rows = sheet.find("table", cls="sheet-log").find("tbody").find_all("tr")
     assert len(rows) == 18

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -116,6 +117,16 @@ class GameView:
     played_on: date | None = None
     note: str | None = None
 
+    @functools.cached_property
+    def marks(self) -> tuple[str, ...]:
+        """Each seat's mark: the chart's line ends, and the log's column heads when names are long."""
+        return name_marks(self.names)
+
+    @functools.cached_property
+    def keyed(self) -> bool:
+        """Whether the log heads its columns with marks, a key above it naming them in full."""
+        return any(not fits_a_column(name) for name in self.names)
+
     def deal(self, number: int) -> DealRow:
         return self.deals[number - 1]
 
@@ -169,6 +180,28 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         totals=deal.totals,
         bidding_order=ruleset.bidding_order(setup, deal.number),
     )
+
+
+# A name fits a phone's log column (a quarter of a 320 px screen) in a few lines without a word broken:
+# no word longer than this, and not longer than that in all.
+COLUMN_WORD = 10
+COLUMN_NAME = 30
+
+
+def fits_a_column(name: str) -> bool:
+    return len(name) <= COLUMN_NAME and max(map(len, name.split()), default=0) <= COLUMN_WORD
+
+
+def name_marks(names: Sequence[str]) -> tuple[str, ...]:
+    """A short mark per seat: the initials of the first two words ("GF"), the first two letters of a
+    one-word name ("Wo"); the seat numbers when two marks would look alike."""
+    marks = []
+    for name in names:
+        words = name.split() or [name]
+        marks.append((words[0][:1] + words[1][:1]).upper() if len(words) > 1 else words[0][:2].capitalize())
+    if len({mark.casefold() for mark in marks}) < len(marks):
+        return tuple(str(seat + 1) for seat in range(len(names)))
+    return tuple(marks)
 
 
 def game_view(loaded: Snapshot, *, editable: bool) -> GameView:

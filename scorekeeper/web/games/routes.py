@@ -42,7 +42,7 @@ from .forms import (
     per_seat_numbers,
 )
 from .plan import offline_plan
-from .presenters import game_view, share_links
+from .presenters import game_view, name_marks, share_links
 
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
@@ -162,7 +162,8 @@ def totals_chart(game: Snapshot) -> Markup | None:
     totals = [deal.totals for deal in game.state.deals if deal.totals is not None]
     if not totals:
         return None
-    return charts.running_totals_chart(game.setup.players, totals, game.state.deal_count)
+    names = game.setup.players
+    return charts.running_totals_chart(names, totals, game.state.deal_count, name_marks(names))
 
 
 def _render_game(
