@@ -67,9 +67,10 @@ def test_every_deal_and_the_standings_are_on_paper(paper: str, printed: dict[str
     lines = [" ".join(line.split()) for line in text.splitlines()]
     assert "Mizerka scoresheet" in text
     assert "Final standings" in text
+    # Each name after its mark ("An"), the key to the chart's line ends beside the standings.
     for place, name, total in (("1.", "Ann", 3), ("1.", "Bob", 3), ("3.", "Cid", -6)):
         assert re.search(
-            rf"{re.escape(place)}\s+{name}(\s+★?\s*winner)?\s+{re.escape(signed(total))}", text
+            rf"{re.escape(place)}\s+{name[:2]}\s+{name}(\s+★?\s*winner)?\s+{re.escape(signed(total))}", text
         ), name
     assert text.count("winner") == 2, "the winners are named in words, not only in colour"
     for deal in MIZERKA_DEALS:
