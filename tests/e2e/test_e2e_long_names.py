@@ -5,7 +5,7 @@ the page has room for it.
 The games are seeded through the API. The rules cap a Misère game's total at ±910 (worked out from the
 engine's scores below; the seeded games reach +910 and −910), so no game can show four digits; the
 rankings and the player page add games up, and eleven such games give them real totals of ±10010. The
-pages are also measured with the shown totals replaced by +9999 and −9999.
+pages are also measured with the shown totals replaced by +9,999 and −9,999.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ assert all(len(name) == 40 for name in MISERE_NAMES), [len(name) for name in MIS
 
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def grouped(value: int) -> str:
+    """A figure as an English page writes it from 1000 up: "+10,010"."""
+    return f"+{value:,}" if value > 0 else f"\u2212{-value:,}"
 
 
 def seed_misere(server: LiveServer) -> dict[str, Any]:
@@ -158,11 +163,11 @@ CHART_TEXT_JS = """() => [...document.querySelectorAll('figure.chart-figure')].m
   around: figure.innerText,
 }))"""
 
-# The widest totals ever drawn, put in place of the played ones.
+# The widest totals ever drawn (grouped, as an English page writes them), put in place of the played ones.
 WIDEST_JS = """() => {
   let i = 0;
   for (const e of document.querySelectorAll('.points, .total-cell, td.num.strong')) {
-    e.textContent = i++ % 2 ? '\\u22129999' : '+9999';
+    e.textContent = i++ % 2 ? '\\u22129,999' : '+9,999';
   }
 }"""
 
@@ -234,8 +239,8 @@ def test_long_names_and_big_totals_fit_every_phone(
             found += chart_problems(page, seeded[name.split("-")[0]]["totals"])
         if name in ("rankings", "player"):
             for total in (MISERE_GAMES * 910, -MISERE_GAMES * 910)[: 2 if name == "rankings" else 1]:
-                if signed(total) not in text:
-                    found.append(f"total {signed(total)} over {MISERE_GAMES} games not shown whole")
+                if grouped(total) not in text:
+                    found.append(f"total {grouped(total)} over {MISERE_GAMES} games not shown whole")
         if name in ("misere-game", "misere-sheet", "rankings", "player"):
             screenshot(page, f"long-{width}-{theme}-{name}")
         page.evaluate(WIDEST_JS)
