@@ -44,8 +44,17 @@ def chosen_language() -> str | None:
     return value if value in LANGUAGES else None
 
 
+#: The locale whose dates and numbers each language uses.  English writes dates day first
+#: ("20 Dec 2025"), as the tables this app keeps score for do, never the US month-first order.
+FORMATS: dict[str, str] = {"en": "en_GB", "pl": "pl_PL", "it": "it_IT"}
+
+
 def select_locale() -> str:
-    """The request's language (see the module's docstring)."""
+    """The request's locale (see the module's docstring): its language, with that language's formats."""
+    return FORMATS[select_language()]
+
+
+def select_language() -> str:
     # Under /api/ (the API's views, and its 404 and 405 answers, which no view matched): no cookie.
     if request.blueprint != "api" and not request.path.startswith("/api/"):
         chosen = chosen_language()
