@@ -317,14 +317,23 @@ CONTRACT_MARKS = {
     "diamonds": "♦",
     "hearts": "♥",
     "spades": "♠",
-    "no-trumps": "NT",
-    "mizerka": "Miz",
-    "blind": "Bl",
-    "ciapa-ciapa": "Cc",
-    "misere": "Mis",
+    # NOTE A contract's mark in a narrow table column (two or three letters): No trumps.
+    "no-trumps": N_("NT"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): Mizerka.
+    "mizerka": N_("Miz"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): the Blind deal.
+    "blind": N_("Bl"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): Ciapa ciapa.
+    "ciapa-ciapa": N_("Cc"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): Misère.
+    "misere": N_("Mis"),
 }
+SUITS = frozenset(("clubs", "diamonds", "hearts", "spades"))
 
 
 def contract_mark(contract_id: str) -> str:
-    """A short mark for a contract in narrow table columns and buttons."""
-    return CONTRACT_MARKS.get(contract_id, contract_id[:3].title())
+    """A short mark for a contract in narrow table columns and buttons, in the page's language."""
+    mark = CONTRACT_MARKS.get(contract_id)
+    if mark is None:
+        return contract_id[:3].title()
+    return mark if contract_id in SUITS else gettext(mark)
