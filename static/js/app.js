@@ -367,9 +367,12 @@
   const poll = async () => {
     if (running || d.hidden || navigator.onLine === false) { schedule(); return; }
     running = true;
+    // A network that takes the request and never answers must not stop the updates for good.
+    const stop = window.AbortController ? new AbortController() : null;
+    const limit = stop && setTimeout(() => stop.abort(), 10000);
     try {
       const r = await fetch(location.pathname, {
-        headers: { 'If-None-Match': etag }, cache: 'no-store', credentials: 'same-origin' });
+        headers: { 'If-None-Match': etag }, cache: 'no-store', credentials: 'same-origin', signal: stop && stop.signal });
       if (r.status === 200) {
         const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
         if (doc.getElementById('live')) fresh = doc;
@@ -379,6 +382,7 @@
         d.dispatchEvent(new CustomEvent('sk:fresh'));
       }
     } catch (err) { /* offline: try again next time */ }
+    clearTimeout(limit);
     running = false;
     apply();
     schedule();

@@ -6,10 +6,22 @@
    the next one), every change with If-Match on the game version it was checked against.
    Before each change is sent, the game is read again and compared with what the change was
    made on: a deal already stored as entered is done (a retry after a lost answer), a deal
-   another phone stored differently is a conflict the person settles. */
+   another phone stored differently is a conflict the person settles.
+
+   The phone may believe it is online and have no route (Wi-Fi without an upstream, mobile
+   data that hangs): every request here gives up after WAIT, and the service worker keeps a
+   deal form whose post fails the same way (fromForm), so nothing depends on navigator.onLine. */
 (function (root) {
   'use strict';
   const DB = 'scorekeeper', OPS = 'ops', GAMES = 'games';
+  // How long a request may take before the network counts as gone (it may still arrive: the
+  // next send reads the game first, so a deal that did arrive is never sent again).
+  const WAIT = 8000;
+  function timed(url, init) {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), WAIT);
+    return fetch(url, { ...init, signal: stop.signal }).finally(() => clearTimeout(timer));
+  }
   let opening = null;
   const asPromise = (req) => new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -48,7 +60,7 @@
 
   // The game as the server has it now: deals as facts by seat, contracts left, its version.
   async function readState(info) {
-    const r = await fetch(info.api, { cache: 'no-store', headers: { 'Accept-Language': info.lang || 'en' } });
+    const r = await timed(info.api, { cache: 'no-store', headers: { 'Accept-Language': info.lang || 'en' } });
     if (!r.ok) throw new Error(`state ${r.status}`);
     const body = await r.json();
     const seats = (byName) => (byName ? info.players.map((name) => byName[name]) : null);
@@ -102,7 +114,7 @@
       });
       headers['Content-Type'] = 'application/json';
     }
-    const r = await fetch(url, { method, headers, body: body ? JSON.stringify(named) : undefined, cache: 'no-store', credentials: 'same-origin' });
+    const r = await timed(url, { method, headers, body: body ? JSON.stringify(named) : undefined, cache: 'no-store', credentials: 'same-origin' });
     let error = {};
     if (!r.ok) { try { error = (await r.json()).error || {}; } catch (err) { error = {}; } }
     return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status) };
@@ -141,13 +153,63 @@
     return running[game];
   }
 
+  // Every game's kept changes; fails if the network did, so Background Sync tries again later.
   async function flushAll() {
+    let failed = null;
     for (const info of await allGames()) {
-      try { await flush(info.game); } catch (err) { /* offline still: the next sync */ }
+      try { await flush(info.game); } catch (err) { failed = err; }
     }
+    if (failed) throw failed;
   }
 
-  root.ScorekeeperQueue = { ops, putOp, deleteOp, putGame, getGame, flush, flushAll, judge, facts, matches };
+  // A deal form of the game page (posted without a script, or with one) as the change it asks
+  // for, when its post cannot reach the server: the same change the page keeps when offline.
+  // `path` is the form's action; `form` its fields (FormData); `info` the game as the page put it.
+  const FORMS = [
+    [/^\/games\/([\w-]+)\/deals$/, 'record'],
+    [/^\/games\/([\w-]+)\/deals\/(\d+)\/tricks$/, 'tricks'],
+    [/^\/games\/([\w-]+)\/undo$/, 'undo'],
+  ];
+  const whole = (value) => (typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? parseInt(value, 10) : null);
+  function formGame(path) {
+    for (const [pattern, kind] of FORMS) {
+      const found = pattern.exec(path);
+      if (found) return { game: found[1], kind, number: found[2] ? +found[2] : null };
+    }
+    return null;
+  }
+  function fromForm(path, form, info) {
+    const which = formGame(path);
+    if (!which || !info || info.game !== which.game || !info.players) return null;
+    const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
+      ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
+    const number = which.number || whole(form.get('number'));
+    if (!number) return null;
+    const op = { game: which.game, at: new Date().toISOString(), version: whole(form.get('version')) || info.version || null, number };
+    if (which.kind === 'undo') {
+      const seen = info.deals && info.deals[number - 1];
+      return { ...op, kind: 'undo', base: seen ? facts(seen) : null };
+    }
+    const fields = which.kind === 'tricks'
+      ? { contract: null, bids: null, tricks: counts('tricks') }
+      : { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks') };
+    if (!fields.contract && !fields.bids && !fields.tricks) return null;
+    const blank = [fields.bids, fields.tricks].some((values) => values && values.includes(null));
+    // A count left blank is said on the page, where the deal can be corrected or discarded.
+    return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
+  }
+  // Keeps a posted form's change; resolves to the game's page address, or null if it is not
+  // one this phone can keep (an unknown game, a form that is not a deal's).
+  async function keepForm(path, form) {
+    const which = formGame(path);
+    const info = which && await getGame(which.game);
+    const op = fromForm(path, form, info);
+    if (!op || !info.sync) return null;
+    await putOp(op);
+    return `/games/${op.game}`;
+  }
+
+  root.ScorekeeperQueue = { WAIT, formGame, ops, putOp, deleteOp, putGame, getGame, flush, flushAll, judge, facts, matches, fromForm, keepForm };
 }(self));
 
 /* The game page: the offline mark, the deals kept on this phone, entering the next ones. */
@@ -160,6 +222,9 @@
   const seenKey = `sk-seen-${game}`;
   const note = d.getElementById('offline-status');
   let plan = null, list = [], editing = null, message = '', busySending = false;
+  // The server could not be reached (a request failed, or no answer came), whatever
+  // navigator.onLine says: the page is then as offline, until the server answers again.
+  let unreachable = false;
 
   const t = (key, values) => String((plan && plan.strings[key]) || key)
     .replace(/%\((\w+)\)[sd]/g, (m, name) => (values && name in values ? values[name] : m));
@@ -182,10 +247,11 @@
   const seenAt = () => {
     try { return localStorage.getItem(seenKey); } catch (err) { return null; }
   };
-  const online = () => navigator.onLine !== false;
+  const online = () => navigator.onLine !== false && !unreachable;
   const name = (seat) => plan.players[seat];
   const slot = (number) => plan.schedule[number - 1];
   const label = (id) => plan.contracts[id] || id;
+  const shown = (count) => (count == null ? '?' : count); // a count left blank
 
   // The deals as this phone knows them: the server's, then what is kept here over them.
   function model() {
@@ -298,8 +364,8 @@
     if (!deal) return '';
     const figures = plan.players.map((who, seat) => {
       const bits = [];
-      if (deal.bids) bits.push(t('bid_short', { bid: deal.bids[seat] }));
-      bits.push(deal.tricks ? t('tricks_short', { count: deal.tricks[seat] }) : t('playing'));
+      if (deal.bids) bits.push(t('bid_short', { bid: shown(deal.bids[seat]) }));
+      bits.push(deal.tricks ? t('tricks_short', { count: shown(deal.tricks[seat]) }) : t('playing'));
       return `${who} ${bits.join(', ')}`;
     });
     return `${label(deal.contract)}: ${figures.join(' · ')}`;
@@ -329,8 +395,8 @@
         el('span', { class: 'deal-who', text: whoLine(deal) }), ' ', el('span', { class: 'badge unsent', text: badge }),
         badge === t('undo_not_sent') ? null : fix),
       plan.players.map((who, seat) => el('td', { class: 'num fig' },
-        deal.bids ? el('span', { class: 'bid', text: t('bid_short', { bid: deal.bids[seat] }) }) : null, ' ',
-        el('span', { class: 'tricks', text: deal.tricks ? t('tricks_short', { count: deal.tricks[seat] }) : t('playing') }))));
+        deal.bids ? el('span', { class: 'bid', text: t('bid_short', { bid: shown(deal.bids[seat]) }) }) : null, ' ',
+        el('span', { class: 'tricks', text: deal.tricks ? t('tricks_short', { count: shown(deal.tricks[seat]) }) : t('playing') }))));
   }
   function drawLog(m) {
     d.querySelectorAll('.offline-row').forEach((e) => e.remove());
@@ -433,7 +499,8 @@
       }
       box.append(buttons);
     } else {
-      box.append(el('p', { text: t('refused', { number: op.number, message: op.message }) }));
+      const why = op.code === 'incomplete' ? t('fill_all') : op.message;
+      box.append(el('p', { text: t('refused', { number: op.number, message: why }) }));
       box.append(el('p', { text: mine }));
       box.append(el('p', { class: 'actions' },
         op.kind === 'undo' ? null : el('button', { type: 'button', class: 'button', 'data-offline-correct': op.number, text: t('correct_deal', { number: op.number }) }), ' ',
@@ -497,6 +564,13 @@
   }
 
   // -- keeping what is entered --------------------------------------------------------------
+  // What sending needs, and what the service worker needs to keep a deal form it could not post
+  // (the deals as this page shows them: an undo is checked against the deal the scorer saw).
+  function remember() {
+    if (!plan || !plan.sync) return;
+    Q.putGame({ game, api: plan.api, sync: plan.sync, players: plan.players, lang: plan.lang,
+      version: plan.version, deals: plan.deals }).catch(() => {});
+  }
   async function keep(op) {
     await Q.putOp({ game, at: new Date().toISOString(), version: plan.version, ...op });
     await reload();
@@ -561,10 +635,12 @@
   const adopt = (server) => {
     // The server's state, read while sending: what was sent shows as sent until the page is drawn again.
     plan = { ...plan, version: server.version, deals: server.deals, remaining: server.remaining };
+    unreachable = false;
     seen();
+    remember();
   };
   async function sync() {
-    if (!plan || !plan.sync || !online()) return;
+    if (!plan || !plan.sync || navigator.onLine === false) return;
     list = await Q.ops(game);
     if (!list.length || list.some((op) => op.state)) { render(); return; }
     busySending = true;
@@ -578,6 +654,7 @@
     busySending = false;
     list = await Q.ops(game);
     message = outcome === 'empty' ? t('sent') : outcome === 'offline' ? t('waiting') : '';
+    if (outcome === 'offline') unreachable = true;
     render();
     if (outcome === 'empty') d.dispatchEvent(new CustomEvent('sk:refresh'));
   }
@@ -626,20 +703,29 @@
   window.addEventListener('offline', render);
   d.addEventListener('pointerdown', nudge, { passive: true });
   d.addEventListener('visibilitychange', () => { if (!d.hidden) nudge(); });
-  d.addEventListener('sk:fresh', seen);
-  d.addEventListener('sk:live', () => { const fresh = readPlan(); if (fresh) plan = fresh; render(); });
+  // The page's live update reached the server: whatever this phone kept can go now.
+  d.addEventListener('sk:fresh', () => {
+    seen();
+    if (unreachable) { unreachable = false; render(); }
+    if (list.length) sync();
+  });
+  d.addEventListener('sk:live', () => { const fresh = readPlan(); if (fresh) plan = fresh; remember(); render(); });
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (e) => { if (e.data === 'scorekeeper-queue') reload(); });
   }
 
   plan = readPlan();
+  // Shown by the service worker from its cache, with a deal just kept: the network has failed.
+  if (location.hash === '#kept') {
+    unreachable = true;
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   if (online()) seen();
+  else d.querySelectorAll('.flashes').forEach((box) => box.remove()); // the kept page's, old news
   // The first visit is not yet the service worker's to keep: the page keeps itself, once.
   if (online() && window.caches && window.isSecureContext && navigator.serviceWorker && !navigator.serviceWorker.controller) {
     caches.open('pages').then((cache) => cache.add(location.pathname)).catch(() => {});
   }
-  if (plan && plan.sync) {
-    Q.putGame({ game, api: plan.api, sync: plan.sync, players: plan.players, lang: plan.lang }).catch(() => {});
-  }
+  remember();
   reload().then(sync).catch(() => {});
 }());

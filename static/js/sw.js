@@ -1,14 +1,19 @@
 /* Scorekeeper's service worker, served as /sw.js with VERSION and PRECACHE put in front.
    Online, every page and file comes from the network as before (so a phone always runs
    what the server serves); what came is kept, and served when the network is gone:
-   the static files (one cache per VERSION) and the game pages this phone opened. */
+   the static files and the manifest (one cache per VERSION) and the game pages this phone
+   opened. The network counts as gone when a request fails or no answer comes within WAIT,
+   whatever navigator.onLine says. A deal form posted then is kept on the phone as the page
+   keeps a deal entered offline, and answered with the game's kept page. */
 /* global VERSION, PRECACHE, ScorekeeperQueue */
 'use strict';
 const STATIC = `static-${VERSION}`;
 const PAGES = 'pages';
 const GAME_PAGE = /^\/games\/[A-Za-z0-9_-]+$/;
+const MANIFEST = '/manifest.webmanifest';
 
 importScripts(PRECACHE.find((url) => url.includes('/js/offline.js')));
+const WAIT = ScorekeeperQueue.WAIT;
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -30,40 +35,87 @@ self.addEventListener('activate', (event) => {
 
 const staticPath = (url) => url.pathname.startsWith('/static/');
 
-async function networkFirst(request, cacheName, key) {
-  try {
-    const response = await fetch(request);
-    if (response.status === 200 && response.type === 'basic') {
+// When the network last failed or kept silent for WAIT (0 once it answers): for a while after,
+// what is kept is served at once, and the network asked behind it.
+let failedAt = 0;
+const down = () => Date.now() - failedAt < 30000;
+
+// The network's answer (kept in `keep`'s cache when it is a whole page or file).
+function fetchKeeping(request, keep) {
+  return fetch(request).then((response) => {
+    failedAt = 0;
+    if (keep && response.status === 200 && response.type === 'basic') {
       const copy = response.clone();
-      caches.open(cacheName).then((cache) => cache.put(key, copy));
+      caches.open(keep.cacheName).then((cache) => cache.put(keep.key, copy));
     }
     return response;
+  }, (err) => { failedAt = Date.now(); throw err; });
+}
+// The answer, or a failure once WAIT passes without one (the answer may still come, and is kept).
+function soon(answer) {
+  answer.catch(() => {});
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { failedAt = Date.now(); reject(new Error('no answer')); }, WAIT);
+    answer.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+const kept = (cacheName, key) => caches.match(key, { cacheName, ignoreVary: true, ignoreSearch: true });
+
+async function networkFirst(request, cacheName, key) {
+  const answer = fetchKeeping(request, { cacheName, key });
+  if (down()) {
+    const copy = await kept(cacheName, key);
+    if (copy) { answer.catch(() => {}); return copy; }
+  }
+  try {
+    return await soon(answer);
   } catch (err) {
-    const kept = await caches.match(key, { cacheName, ignoreVary: true, ignoreSearch: true });
-    if (kept) return kept;
-    throw err;
+    const copy = await kept(cacheName, key);
+    return copy || answer; // nothing kept: the network's answer, however long it takes
+  }
+}
+
+// A deal form of the game page: posted as usual; if the post fails or no answer comes within
+// WAIT, the deal is kept on the phone and the game's page shown with it, "not sent yet" (from
+// the cache: the network just failed). A post that did reach the server is never sent twice:
+// the game is read again before anything kept is sent, and a deal stored as entered is done.
+async function postForm(request, path) {
+  const body = request.clone();
+  try {
+    return await soon(fetchKeeping(request, null));
+  } catch (err) {
+    let page = null;
+    try {
+      page = await ScorekeeperQueue.keepForm(path, await body.formData());
+    } catch (failed) { /* not a form this phone can keep */ }
+    if (!page) throw err;
+    if (self.registration.sync) self.registration.sync.register('scorekeeper-queue').catch(() => {});
+    // #kept: the page says at once that the network has failed.
+    return Response.redirect(new URL(`${page}#kept`, self.location.origin).href, 303);
   }
 }
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (staticPath(url)) {
+  if (request.method === 'POST') {
+    if (request.mode === 'navigate' && ScorekeeperQueue.formGame(url.pathname)) {
+      event.respondWith(postForm(request, url.pathname));
+    }
+    return;
+  }
+  if (request.method !== 'GET') return;
+  if (staticPath(url) || url.pathname === MANIFEST) {
+    // The manifest is the page's language's (/manifest.webmanifest): the last one fetched is kept.
     event.respondWith(networkFirst(request, STATIC, url.pathname));
   } else if (GAME_PAGE.test(url.pathname)) {
     if (request.mode === 'navigate') {
       event.respondWith(networkFirst(request, PAGES, url.pathname));
     } else {
       // A page's live update: when it brings news (200, not 304), the kept page follows it.
-      event.respondWith(fetch(request).then((response) => {
-        if (response.status === 200) {
-          const copy = response.clone();
-          caches.open(PAGES).then((cache) => cache.put(url.pathname, copy));
-        }
-        return response;
-      }));
+      event.respondWith(fetchKeeping(request, { cacheName: PAGES, key: url.pathname }));
     }
   }
 });

@@ -6,6 +6,7 @@ The service worker needs a secure context; 127.0.0.1 is one.  Every wait is for 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -277,3 +278,124 @@ def test_a_new_release_never_leaves_the_phone_on_the_old_static_files(
         context.close()
     finally:
         server.stop()
+
+
+# -- a phone that believes it is online, and has no route -----------------------------------------
+
+
+def server_version(server: LiveServer, game_id: str) -> str:
+    """The game's version as the API tags it: one more for every write the server stored."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server.origin}/api/v1/games/{game_id}", timeout=60) as answer:
+        return str(answer.headers["ETag"])
+
+
+def declared_deal_five(browser: Browser, server: LiveServer) -> tuple[Any, BrowserContext, Page]:
+    """A game of four deals whose fifth is declared on the page (online), its tricks filled in."""
+    game = api_game(server, deals=4)
+    context, page = scorer(browser, server, game)
+    from e2e_support import tap_and_load
+
+    tap_and_load(page, page.get_by_role("button", name="Diamonds", exact=True))
+    for seat, count in enumerate(MIZERKA_DEALS[4].tricks):
+        page.fill(f"#tricks-{seat}", str(count))
+    return game, context, page
+
+
+def shown_as_kept(page: Page, game: Any) -> None:
+    """The game's own page (never the browser's error page), deal 5 kept on the phone."""
+    from playwright.sync_api import expect
+
+    # The service worker gives up on a silent network after a few seconds (8): wait longer than that.
+    expect(page.locator("#offline-deal-5")).to_contain_text("not sent yet", timeout=20_000)
+    assert page.url.endswith(game.path()), page.url
+    expect(page.locator("#offline-status")).to_contain_text("Kept on this phone, not sent yet: #5.")
+    expect(page.locator(".flashes")).to_have_count(0)  # the kept page's old message is not said again
+    assert page.evaluate("navigator.onLine") is True
+
+
+def sent_once(page: Page, server: LiveServer, game: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator(".offline-row")).to_have_count(0, timeout=20_000)
+    expect(page.locator("#deal-5")).to_be_visible()
+    deals = server_deals(server, game.id)
+    assert [deal["number"] for deal in deals] == [1, 2, 3, 4, 5]
+    assert deals[4]["contract"] == "diamonds"
+    assert deals[4]["tricks"] == by_seat(MIZERKA_DEALS[4].tricks)
+    assert deals[4]["totals"] == by_seat(MIZERKA_DEALS[4].totals)
+    assert page.evaluate("async () => (await ScorekeeperQueue.ops(document.body.dataset.game)).length") == 0
+
+
+def test_a_save_the_network_fails_while_the_phone_believes_it_is_online_is_kept_and_sent_once(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    game, context, page = declared_deal_five(browser, live_server)
+    # Wi-Fi connected, no route beyond it: every request fails, navigator.onLine stays true.
+    context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Save deal 5").tap()
+    shown_as_kept(page, game)
+    from playwright.sync_api import expect
+
+    expect(page.locator("#offline-status")).to_contain_text("Offline")
+    screenshot(page, "offline-save-without-a-route")
+    assert server_deals(live_server, game.id)[4]["tricks"] is None, "nothing reached the server"
+
+    context.unroute("**/*")  # the route is back: the page's next update finds the server and sends
+    sent_once(page, live_server, game)
+    context.close()
+
+
+def test_a_save_the_server_stored_but_whose_answer_was_lost_is_not_stored_again(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    game, context, page = declared_deal_five(browser, live_server)
+
+    def answer_lost(route: Any) -> None:
+        if route.request.method == "POST" and route.request.url.endswith("/deals/5/tricks"):
+            route.fetch()  # the server has it, and stores it...
+            route.abort("connectionreset")  # ...and its answer never reaches the phone
+        else:
+            route.abort("internetdisconnected")
+
+    context.route("**/*", answer_lost)
+    page.get_by_role("button", name="Save deal 5").tap()
+    shown_as_kept(page, game)
+    stored = server_deals(live_server, game.id)[4]
+    assert stored["tricks"] == by_seat(MIZERKA_DEALS[4].tricks)
+    version = server_version(live_server, game.id)
+
+    context.unroute("**/*")
+    sent_once(page, live_server, game)
+    assert server_version(live_server, game.id) == version, "the kept deal was found stored: nothing written"
+    context.close()
+
+
+def test_a_save_without_an_answer_is_kept_after_a_few_seconds_and_its_late_arrival_is_not_doubled(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    game, context, page = declared_deal_five(browser, live_server)
+    held: list[Any] = []
+
+    def silent(route: Any) -> None:
+        if route.request.method == "POST" and route.request.url.endswith("/deals/5/tricks"):
+            held.append(route)  # mobile data that takes the request and says nothing
+        else:
+            route.abort("timedout")
+
+    context.route("**/*", silent)
+    page.get_by_role("button", name="Save deal 5").tap()
+    shown_as_kept(page, game)
+    assert len(held) == 1
+    # The request arrives after all, long after the phone stopped waiting.
+    held[0].continue_()
+    deadline = time.monotonic() + 20
+    while server_deals(live_server, game.id)[4]["tricks"] is None:
+        assert time.monotonic() < deadline, "the late request never arrived"
+        time.sleep(0.05)
+    version = server_version(live_server, game.id)
+    context.unroute("**/*")
+    sent_once(page, live_server, game)
+    assert server_version(live_server, game.id) == version
+    context.close()
