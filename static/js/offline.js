@@ -217,7 +217,7 @@
   'use strict';
   if (typeof document === 'undefined') return;
   const d = document, b = d.body, Q = self.ScorekeeperQueue;
-  if (!b.classList.contains('game-page') || !window.indexedDB) return;
+  if (!b.classList.contains('game-page') || !window.indexedDB || !self.Scorekeeper) return;
   const game = b.dataset.game;
   const seenKey = `sk-seen-${game}`;
   const note = d.getElementById('offline-status');
@@ -226,8 +226,8 @@
   // navigator.onLine says: the page is then as offline, until the server answers again.
   let unreachable = false;
 
-  const t = (key, values) => String((plan && plan.strings[key]) || key)
-    .replace(/%\((\w+)\)[sd]/g, (m, name) => (values && name in values ? values[name] : m));
+  // The page's texts, in its language: app.js's t, over templates/_ui_strings.html (offline.* keys).
+  const t = self.Scorekeeper.t;
   const el = (tag, attrs, ...children) => {
     const e = d.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => {
@@ -290,7 +290,7 @@
     const s = slot(number);
     const order = kind === 'bids' ? s.bidding_order : plan.players.map((_, seat) => seat);
     const fs = el('fieldset', { class: 'numbers', 'data-kind': kind, 'data-sum': kind === 'tricks' ? plan.tricks_per_deal : '' },
-      el('legend', { text: t(kind === 'bids' ? 'bids_legend' : 'tricks_legend') }));
+      el('legend', { text: kind === 'bids' ? t('offline.bids_legend') : t('offline.tricks_legend') }));
     order.forEach((seat) => {
       const id = `${prefix}-${kind}-${seat}`;
       const role = plan.roles[s.roles[seat]] || '';
@@ -305,7 +305,7 @@
           el('button', { type: 'button', class: 'step', 'data-step': '1', 'data-target': id, 'aria-label': `${name(seat)} +`, text: '+' }))));
       if (kind === 'bids' && s.roles[seat] === 'dealer') fs.append(el('p', { class: 'hint forbidden-bid', 'data-forbidden-note': true, hidden: true }));
     });
-    if (kind === 'tricks') fs.append(el('p', { class: 'hint', 'data-hint': 'tricks', text: t('tricks_hint', { total: plan.tricks_per_deal }) }));
+    if (kind === 'tricks') fs.append(el('p', { class: 'hint', 'data-hint': 'tricks', text: t('offline.tricks_hint', { total: plan.tricks_per_deal }) }));
     return fs;
   }
   const read = (form, kind) => {
@@ -333,7 +333,7 @@
     const say = form.querySelector('[data-forbidden-note]');
     if (say) {
       say.hidden = bid === null;
-      say.textContent = bid === null ? '' : t('forbidden', { player: name(s.dealer), bid, total: s.hook_total });
+      say.textContent = bid === null ? '' : t('offline.forbidden', { player: name(s.dealer), bid, total: s.hook_total });
     }
   }
   // What a form holds, checked for what a person can see at a glance (every box filled, the
@@ -343,12 +343,12 @@
     const say = (text) => { error.textContent = text; error.hidden = !text; return !text; };
     for (const kind of ['bids', 'tricks']) {
       const values = read(form, kind);
-      if (values && values.includes(null)) return say(t('fill_all'));
+      if (values && values.includes(null)) return say(t('offline.fill_all'));
       if (kind === 'tricks' && values && values.reduce((a, n) => a + n, 0) !== plan.tricks_per_deal) {
-        return say(t('tricks_sum', { total: plan.tricks_per_deal }));
+        return say(t('offline.tricks_sum', { total: plan.tricks_per_deal }));
       }
       if (kind === 'bids' && values && values[slot(number).dealer] === forbidden(form, number)) {
-        return say(t('forbidden', { player: name(slot(number).dealer), bid: forbidden(form, number), total: slot(number).hook_total }));
+        return say(t('offline.forbidden', { player: name(slot(number).dealer), bid: forbidden(form, number), total: slot(number).hook_total }));
       }
     }
     return say('');
@@ -356,16 +356,16 @@
 
   function whoLine(deal) {
     const s = slot(deal.number), parts = [];
-    if (s.chooser !== null) parts.push(t('chose', { player: name(s.chooser) }));
-    parts.push(t('dealt', { player: name(s.dealer) }));
+    if (s.chooser !== null) parts.push(t('offline.chose', { player: name(s.chooser) }));
+    parts.push(t('offline.dealt', { player: name(s.dealer) }));
     return parts.join(' · ');
   }
   function describe(deal) {
     if (!deal) return '';
     const figures = plan.players.map((who, seat) => {
       const bits = [];
-      if (deal.bids) bits.push(t('bid_short', { bid: shown(deal.bids[seat]) }));
-      bits.push(deal.tricks ? t('tricks_short', { count: shown(deal.tricks[seat]) }) : t('playing'));
+      if (deal.bids) bits.push(t('offline.bid_short', { bid: shown(deal.bids[seat]) }));
+      bits.push(deal.tricks ? t('offline.tricks_short', { count: shown(deal.tricks[seat]) }) : t('offline.playing'));
       return `${who} ${bits.join(', ')}`;
     });
     return `${label(deal.contract)}: ${figures.join(' · ')}`;
@@ -379,7 +379,7 @@
       const empty = section.querySelector('p.empty');
       if (empty) { empty.hidden = true; empty.dataset.offlineHidden = '1'; }
       table = el('table', { class: `log seats-${plan.players.length}` },
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '#' }), el('th', { scope: 'col', text: t('contract') }),
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '#' }), el('th', { scope: 'col', text: t('offline.contract') }),
           plan.players.map((who) => el('th', { scope: 'col', class: 'num', text: who })))), el('tbody'));
       const wrap = el('div', { class: 'table-wrap offline-row' }, table);
       section.querySelector('h2').after(wrap);
@@ -388,15 +388,15 @@
   }
   function row(deal, badge) {
     const fix = el('button', { type: 'button', class: 'fix link-button', 'data-offline-correct': deal.number,
-      'aria-label': t('correct_deal', { number: deal.number }), text: t('correct') });
+      'aria-label': t('offline.correct_deal', { number: deal.number }), text: t('offline.correct') });
     return el('tr', { id: `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
       el('th', { scope: 'row', class: 'num', text: String(deal.number) }),
       el('td', { class: 'deal-cell' }, el('span', { class: 'contract-name', text: label(deal.contract) }), ' ',
         el('span', { class: 'deal-who', text: whoLine(deal) }), ' ', el('span', { class: 'badge unsent', text: badge }),
-        badge === t('undo_not_sent') ? null : fix),
+        badge === t('offline.undo_not_sent') ? null : fix),
       plan.players.map((who, seat) => el('td', { class: 'num fig' },
-        deal.bids ? el('span', { class: 'bid', text: t('bid_short', { bid: shown(deal.bids[seat]) }) }) : null, ' ',
-        el('span', { class: 'tricks', text: deal.tricks ? t('tricks_short', { count: shown(deal.tricks[seat]) }) : t('playing') }))));
+        deal.bids ? el('span', { class: 'bid', text: t('offline.bid_short', { bid: shown(deal.bids[seat]) }) }) : null, ' ',
+        el('span', { class: 'tricks', text: deal.tricks ? t('offline.tricks_short', { count: shown(deal.tricks[seat]) }) : t('offline.playing') }))));
   }
   function drawLog(m) {
     d.querySelectorAll('.offline-row').forEach((e) => e.remove());
@@ -408,10 +408,10 @@
       if (server) { server.after(tr); server.hidden = true; server.dataset.offlineHidden = '1'; } else body.append(tr);
     };
     m.deals.forEach((deal) => {
-      if (deal.op) place(row(deal, deal.corrected ? t('correction_not_sent') : t('not_sent')), deal.number);
-      else if (!d.getElementById(`deal-${deal.number}`)) place(row(deal, t('sent_row')), deal.number);
+      if (deal.op) place(row(deal, deal.corrected ? t('offline.correction_not_sent') : t('offline.not_sent')), deal.number);
+      else if (!d.getElementById(`deal-${deal.number}`)) place(row(deal, t('offline.sent_row')), deal.number);
     });
-    m.undone.forEach((deal) => place(row(deal, t('undo_not_sent')), deal.number));
+    m.undone.forEach((deal) => place(row(deal, t('offline.undo_not_sent')), deal.number));
     // A deal the server has but this phone undid: drawn struck through until sent.
   }
 
@@ -421,40 +421,40 @@
     const number = pending ? pending.number : deals.length + 1;
     const card = el('section', { class: 'card turn offline-card', id: 'offline-turn', 'aria-labelledby': 'offline-turn-heading' });
     if (number > plan.deal_count) {
-      card.append(el('p', { class: 'hint', text: t('finished') }));
+      card.append(el('p', { class: 'hint', text: t('offline.finished') }));
       return card;
     }
     const s = slot(number);
     const heading = el('h1', { id: 'offline-turn-heading' });
     const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number });
     card.append(el('div', { class: 'card-head' }, heading));
-    card.append(el('p', { class: 'roles' }, el('span', { text: t('deals', { player: name(s.dealer) }) }),
-      s.chooser !== null ? el('span', { text: t('chooses', { player: name(s.chooser) }) }) : null));
+    card.append(el('p', { class: 'roles' }, el('span', { text: t('offline.deals', { player: name(s.dealer) }) }),
+      s.chooser !== null ? el('span', { text: t('offline.chooses', { player: name(s.chooser) }) }) : null));
     if (pending) {
-      heading.textContent = t('deal_contract', { number, contract: label(pending.contract) });
+      heading.textContent = t('offline.deal_contract', { number, contract: label(pending.contract) });
       form.dataset.step = 'tricks';
       form.append(numbers('tricks', number, null, 'offline'));
       form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
-      form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit', text: t('save_deal', { number }) })));
+      form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit', text: t('offline.save_deal', { number }) })));
     } else if (s.chooser !== null) {
-      heading.textContent = t('chooses', { player: name(s.chooser) });
+      heading.textContent = t('offline.chooses', { player: name(s.chooser) });
       form.dataset.step = 'contract';
       const left = contractsLeft(deals, s.chooser);
-      form.append(el('fieldset', { class: 'contracts' }, el('legend', { text: t('contracts_left', { player: name(s.chooser) }) }),
+      form.append(el('fieldset', { class: 'contracts' }, el('legend', { text: t('offline.contracts_left', { player: name(s.chooser) }) }),
         el('div', { class: `contract-buttons${left.length === 1 ? ' single' : ''}` },
           left.map((id) => el('button', { type: 'submit', name: 'contract', value: id, class: `contract c-${id}`, text: label(id) })))));
     } else {
-      heading.textContent = t('deal_contract', { number, contract: label(s.contract) });
+      heading.textContent = t('offline.deal_contract', { number, contract: label(s.contract) });
       form.dataset.step = s.bidding_order.length ? 'bids' : 'tricks';
       form.append(numbers(form.dataset.step, number, null, 'offline'));
       form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
       form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit',
-        text: form.dataset.step === 'bids' ? t('save_bids') : t('save_deal', { number }) })));
+        text: form.dataset.step === 'bids' ? t('offline.save_bids') : t('offline.save_deal', { number }) })));
     }
     card.append(form);
     if (last) {
       card.append(el('p', { class: 'actions' }, el('button', { type: 'button', class: 'button', 'data-offline-undo': last.number,
-        text: t('undo', { number: last.number }) })));
+        text: t('offline.undo', { number: last.number }) })));
     }
     return card;
   }
@@ -464,47 +464,47 @@
     if (!deal) return null;
     const s = slot(number);
     const card = el('section', { class: 'card turn offline-card', id: 'offline-turn', 'aria-labelledby': 'offline-turn-heading' },
-      el('div', { class: 'card-head' }, el('h1', { id: 'offline-turn-heading', text: t('correct_deal', { number }) })));
+      el('div', { class: 'card-head' }, el('h1', { id: 'offline-turn-heading', text: t('offline.correct_deal', { number }) })));
     const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number, 'data-step': 'correct' });
     if (s.chooser !== null) {
       const choices = [deal.contract, ...contractsLeft(m.deals, s.chooser)];
       const id = 'offline-contract';
-      form.append(el('p', { class: 'field' }, el('label', { for: id, text: t('contract') }),
+      form.append(el('p', { class: 'field' }, el('label', { for: id, text: t('offline.contract') }),
         el('select', { id, name: 'contract' }, choices.map((c) => el('option', { value: c, selected: c === deal.contract, text: label(c) })))));
     }
     if (deal.bids) form.append(numbers('bids', number, deal.bids, 'offline-fix'));
     if (deal.tricks) form.append(numbers('tricks', number, deal.tricks, 'offline-fix'));
     form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
     form.append(el('p', { class: 'actions' },
-      el('button', { class: 'button primary', type: 'submit', text: t('save_correction') }), ' ',
-      el('button', { class: 'button', type: 'button', 'data-offline-cancel': '1', text: t('cancel') })));
+      el('button', { class: 'button primary', type: 'submit', text: t('offline.save_correction') }), ' ',
+      el('button', { class: 'button', type: 'button', 'data-offline-cancel': '1', text: t('offline.cancel') })));
     card.append(form);
     return card;
   }
 
   function blockedPanel(op) {
     const box = el('div', { class: 'flash flash-error offline-conflict', role: 'alert' });
-    const mine = op.kind === 'undo' ? t('undo', { number: op.number })
+    const mine = op.kind === 'undo' ? t('offline.undo', { number: op.number })
       : describe({ contract: op.contract || (op.theirs && op.theirs.contract) || slot(op.number).contract, bids: op.bids, tricks: op.tricks });
     if (op.state === 'conflict') {
-      box.append(el('p', { text: t(op.kind === 'undo' ? 'conflict_undo' : 'conflict', { number: op.number }) }));
+      box.append(el('p', { text: op.kind === 'undo' ? t('offline.conflict_undo', { number: op.number }) : t('offline.conflict', { number: op.number }) }));
       box.append(el('dl', { class: 'versions' },
-        el('dt', { text: t('theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('none', { number: op.number }) }),
-        el('dt', { text: t('mine') }), el('dd', { text: mine })));
+        el('dt', { text: t('offline.theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number }) }),
+        el('dt', { text: t('offline.mine') }), el('dd', { text: mine })));
       const buttons = el('p', { class: 'actions' },
-        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('keep_theirs') }));
+        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('offline.keep_theirs') }));
       if (op.theirs) {
         buttons.append(' ', el('button', { type: 'button', class: 'button primary', 'data-offline-mine': op.id,
-          text: op.kind === 'undo' ? t('undo_anyway') : t('use_mine', { number: op.number }) }));
+          text: op.kind === 'undo' ? t('offline.undo_anyway') : t('offline.use_mine', { number: op.number }) }));
       }
       box.append(buttons);
     } else {
-      const why = op.code === 'incomplete' ? t('fill_all') : op.message;
-      box.append(el('p', { text: t('refused', { number: op.number, message: why }) }));
+      const why = op.code === 'incomplete' ? t('offline.fill_all') : op.message;
+      box.append(el('p', { text: t('offline.refused', { number: op.number, message: why }) }));
       box.append(el('p', { text: mine }));
       box.append(el('p', { class: 'actions' },
-        op.kind === 'undo' ? null : el('button', { type: 'button', class: 'button', 'data-offline-correct': op.number, text: t('correct_deal', { number: op.number }) }), ' ',
-        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('discard', { number: op.number }) })));
+        op.kind === 'undo' ? null : el('button', { type: 'button', class: 'button', 'data-offline-correct': op.number, text: t('offline.correct_deal', { number: op.number }) }), ' ',
+        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('offline.discard', { number: op.number }) })));
     }
     return box;
   }
@@ -515,11 +515,11 @@
     const parts = [];
     if (!online()) {
       const at = seenAt();
-      parts.push(at ? t('offline', { time: new Date(at).toLocaleTimeString(d.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' }) })
-        : t('offline_never'));
+      parts.push(at ? t('offline.offline', { time: new Date(at).toLocaleTimeString(d.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' }) })
+        : t('offline.offline_never'));
     }
-    if (kept.length) parts.push(t('kept', { deals: Array.from(new Set(kept)).join(', ') }));
-    if (kept.length && online()) parts.push(busySending ? t('sending') : '');
+    if (kept.length) parts.push(t('offline.kept', { deals: Array.from(new Set(kept)).join(', ') }));
+    if (kept.length && online()) parts.push(busySending ? t('offline.sending') : '');
     if (!kept.length && online() && message) parts.push(message);
     const text = parts.filter(Boolean).join(' ');
     note.textContent = text;
@@ -653,7 +653,7 @@
     }
     busySending = false;
     list = await Q.ops(game);
-    message = outcome === 'empty' ? t('sent') : outcome === 'offline' ? t('waiting') : '';
+    message = outcome === 'empty' ? t('offline.sent') : outcome === 'offline' ? t('offline.waiting') : '';
     if (outcome === 'offline') unreachable = true;
     render();
     if (outcome === 'empty') d.dispatchEvent(new CustomEvent('sk:refresh'));

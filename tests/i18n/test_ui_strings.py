@@ -10,17 +10,15 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.helpers import page, parse_html
+from tests.helpers import page, parse_html, start_mizerka
 from tests.i18n.texts import english_catalog
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
-# The scripts that read the block (the offline entry carries its own words in the game's plan).
-SCRIPTS = [
-    script
-    for script in sorted((Path(__file__).resolve().parents[2] / "static" / "js").glob("*.js"))
-    if "'ui-strings'" in script.read_text()
-]
+JS = Path(__file__).resolve().parents[2] / "static" / "js"
+# The script that reads the block, and the one that speaks through its t (the offline entry,
+# whose texts, offline.*, only the game page carries: the page that loads it).
+READER, OFFLINE = JS / "app.js", JS / "offline.js"
 CALL = re.compile(r"\bt\(\s*'([^']*)'")
 ANY_CALL = re.compile(r"(?<![\w.])t\(")
 
@@ -36,16 +34,12 @@ def ui_strings(html: str) -> dict[str, Any]:
     return loaded
 
 
-def keys_used() -> set[str]:
-    assert [script.name for script in SCRIPTS] == ["app.js"]
-    used: set[str] = set()
-    for script in SCRIPTS:
-        source = script.read_text()
-        calls = CALL.findall(source)
-        # Every call names its key in so many words, so this list is the whole list.
-        assert len(calls) == len(ANY_CALL.findall(source)), script.name
-        used.update(calls)
-    return used
+def keys_used(script: Path) -> set[str]:
+    source = script.read_text()
+    calls = CALL.findall(source)
+    # Every call names its key in so many words, so this list is the whole list.
+    assert len(calls) == len(ANY_CALL.findall(source)), script.name
+    return set(calls)
 
 
 def test_every_page_carries_the_texts_as_valid_json(client: FlaskClient) -> None:
@@ -54,25 +48,39 @@ def test_every_page_carries_the_texts_as_valid_json(client: FlaskClient) -> None
         assert strings and all(isinstance(value, str) and value for value in strings.values()), url
 
 
-def test_the_keys_are_those_the_script_uses(client: FlaskClient) -> None:
-    strings = ui_strings(page(client, "/"))
-    used = keys_used()
-    assert used, "the script reads no text"
-    assert sorted(used - set(strings)) == [], "t() asks for a key the page does not carry"
-    assert sorted(set(strings) - used) == [], "a text no script reads"
-    assert list(strings) == sorted(strings), "keys by area, alphabetised"
+def test_the_keys_are_those_the_scripts_use(client: FlaskClient) -> None:
+    # One block, one t: only app.js reads the block, offline.js speaks through app.js's t.
+    readers = sorted(script.name for script in JS.glob("*.js") if "ui-strings" in script.read_text())
+    assert readers == ["app.js"]
+    assert "self.Scorekeeper.t" in OFFLINE.read_text()
+    own = re.compile(r"(?:const|let|function)\s+t\b\s*(?:=\s*\(|\()")
+    assert [script.name for script in JS.glob("*.js") if own.search(script.read_text())] == ["app.js"]
+    page_keys, offline_keys = keys_used(READER), keys_used(OFFLINE)
+    assert page_keys and offline_keys, "a script reads no text"
+    assert all(key.startswith("offline.") for key in offline_keys)
+    assert not any(key.startswith("offline.") for key in page_keys)
+    game_id = start_mizerka(client, deals=1)
+    for url, used in (("/", page_keys), (f"/games/{game_id}", page_keys | offline_keys)):
+        strings = ui_strings(page(client, url))
+        assert sorted(used - set(strings)) == [], f"t() asks for a key {url} does not carry"
+        assert sorted(set(strings) - used) == [], f"a text no script reads, on {url}"
+        assert list(strings) == sorted(strings), "keys by area, alphabetised"
 
 
 def test_each_text_is_a_msgid_with_its_placeholders_left_for_the_script(client: FlaskClient) -> None:
-    strings = ui_strings(page(client, "/"))
+    strings = ui_strings(page(client, f"/games/{start_mizerka(client, deals=1)}"))
     assert sorted(set(strings.values()) - english_catalog()) == []
     assert strings["count.so_far"] == "%(total)s of %(target)s so far."
+    assert strings["offline.kept"] == "Kept on this phone, not sent yet: %(deals)s."
+    assert strings["offline.tricks_short"] == "%(count)s tr"
+    assert strings["offline.refused"] == "Deal %(number)s was not accepted: %(message)s"
 
 
 def test_the_texts_follow_the_page_s_language(client: FlaskClient) -> None:
     """The block is drawn by gettext in the request's language: an Italian phone gets Italian ones."""
-    english = ui_strings(page(client, "/"))
+    game = f"/games/{start_mizerka(client, deals=1)}"
+    english = ui_strings(page(client, game))
     client.get("/language/it?next=/")
-    italian = page(client, "/")
+    italian = page(client, game)
     assert '<html lang="it">' in italian
     assert set(ui_strings(italian)) == set(english)

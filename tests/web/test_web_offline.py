@@ -38,6 +38,7 @@ def test_the_scorers_page_carries_the_engines_plan(app: Flask, client: FlaskClie
     ]
     assert plan["remaining"] == [list(left) for left in state.remaining_contracts]
     assert plan["sync"] == f"/games/{game_id}/sync/deals"
+    assert "strings" not in plan, "the script's words are the page's texts (templates/_ui_strings.html)"
     # The schedule is what the engine says of every deal, as a whole game is played out...
     whole = ruleset.replay(
         game.setup, [DealRecord(contract=d.contract, tricks=d.tricks) for d in MIZERKA_DEALS]
