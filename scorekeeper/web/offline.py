@@ -2,7 +2,7 @@
 
 ``/sw.js`` is ``static/js/sw.js`` with two constants put in front: ``VERSION``, a hash of
 every static file, and ``PRECACHE``, the files a phone keeps for the game page to open
-without the network.  Any change to a static file changes the worker's bytes, so the
+without the network (and its manifest).  Any change to a static file changes the worker's bytes, so the
 browser installs the new worker (it compares them on every visit: the route answers
 ``no-cache``), which fetches the new files and drops the old ones.
 """
@@ -19,6 +19,8 @@ from werkzeug.wrappers import Response
 from . import bp
 
 #: The static files a phone keeps (by their path under static/): the game page's look and script.
+#: The worker keeps the manifest the pages link too, ``/manifest.webmanifest`` (in the language
+#: it was last fetched in, like the pages), not the English original under static/.
 PRECACHE = (
     "css/app.css",
     "css/print.css",
@@ -27,7 +29,6 @@ PRECACHE = (
     "js/offline.js",
     "icons/icon.svg",
     "icons/icon-192.png",
-    "manifest.webmanifest",
 )
 WORKER = "js/sw.js"
 
@@ -51,7 +52,7 @@ def service_worker() -> Response:
     folder = current_app.static_folder
     assert folder is not None
     source = (Path(folder) / WORKER).read_text(encoding="utf-8")
-    files = [url_for("static", filename=name) for name in PRECACHE]
+    files = [url_for("static", filename=name) for name in PRECACHE] + [url_for("manifest")]
     head = f"const VERSION = {json.dumps(static_version(folder))};\nconst PRECACHE = {json.dumps(files)};\n"
     response = make_response(head + source)
     response.headers["Content-Type"] = "text/javascript; charset=utf-8"

@@ -399,3 +399,53 @@ def test_a_save_without_an_answer_is_kept_after_a_few_seconds_and_its_late_arriv
     sent_once(page, live_server, game)
     assert server_version(live_server, game.id) == version
     context.close()
+
+
+# -- languages ----------------------------------------------------------------------------------------
+
+
+def test_a_game_opened_offline_speaks_the_language_it_was_last_fetched_in(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from e2e_support import tap_and_load
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=4)
+    context, page = scorer(browser, live_server, game)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    # The switch, online: the game page comes back in Polish, and that is the copy the phone keeps,
+    # with the manifest the page links (/manifest.webmanifest, in the page's language).
+    page.locator("details.languages summary").tap()
+    tap_and_load(page, page.locator("details.languages a[hreflang=pl]"))
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")
+    page.wait_for_function(
+        """async (path) => {
+             const kept = await caches.match(path, {ignoreVary: true});
+             const manifest = await caches.match('/manifest.webmanifest', {ignoreVary: true});
+             return kept && (await kept.text()).includes('<html lang="pl">') &&
+               manifest && (await manifest.json()).lang === 'pl';
+           }""",
+        arg=game.path(),
+        polling=100,
+    )
+    polish = page.evaluate("JSON.parse(document.getElementById('ui-strings').textContent)")
+
+    context.set_offline(True)
+    page.reload()
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    assert page.evaluate("JSON.parse(document.getElementById('ui-strings').textContent)") == polish
+    assert page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")["lang"] == "pl"
+    # The offline entry speaks through the page's texts: the Polish page's, whatever they say.
+    offline = str(polish["offline.offline"]).split("%(time)s")[0]
+    expect(page.locator("#offline-status")).to_contain_text(offline)
+    card = page.locator("#offline-turn")
+    card.locator("button.contract").first.tap()
+    for seat, count in enumerate((5, 4, 4)):
+        card.locator(f"#offline-tricks-{seat}").fill(str(count))
+    card.locator("button[type=submit]").tap()
+    expect(page.locator("#offline-deal-5")).to_contain_text(str(polish["offline.not_sent"]))
+    context.set_offline(False)
+    expect(page.locator(".offline-row")).to_have_count(0)
+    assert len(server_deals(live_server, game.id)) == 5
+    context.close()

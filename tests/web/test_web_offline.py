@@ -101,10 +101,23 @@ def test_the_service_worker_is_served_from_the_root_and_never_kept_stale(client:
     files = json.loads(head[1].removeprefix("const PRECACHE = ").rstrip(";"))
     with client.application.app_context():
         assert version == static_version(str(client.application.static_folder))
-    assert files == [f"/static/{name}" for name in PRECACHE]
+    assert files == [f"/static/{name}" for name in PRECACHE] + ["/manifest.webmanifest"]
     for url in files:
         with client.get(url) as kept:
             assert kept.status_code == 200, url
+
+
+def test_the_worker_keeps_what_the_game_page_links(client: FlaskClient) -> None:
+    """The page's styles, scripts, icons and manifest, by the addresses the page uses."""
+    game_id = start_mizerka(client, deals=1)
+    doc = parse_html(page(client, f"/games/{game_id}"))
+    linked = {str(link.attrs["href"]) for link in doc.find_all("link") if link.attrs.get("href")}
+    linked |= {str(script.attrs["src"]) for script in doc.find_all("script") if script.attrs.get("src")}
+    linked.add(str(doc.find("body").attrs["data-offline"]))
+    head = client.get("/sw.js").get_data(as_text=True).splitlines()[1]
+    files = set(json.loads(head.removeprefix("const PRECACHE = ").rstrip(";")))
+    assert "/manifest.webmanifest" in linked
+    assert sorted(linked - files) == []
 
 
 def test_the_workers_version_follows_any_change_to_a_static_file(tmp_path: Path) -> None:
