@@ -386,10 +386,10 @@
     }
     return table.tBodies[0];
   }
-  function row(deal, badge) {
+  function row(deal, badge, id) {
     const fix = el('button', { type: 'button', class: 'fix link-button', 'data-offline-correct': deal.number,
       'aria-label': t('offline.correct_deal', { number: deal.number }), text: t('offline.correct') });
-    return el('tr', { id: `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
+    return el('tr', { id: id || `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
       el('th', { scope: 'row', class: 'num', text: String(deal.number) }),
       el('td', { class: 'deal-cell' }, el('span', { class: 'contract-name', text: label(deal.contract) }), ' ',
         el('span', { class: 'deal-who', text: whoLine(deal) }), ' ', el('span', { class: 'badge unsent', text: badge }),
@@ -411,7 +411,8 @@
       if (deal.op) place(row(deal, deal.corrected ? t('offline.correction_not_sent') : t('offline.not_sent')), deal.number);
       else if (!d.getElementById(`deal-${deal.number}`)) place(row(deal, t('offline.sent_row')), deal.number);
     });
-    m.undone.forEach((deal) => place(row(deal, t('offline.undo_not_sent')), deal.number));
+    // Its own id: the deal played again in its place has the deal's.
+    m.undone.forEach((deal) => place(row(deal, t('offline.undo_not_sent'), `offline-undone-${deal.number}`), deal.number));
     // A deal the server has but this phone undid: drawn struck through until sent.
   }
 

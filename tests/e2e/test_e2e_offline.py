@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from e2e_support import PHONE, LiveServer, api_game, new_context, screenshot
-from helpers import MIZERKA_DEALS, MIZERKA_NAMES
+from helpers import MIZERKA_DEALS, MIZERKA_FIRST_DEALER, MIZERKA_NAMES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -448,4 +448,60 @@ def test_a_game_opened_offline_speaks_the_language_it_was_last_fetched_in(
     context.set_offline(False)
     expect(page.locator(".offline-row")).to_have_count(0)
     assert len(server_deals(live_server, game.id)) == 5
+    context.close()
+
+
+# -- the server's deals changed offline ------------------------------------------------------------
+
+
+def test_the_servers_deals_corrected_and_undone_offline_end_up_as_corrected_once(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
+
+    game = api_game(live_server, deals=4)
+    context, page = scorer(browser, live_server, game)
+    before = server_version(live_server, game.id)
+    context.set_offline(True)
+    status = page.locator("#offline-status")
+    expect(status).to_contain_text("Offline")
+
+    # Deal 3, the server's (Cid's Mizerka, 4 9 0), corrected from its row in the log.
+    page.locator("#deal-3").get_by_role("link", name="Correct deal 3").tap()
+    editor = page.locator("#offline-turn")
+    expect(editor.get_by_role("heading")).to_have_text("Correct deal 3")
+    for seat, count in enumerate((5, 8, 0)):
+        editor.locator(f"#offline-fix-tricks-{seat}").fill(str(count))
+    editor.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator("#offline-deal-3")).to_contain_text("correction not sent yet")
+    # Deal 4, the server's last, undone; then played again as Ann chooses now.
+    page.locator("#offline-turn").get_by_role("button", name="Undo deal 4").tap()
+    expect(page.locator("#offline-undone-4")).to_contain_text("undo not sent yet")
+    enter_offline(page, 4, "Spades", (6, 4, 3))
+    expect(status).to_contain_text("#3, #4")
+    assert server_version(live_server, game.id) == before, "nothing reaches the server while offline"
+
+    context.set_offline(False)
+    expect(page.locator(".offline-row")).to_have_count(0)
+    expect(page.locator("#deal-4")).to_contain_text("Spades")
+    ruleset = get_ruleset("mizerka")
+    setup = GameSetup("mizerka", tuple(MIZERKA_NAMES), int(MIZERKA_FIRST_DEALER))
+    records = [DealRecord(contract=d.contract, tricks=d.tricks) for d in MIZERKA_DEALS[:2]]
+    records += [DealRecord(contract="mizerka", tricks=(5, 8, 0))]
+    records += [DealRecord(contract="spades", tricks=(6, 4, 3))]
+    expected = ruleset.replay(setup, records).deals
+    deals = server_deals(live_server, game.id)
+    assert [d["contract"] for d in deals] == ["hearts", "clubs", "mizerka", "spades"]
+    for stored, deal in zip(deals, expected, strict=True):
+        assert stored["tricks"] == by_seat(deal.tricks or ())
+        assert stored["scores"] == by_seat(deal.scores or ())
+        assert stored["totals"] == by_seat(deal.totals or ())
+    # Once: a correction, an undo and a deal are three writes, and sending again writes nothing.
+    version = int(server_version(live_server, game.id).strip('"v'))
+    assert version == int(before.strip('"v')) + 3
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("!document.getElementById('offline-status').textContent.includes('…')")
+    assert server_version(live_server, game.id) == f'"v{version}"'
     context.close()
