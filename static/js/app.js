@@ -238,10 +238,21 @@
   if (!b.classList.contains('game-page')) return;
 
   // Deals entered without a connection (kept on the phone, sent when it is back).
+  // At once where a deal may be entered next (or the phone is offline, or the worker just kept a
+  // Save); on a watching phone or a finished game only once the page is idle, so the 40 kB script
+  // never holds up the first screen there.
   if (b.dataset.offline && window.fetch) {
-    const script = d.createElement('script');
-    script.src = b.dataset.offline;
-    d.head.append(script);
+    const loadOffline = () => {
+      const script = d.createElement('script');
+      script.src = b.dataset.offline;
+      d.head.append(script);
+    };
+    const needed = (b.dataset.editable === '1' && !b.dataset.finished) || navigator.onLine === false || location.hash === '#kept';
+    if (needed) loadOffline();
+    else window.addEventListener('load', () => {
+      if (window.requestIdleCallback) requestIdleCallback(loadOffline, { timeout: 4000 });
+      else setTimeout(loadOffline, 1500);
+    });
   }
   const https = d.querySelector('[data-https-note]');
   if (https && !window.isSecureContext) {
