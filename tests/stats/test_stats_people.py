@@ -222,7 +222,7 @@ def test_new_game_offers_known_players_and_takes_a_date_and_note(app: Flask, cli
         game = db.session.get(Game, game_id)
         assert (game.played_on, game.note) == (date(2026, 1, 9), "Club night")
     sheet = text_of(page(client, f"/games/{game_id}/scoresheet"))
-    assert "January 9, 2026" in sheet and "Club night" in sheet
+    assert "9 January 2026" in sheet and "Club night" in sheet
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ def test_each_listed_game_shows_its_replayed_figures(app: Flask, client: FlaskCl
             text = games[game_id]
             assert f"Ann · B{i} · C{i}" in text
             assert "Mizerka" in text
-            assert format_date(START + timedelta(days=i), "medium", locale="en") in text  # as Babel writes it
+            assert format_date(START + timedelta(days=i), "medium", locale="en_GB") in text  # day first
             leaders = " & ".join(state.setup.players[s.seat] for s in state.standings if s.rank == 1)
             lead = signed(max(state.totals))
             if state.finished:
