@@ -350,7 +350,8 @@
   const live = d.getElementById('live');
   const period = parseInt(b.dataset.poll, 10);
   let timer = 0, running = false, fresh = null, notice = null;
-  let etag = `"v${b.dataset.version}-${b.dataset.editable === '1' ? 'e' : 'r'}"`;
+  // The page's own tag, as the server writes it (routes._etag): version, editable, language.
+  let etag = `"v${b.dataset.version}-${b.dataset.editable === '1' ? 'e' : 'r'}-${d.documentElement.lang}"`;
   const busy = () => {
     const a = d.activeElement;
     return (a && live.contains(a) && a.matches('input, select, textarea')) ||

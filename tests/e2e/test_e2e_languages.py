@@ -65,3 +65,29 @@ def test_the_switch_fits_opens_from_the_keyboard_and_changes_the_language(
     assert page.locator('.languages [aria-current="true"]').get_attribute("lang") == "pl"
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_watching_phone_s_first_poll_is_answered_not_modified(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    """The page's own tag names its language as the server's does: nothing is sent again for nothing."""
+    from e2e_support import PHONE, api_game
+
+    game = api_game(live_server, deals=2)
+    context = new_context(browser, PHONE)
+    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+    page = context.new_page()
+    page.goto(f"{live_server.origin}/games/{game.id}")
+    assert page.locator("html").get_attribute("lang") == language
+    # The live update's poll: the page's address with the tag it holds (not the worker's own copy).
+    with page.expect_response(
+        lambda response: (
+            response.url.endswith(f"/games/{game.id}") and "if-none-match" in response.request.headers
+        ),
+        timeout=15000,
+    ) as polled:
+        pass
+    assert polled.value.request.headers["if-none-match"].endswith(f'-r-{language}"')
+    assert polled.value.status == 304, polled.value.status
+    context.close()
