@@ -149,6 +149,17 @@ def test_several_workers_starting_at_once_build_one_schema(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
+def translated(language: str, message: str) -> str:
+    """``message`` as the repository's catalog for ``language`` says it."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "scorekeeper" / "translations" / language / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as catalog:
+        entry = read_po(catalog)[message]
+    assert entry is not None and entry.string, (language, message)
+    return str(entry.string)
+
+
 def test_installed_wheel_serves_the_pages_from_an_empty_folder(tmp_path: Path) -> None:
     """`pip install .` ships templates, static files and migrations inside the package."""
     wheels = tmp_path / "wheels"
@@ -164,7 +175,13 @@ def test_installed_wheel_serves_the_pages_from_an_empty_folder(tmp_path: Path) -
         check=True,
         capture_output=True,
     )
-    for shipped in ("templates/web/game.html", "static/css/app.css", "migrations/env.py"):
+    for shipped in (
+        "templates/web/game.html",
+        "static/css/app.css",
+        "migrations/env.py",
+        "translations/pl/LC_MESSAGES/messages.po",
+        "translations/it/LC_MESSAGES/messages.po",
+    ):
         assert (target / "scorekeeper" / shipped).is_file(), shipped
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -175,12 +192,26 @@ def test_installed_wheel_serves_the_pages_from_an_empty_folder(tmp_path: Path) -
         client = app.test_client()
         assert client.get("/games/new").status_code == 200
         assert client.get("/static/css/app.css").status_code == 200
+        # Every language ships: the catalogs are inside the package and compiled at start-up.
+        for language, words in zip(("pl", "it"), sys.argv[2:]):
+            page = client.get("/games/new", headers={"Accept-Language": language}).get_data(as_text=True)
+            assert f'<html lang="{language}"' in page and words in page, (language, words)
         """
     ).replace("sys.exit(0 if response.status_code == 200 else 1)", "assert response.status_code == 200")
     env = {**os.environ, "PYTHONPATH": str(target), "SCOREKEEPER_INSTANCE": str(empty / "instance")}
     env.pop("DATABASE_URL", None)
     result = subprocess.run(
-        [sys.executable, "-c", script, str(target)], env=env, cwd=empty, capture_output=True, text=True
+        [
+            sys.executable,
+            "-c",
+            script,
+            str(target),
+            *(translated(language, "New game") for language in ("pl", "it")),
+        ],
+        env=env,
+        cwd=empty,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     assert (empty / "instance" / "scorekeeper.sqlite3").is_file()
