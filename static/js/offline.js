@@ -169,6 +169,7 @@
     [/^\/games\/([\w-]+)\/deals$/, 'record'],
     [/^\/games\/([\w-]+)\/deals\/(\d+)\/tricks$/, 'tricks'],
     [/^\/games\/([\w-]+)\/undo$/, 'undo'],
+    [/^\/games\/([\w-]+)\/deals\/(\d+)\/edit$/, 'correct'],
   ];
   const whole = (value) => (typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? parseInt(value, 10) : null);
   function formGame(path) {
@@ -189,6 +190,18 @@
     if (which.kind === 'undo') {
       const seen = info.deals && info.deals[number - 1];
       return { ...op, kind: 'undo', base: seen ? facts(seen) : null };
+    }
+    if (which.kind === 'correct') {
+      // One deal corrected as the correction page posts it. A swap changes two deals in one
+      // correction, which only the server can judge as a whole: it is not kept.
+      if (form.get('swap_with')) return null;
+      const seen = info.deals && info.deals[number - 1];
+      if (!seen) return null;
+      const change = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks') };
+      // Tricks all left empty: a deal still being played keeps none.
+      if (change.tricks && change.tricks.every((n) => n === null)) change.tricks = null;
+      const blank = [change.bids, change.tricks].some((values) => values && values.includes(null));
+      return { ...op, kind: 'correct', ...change, base: facts(seen), ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
     }
     const fields = which.kind === 'tricks'
       ? { contract: null, bids: null, tricks: counts('tricks') }

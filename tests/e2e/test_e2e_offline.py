@@ -505,3 +505,31 @@ def test_the_servers_deals_corrected_and_undone_offline_end_up_as_corrected_once
     page.wait_for_function("!document.getElementById('offline-status').textContent.includes('…')")
     assert server_version(live_server, game.id) == f'"v{version}"'
     context.close()
+
+
+def test_a_correction_the_network_fails_is_kept_and_sent_once(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The correction page's Save without a route: the game's page with the correction kept, then sent."""
+    from e2e_support import tap_and_load
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=4)
+    context, page = scorer(browser, live_server, game)
+    before = server_version(live_server, game.id)
+    tap_and_load(page, page.locator("#deal-3").get_by_role("link", name="Correct deal 3"))
+    assert page.url.endswith(f"/games/{game.id}/deals/3/edit"), page.url
+    for seat, count in enumerate((5, 8, 0)):
+        page.fill(f"#tricks-{seat}", str(count))
+    context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator("#offline-deal-3")).to_contain_text("correction not sent yet", timeout=20_000)
+    assert page.url.endswith(game.path()), page.url
+    assert server_version(live_server, game.id) == before, "nothing reached the server"
+
+    context.unroute("**/*")
+    expect(page.locator(".offline-row")).to_have_count(0, timeout=20_000)
+    deals = server_deals(live_server, game.id)
+    assert deals[2]["contract"] == "mizerka" and deals[2]["tricks"] == by_seat((5, 8, 0))
+    assert int(server_version(live_server, game.id).strip('"v')) == int(before.strip('"v')) + 1
+    context.close()
