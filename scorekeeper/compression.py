@@ -13,6 +13,8 @@ import gzip
 
 from flask import Flask, Response, request
 
+from . import pagecache
+
 COMPRESSIBLE = frozenset(
     {
         "text/html",
@@ -49,8 +51,11 @@ def compress_response(response: Response) -> Response:
         source.close()  # the file a static response was streaming from
     if len(body) < MIN_SIZE:
         return response
-    # Level 3: a third of level 6's CPU time for a body some 10% larger (bench/README.md).
-    response.set_data(gzip.compress(body, compresslevel=3, mtime=0))
+    # A page served as kept has its gzip kept with it; anything else is compressed now.
+    packed = pagecache.kept_gzip(body)
+    if packed is None:
+        packed = gzip.compress(body, compresslevel=pagecache.GZIP_LEVEL, mtime=0)
+    response.set_data(packed)
     response.headers["Content-Encoding"] = "gzip"
     response.headers.pop("Accept-Ranges", None)  # byte ranges of the identity body no longer apply
     return response

@@ -14,6 +14,10 @@ flashed messages is neither served from nor stored in the cache, and the
 CSRF token of the forms is stored as a placeholder and filled in afresh.
 ``PAGE_CACHE_SIZE`` (entries per worker, 0 turns it off) bounds the memory.
 
+A kept copy also keeps its gzip once made (``Kept.gzipped``): a page served as kept, to a
+phone that accepts gzip, is not compressed again (``scorekeeper.compression`` asks
+``kept_gzip``). Compressing a 40 kB page costs about as much as serving it from here.
+
 The club's pages (home, rankings, a player's page) change with any game, so they are
 named by the club's latest write instead (``club_page``): the highest ``games.updated_at``,
 which every write bumps, read from an index in one query.  A maximum is not a counter,
@@ -26,6 +30,7 @@ in a fixed number of queries); a quiet one serves them kept.
 
 from __future__ import annotations
 
+import gzip
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -41,29 +46,56 @@ DEFAULT_SIZE = 128  # a page is 20-50 kB: at most a few MB per worker
 CSRF_PLACEHOLDER = "\x00csrf\x00"  # cannot occur in a rendered page: NUL is never emitted
 
 
+GZIP_LEVEL = 3  # a third of level 6's CPU time for a body some 10% larger (bench/README.md)
+
+
+class Kept:
+    """A rendered body, and its gzip once a response has needed it."""
+
+    __slots__ = ("_encoded", "_gzipped", "body")
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self._encoded: bytes | None = None
+        self._gzipped: bytes | None = None
+
+    def encoded(self) -> bytes:
+        if self._encoded is None:
+            self._encoded = self.body.encode()
+        return self._encoded
+
+    def gzipped(self) -> bytes:
+        # Two threads may both compress it once; either result is the same bytes.
+        if self._gzipped is None:
+            self._gzipped = gzip.compress(self.encoded(), compresslevel=GZIP_LEVEL, mtime=0)
+        return self._gzipped
+
+
 class PageCache:
-    """A small thread-safe LRU of rendered bodies (str)."""
+    """A small thread-safe LRU of rendered bodies."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[Hashable, str] = OrderedDict()
+        self._entries: OrderedDict[Hashable, Kept] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> Kept | None:
         with self._lock:
-            body = self._entries.get(key)
-            if body is not None:
+            kept = self._entries.get(key)
+            if kept is not None:
                 self._entries.move_to_end(key)
-            return body
+            return kept
 
-    def put(self, key: Hashable, body: str) -> None:
+    def put(self, key: Hashable, body: str) -> Kept | None:
         if self.size <= 0:
-            return
+            return None
+        kept = Kept(body)
         with self._lock:
-            self._entries[key] = body
+            self._entries[key] = kept
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
+        return kept
 
     def clear(self) -> None:
         with self._lock:
@@ -100,10 +132,13 @@ def cached(key: Hashable) -> str | None:
 
     Call only when ``usable()`` said so for this request.
     """
-    body = _cache().get((current_language(), key))
-    if body is not None and CSRF_PLACEHOLDER in body:
-        body = body.replace(CSRF_PLACEHOLDER, generate_csrf())
-    return body
+    kept = _cache().get((current_language(), key))
+    if kept is None:
+        return None
+    if CSRF_PLACEHOLDER in kept.body:
+        return kept.body.replace(CSRF_PLACEHOLDER, generate_csrf())
+    g.kept_page = kept
+    return kept.body
 
 
 def keep(key: Hashable, body: str) -> None:
@@ -117,7 +152,20 @@ def keep(key: Hashable, body: str) -> None:
         body = body.replace(token, CSRF_PLACEHOLDER)
     elif f'name="{field}"' in body:
         return  # a token this module cannot see: never keep it
-    _cache().put((current_language(), key), body)
+    kept = _cache().put((current_language(), key), body)
+    if kept is not None and CSRF_PLACEHOLDER not in body:
+        g.kept_page = kept
+
+
+def kept_gzip(body: bytes) -> bytes | None:
+    """The kept gzip of ``body`` when it is the page this request served from (or kept in) the cache.
+
+    The bytes are compared, so a response that is not exactly the kept page is compressed afresh.
+    """
+    kept: Kept | None = g.get("kept_page")
+    if kept is None or len(body) != len(kept.encoded()) or body != kept.encoded():
+        return None
+    return kept.gzipped()
 
 
 def club_page(

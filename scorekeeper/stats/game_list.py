@@ -156,5 +156,9 @@ def latest_write() -> datetime | None:
 
     The stamp of the club's kept pages (home, rankings, players): see ``scorekeeper.pagecache``.
     """
-    stamp: datetime | None = db.session.execute(select(func.max(Game.updated_at))).scalar()
+    stamp: datetime | None = db.session.connection().execute(_LATEST_WRITE).scalar()
     return stamp
+
+
+# Built once and sent on the session's connection: this query runs before every club page.
+_LATEST_WRITE = select(func.max(Game.__table__.c.updated_at))

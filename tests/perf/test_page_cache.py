@@ -122,3 +122,70 @@ def test_the_bench_routes_exist_only_when_asked_for(app: Flask) -> None:
     client = app.test_client()
     assert client.post("/_bench/insert").status_code in (404, 405)
     assert client.get("/_bench/worker").status_code == 404
+
+
+@pytest.mark.parametrize("scorer", [False, True], ids=["watcher", "scorer"])
+def test_a_kept_page_is_compressed_once(
+    app: Flask, uncached: Flask, scorer: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Served again from the cache, a page reuses its gzip; what the phone unpacks is the fresh page.
+
+    The scorer's game page carries a new form token each time, so it is compressed on every request.
+    """
+    import gzip
+
+    from scorekeeper import compression, pagecache
+
+    game_id, key = new_game(app, 9)
+    client, fresh_client = app.test_client(), uncached.test_client()
+    if scorer:
+        with_pencil(client, game_id, key)
+        with_pencil(fresh_client, game_id, key)
+    made: list[int] = []
+    real = gzip.compress
+
+    def counting(data: bytes, *args: Any, **kwargs: Any) -> bytes:
+        made.append(len(data))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(compression.gzip, "compress", counting)
+    monkeypatch.setattr(pagecache.gzip, "compress", counting)
+    gz = {"Accept-Encoding": "gzip"}
+    for url in urls(game_id):
+        made.clear()
+        answers = [client.get(url, headers=gz) for _ in range(3)]
+        assert [r.headers.get("Content-Encoding") for r in answers] == ["gzip"] * 3, url
+        assert len(made) == (3 if scorer and url == f"/games/{game_id}" else 1), (url, made)
+        fresh = fresh_client.get(url).get_data(as_text=True)
+        for answer in answers:
+            assert without_tokens(gzip.decompress(answer.get_data()).decode()) == without_tokens(fresh), url
+        # A phone that does not take gzip gets the same page uncompressed.
+        plain = client.get(url)
+        assert "Content-Encoding" not in plain.headers
+        assert without_tokens(plain.get_data(as_text=True)) == without_tokens(fresh), url
+
+
+def test_a_kept_club_page_is_compressed_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gzip
+
+    from scorekeeper import compression, pagecache
+
+    new_game(app, 18)
+    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0
+    client = app.test_client()
+    with app.app_context():
+        player_id = db.session.execute(db.text("SELECT min(id) FROM players")).scalar_one()
+    made: list[int] = []
+    real = gzip.compress
+
+    def counting(data: bytes, *args: Any, **kwargs: Any) -> bytes:
+        made.append(len(data))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(compression.gzip, "compress", counting)
+    monkeypatch.setattr(pagecache.gzip, "compress", counting)
+    for url in ["/", "/rankings", f"/players/{player_id}"]:
+        made.clear()
+        answers = [client.get(url, headers={"Accept-Encoding": "gzip"}) for _ in range(3)]
+        bodies = {gzip.decompress(answer.get_data()) for answer in answers}
+        assert len(bodies) == 1 and len(made) == 1, (url, made)
