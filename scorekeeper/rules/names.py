@@ -21,6 +21,7 @@ Two checks live here:
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from .refusal import RuleError
@@ -95,8 +96,12 @@ def normalise_text(raw: str) -> str:
     return unicodedata.normalize("NFC", " ".join(raw.split()))
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """The form in which two names are compared: invisible characters removed, NFKC, case folded.
+
+    Kept for the names last seen (a pure function of the text): a deal's tricks name each
+    player, and every write compares those names with the game's.
 
     Look-alikes that differ only by case, compatibility forms (full-width letters,
     ligatures) or invisible characters get the same key, so they cannot sit at one
