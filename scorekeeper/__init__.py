@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import i18n, limits, pagecache
 from .config import Settings, default_config
-from .extensions import csrf, db, limiter, migrate
+from .extensions import csrf, db, limiter
 
 __version__ = "0.1.0"
 
@@ -75,13 +75,13 @@ def register_proxy_fix(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    from .database import configure_engine, migrations_dir
+    from .database import configure_engine
 
     i18n.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     limiter.init_app(app)
-    migrate.init_app(app, db, directory=migrations_dir(), render_as_batch=True)
+    # Flask-Migrate is registered when a migration runs (database.register_migrations), not here.
     configure_engine(app)
     pagecache.init_app(app)
 

@@ -10,7 +10,7 @@ from typing import BinaryIO
 
 import click
 import segno
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 
 from .extensions import db
@@ -184,7 +184,44 @@ def rebuild_stats_command() -> None:
     click.echo(f"Rebuilt the figures of {rebuild_results()} games.")
 
 
+class MigrationCommands(click.Group):
+    """``flask db ...``: Flask-Migrate's commands, loaded when one is asked for.
+
+    The app registers Flask-Migrate only when a migration runs (``register_migrations``):
+    this group does it for the command line, then hands over to Flask-Migrate's own group.
+    """
+
+    @staticmethod
+    def _commands(ctx: click.Context) -> click.Group:
+        from flask.cli import ScriptInfo
+        from flask_migrate.cli import db as commands
+
+        from .database import register_migrations
+
+        register_migrations(ctx.ensure_object(ScriptInfo).load_app())
+        group: click.Group = commands
+        return group
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return self._commands(ctx).list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return self._commands(ctx).get_command(ctx, cmd_name)
+
+
+@click.group("db", cls=MigrationCommands)
+@click.option("-d", "--directory", default=None, help='Migration script directory (default is "migrations")')
+@click.option("-x", "--x-arg", multiple=True, help="Additional arguments consumed by custom env.py scripts")
+@with_appcontext
+def migration_commands(directory: str | None, x_arg: tuple[str, ...]) -> None:
+    """Perform database migrations (Flask-Migrate)."""
+    # What Flask-Migrate's own group does before its commands, which read these.
+    g.directory = directory
+    g.x_arg = x_arg
+
+
 def register(app: Flask) -> None:
+    app.cli.add_command(migration_commands)
     app.cli.add_command(rebuild_stats_command)
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(backup_command)

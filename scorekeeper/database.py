@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
 
@@ -102,13 +104,64 @@ def schema_lock(app: Flask) -> Iterator[None]:
             connection.commit()
 
 
-def upgrade_schema(app: Flask) -> None:
-    """Create or upgrade the schema to the newest migration."""
-    from flask_migrate import upgrade
+def register_migrations(app: Flask) -> None:
+    """Flask-Migrate on ``app`` (its ``upgrade`` and the ``flask db`` commands), once.
 
+    Only when a migration runs: Alembic and its templates cost a serving worker some 12 MB
+    that serving never uses, so a worker whose database is already current never loads them.
+    """
+    if "migrate" not in app.extensions:
+        from flask_migrate import Migrate
+
+        Migrate(app, db, directory=migrations_dir(), render_as_batch=True)
+
+
+_REVISION_LINE = re.compile(
+    r"""^(down_revision|revision)\s*(?::[^=]*)?=\s*(None|'[^']*'|"[^"]*")\s*$""", re.MULTILINE
+)
+
+
+def newest_revision() -> str | None:
+    """The newest migration's id, read from the migration files (no Alembic involved).
+
+    None when the files do not name exactly one newest revision the simple way (then the
+    caller asks Alembic). A test checks it is the head Alembic finds.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in sorted((Path(migrations_dir()) / "versions").glob("*.py")):
+        found = dict(_REVISION_LINE.findall(path.read_text(encoding="utf-8")))
+        if "revision" not in found or "down_revision" not in found:
+            return None
+        revisions.add(found["revision"].strip("'\""))
+        if found["down_revision"] != "None":
+            parents.add(found["down_revision"].strip("'\""))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def schema_is_current(app: Flask) -> bool:
+    """Whether the database already stands at the newest migration (one cheap query)."""
+    newest = newest_revision()
+    if newest is None:
+        return False
+    try:
+        with db.engine.connect() as connection:
+            stamps = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    except DBAPIError:  # no such table yet: a new database
+        return False
+    return stamps == [newest]
+
+
+def upgrade_schema(app: Flask) -> None:
+    """Create or upgrade the schema to the newest migration (Alembic loaded only if there is one to run)."""
     with app.app_context():
-        with schema_lock(app):
-            upgrade(directory=migrations_dir())
+        if not schema_is_current(app):
+            register_migrations(app)
+            from flask_migrate import upgrade
+
+            with schema_lock(app):
+                upgrade(directory=migrations_dir())
         # No connection opened here may outlive start-up: a server that forks workers after
         # loading the app (gunicorn --preload) would otherwise share one socket between processes.
         db.engine.dispose()

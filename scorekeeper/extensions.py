@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
@@ -26,7 +25,6 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
-migrate = Migrate()
 # Keyed by the client's address (behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
 limiter = Limiter(key_func=get_remote_address)

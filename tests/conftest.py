@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
 from scorekeeper.config import normalise_database_url
+from scorekeeper.database import register_migrations
 from scorekeeper.extensions import db
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
@@ -92,6 +93,7 @@ def old_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iter
             **database_config(backend, tmp_path, request),
         }
     )
+    register_migrations(app)
     empty_schema(app)
     yield app
     empty_schema(app)

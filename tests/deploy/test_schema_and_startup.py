@@ -17,7 +17,7 @@ from flask import Flask
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.database import upgrade_schema
+from scorekeeper.database import register_migrations, upgrade_schema
 from scorekeeper.extensions import db
 from tests.conftest import database_config
 
@@ -55,6 +55,7 @@ def migrated_app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -
         **database_config(backend, tmp_path, request),
     }
     app = create_app(config)
+    register_migrations(app)
     if backend == "postgresql":
         # The shared test schema may hold the suite's create_all tables: start from nothing.
         reset_postgresql(app)
@@ -146,6 +147,83 @@ def test_several_workers_starting_at_once_build_one_schema(tmp_path: Path) -> No
         assert returncode == 0, stderr.decode()
     key_file = tmp_path / "instance" / "secret_key"
     assert len(key_file.read_text().strip()) == 64  # generated once, shared by all workers
+
+
+LOADS_ALEMBIC = textwrap.dedent(
+    """
+    import sys
+    from scorekeeper import create_app
+    app = create_app()
+    assert app.test_client().get("/").status_code == 200
+    print("alembic" in sys.modules)
+    """
+)
+
+
+def test_a_worker_on_a_current_database_never_loads_alembic(tmp_path: Path) -> None:
+    """The first start builds the schema with the migrations; later ones see it current and skip Alembic.
+
+    Alembic and its templates would cost each serving worker some 12 MB (bench/README.md).
+    """
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"),
+        "SCOREKEEPER_AUTO_MIGRATE": "1",
+    }
+    env.pop("DATABASE_URL", None)
+
+    def start() -> str:
+        run = subprocess.run(
+            [sys.executable, "-c", LOADS_ALEMBIC], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert start() == "True"  # a new database: migrated
+    assert start() == "False"  # current: nothing to run, nothing loaded
+
+
+def test_the_newest_revision_read_from_the_files_is_alembic_s_head() -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from scorekeeper.database import migrations_dir, newest_revision
+
+    config = Config()
+    config.set_main_option("script_location", migrations_dir())
+    assert newest_revision() == ScriptDirectory.from_config(config).get_current_head()
+
+
+def test_a_database_behind_the_newest_migration_is_not_current(migrated: Flask) -> None:
+    from flask_migrate import upgrade
+
+    from scorekeeper.database import migrations_dir, newest_revision, schema_is_current
+
+    app = migrated
+    with app.app_context():
+        assert not schema_is_current(app)  # no schema at all
+        upgrade(directory=migrations_dir(), revision="0003")
+        assert not schema_is_current(app)
+        upgrade_schema(app)
+        assert schema_is_current(app)
+        stamp = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+        assert stamp == newest_revision()
+        db.session.remove()
+
+
+def test_the_migration_commands_work_from_the_command_line(migrated: Flask) -> None:
+    """``flask db ...`` loads Flask-Migrate when asked for: here an upgrade of an empty database."""
+    from scorekeeper.database import schema_is_current
+
+    app = create_app({**migrated.config, "AUTO_MIGRATE": False})  # as served: Flask-Migrate not loaded
+    assert "migrate" not in app.extensions
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert schema_is_current(app)
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.mark.slow
