@@ -268,14 +268,11 @@ def stale() -> Refusal:
     )
 
 
-def _claim(seen: Snapshot, finished: bool) -> bool:
-    """Lock the game for this write if nobody has written since ``seen`` was read.
-
-    ``finished``: the game's status after the write, stored with the claim.
+def _claim_params(seen: Snapshot, finished: bool) -> dict[str, Any]:
+    """The claim (``_CLAIM``): lock the game for this write if nobody has written since ``seen``
+    was read.  ``finished``: the game's status after the write, stored with the claim.
     """
-    params = {"game_id": seen.id, "seen": seen.version, "now": utcnow(), "finished": finished}
-    result = db.session.connection().execute(_CLAIM, params)
-    return bool(result.rowcount == 1)
+    return {"game_id": seen.id, "seen": seen.version, "now": utcnow(), "finished": finished}
 
 
 def _lock(game_id: str, expected_version: int | None) -> Snapshot:
@@ -350,21 +347,39 @@ def write(
     with transaction():
         current = _current(game_id, expected_version, seen)
         change = plan(current)
-        if not _claim(current, change.after.finished):
+        if not _make(current, change, claim=True):
+            # Another write landed since the read: what went with the claim is undone; lock the
+            # game, read it again and work the change out again.
+            db.session.rollback()
             current = _lock(game_id, expected_version)
             change = plan(current)
-            if change.after.finished != current.state.finished:
-                params = {"game_id": game_id, "finished": change.after.finished}
-                db.session.connection().execute(_SET_FINISHED, params)
-        db.session.connection().execute(change.statement, change.params)
-        stats.write_changes(
-            game_id=current.id,
-            player_ids=current.player_ids,
-            played_on=current.played_on,
-            before=current.state,
-            after=change.after,
-        )
+            _make(current, change, claim=False)
     return _written(current, change)
+
+
+def _make(current: Snapshot, change: Change, *, claim: bool) -> bool:
+    """Send the change and the figures that follow from it: on PostgreSQL one round trip.
+
+    ``claim``: the game's version is claimed first (``_CLAIM``); False when that fails, and the
+    caller rolls back.  Without it the game is already locked (``_lock``): its status follows.
+    """
+    figures = stats.figure_changes(
+        game_id=current.id,
+        player_ids=current.player_ids,
+        played_on=current.played_on,
+        before=current.state,
+        after=change.after,
+    )
+    first: list[stats.Step] = []
+    if claim:
+        first.append((_CLAIM, _claim_params(current, change.after.finished)))
+    elif change.after.finished != current.state.finished:
+        first.append((_SET_FINISHED, {"game_id": current.id, "finished": change.after.finished}))
+    counts = stats.send([*first, (change.statement, change.params), *figures.steps], claim=claim)
+    if counts is None:
+        return False
+    figures.settle(counts[-1])
+    return True
 
 
 def _current(game_id: str, expected_version: int | None, seen: Snapshot | None) -> Snapshot:

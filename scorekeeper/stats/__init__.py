@@ -15,7 +15,7 @@ from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
 from .sums import DEFAULT_RULESET, MIN_FOR_PERCENT, PERIODS, Filters, Record, average, percent
-from .writer import refresh_totals, write_changes, write_new, write_results
+from .writer import FigureChanges, Step, figure_changes, refresh_totals, send, write_new, write_results
 
 __all__ = [
     "CHART_GAMES",
@@ -27,6 +27,7 @@ __all__ = [
     "PERIODS",
     "PER_PAGE",
     "RECENT_GAMES",
+    "FigureChanges",
     "Filters",
     "GameList",
     "ListedGame",
@@ -34,7 +35,9 @@ __all__ = [
     "PlayerStats",
     "Rankings",
     "Record",
+    "Step",
     "average",
+    "figure_changes",
     "figures",
     "game_list",
     "known_players",
@@ -45,7 +48,7 @@ __all__ = [
     "rankings",
     "recent_players",
     "refresh_totals",
-    "write_changes",
+    "send",
     "write_new",
     "write_results",
 ]

@@ -12,16 +12,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from sqlalchemy import Integer, and_, bindparam, case, delete, func, insert, literal, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Insert, Update
 
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, PlayerTotal
 from ..rules import GameState
 from .figures import figures
 from .sums import record_columns
+
+#: A statement and its parameters: a dict, or a list of them (one per row, sent as executemany).
+Step = tuple[Any, Any]
 
 
 def write_results(game: Game, state: GameState) -> None:
@@ -58,116 +64,226 @@ def write_new(*, game_id: str, player_ids: Sequence[int], played_on: date, state
         connection.execute(_INSERT_DEAL_ROWS, deal_rows)
 
 
-def write_changes(
+@dataclass(frozen=True)
+class FigureChanges:
+    """The statements that bring a game's stored figures from one state to another, not yet sent.
+
+    ``steps`` go to ``send`` after the game's own change (in the same list, so on PostgreSQL
+    in the same round trip); ``settle`` then re-sums the totals a difference could not move.
+    """
+
+    steps: list[Step]
+    ruleset: str
+    moved: tuple[int, ...]
+    """The players whose totals the last step moves by a difference."""
+    resum: tuple[int, ...]
+    """The players whose totals are summed again instead."""
+
+    def settle(self, last_count: int) -> None:
+        """After ``steps`` were sent: ``last_count`` is the rows the last one changed."""
+        resum = list(self.resum)
+        if self.moved and last_count != len(self.moved):
+            # A totals row was not there (a concurrent re-sum replaced it): sum it afresh.
+            resum.extend(self.moved)
+        if resum:
+            refresh_totals(resum, self.ruleset)
+
+
+def figure_changes(
     *,
     game_id: str,
     player_ids: Sequence[int],
     played_on: date,
     before: GameState,
     after: GameState,
-) -> None:
-    """Bring the game's stored figures from those of ``before`` to those of ``after``.
+) -> FigureChanges:
+    """The statements bringing the game's stored figures from those of ``before`` to those of ``after``.
 
     For a write to an existing game (inside its transaction): the stored rows are the
     figures of ``before`` (every write keeps them so), so only the rows that differ are
     written: recording a deal inserts that deal's rows and updates the game's, and the
     players' all-time ``player_totals`` move by the difference instead of being re-summed.
-    Statements are built once (below) and sent with ``executemany``: a deal costs a
-    handful of round trips, whatever the number of deals or games.
+    Statements are built once (below): a deal's figures cost one round trip on PostgreSQL
+    (``send``), whatever the number of deals or games.
     """
     old_games, old_deals = figures(before, game_id=game_id, player_ids=player_ids, played_on=played_on)
     new_games, new_deals = figures(after, game_id=game_id, player_ids=player_ids, played_on=played_on)
-    connection = db.session.connection()
+    steps: list[Step] = []
 
     old_by_key = {(row["number"], row["seat"]): row for row in old_deals}
     new_by_key = {(row["number"], row["seat"]): row for row in new_deals}
     gone = sorted({number for number, seat in old_by_key if (number, seat) not in new_by_key})
     if gone:
-        connection.execute(_DELETE_DEAL_ROWS, {"game_id": game_id, "numbers": gone})
+        steps.append((_DELETE_DEAL_ROWS, [{"game_id": game_id, "deal_number": number} for number in gone]))
     changed = [row for key, row in new_by_key.items() if key in old_by_key and old_by_key[key] != row]
     if changed:
-        connection.execute(_UPDATE_DEAL_ROWS, [_keyed(row, _DEAL_ROW_KEY) for row in changed])
-
-    # The rest goes in one round trip where the database allows it (PostgreSQL): see _send.
-    together: list[tuple[Any, Any]] = []
+        steps.append((_UPDATE_DEAL_ROWS, [_keyed(row, _DEAL_ROW_KEY) for row in changed]))
     added = [row for key, row in new_by_key.items() if key not in old_by_key]
     if added:
-        together.append((_INSERT_DEAL_ROWS, added))
+        steps.append((_INSERT_DEAL_ROWS, added))
     if old_games != new_games:
         params: dict[str, Any] = {"of_game": game_id}
         for row in new_games:
             params.update((f"{column}_{row['seat']}", row[column]) for column in _GAME_ROW_CHANGES)
-        together.append((_update_game_rows(len(new_games)), params))
+        steps.append((_update_game_rows(len(new_games)), params))
     ruleset = before.setup.ruleset
     moves, resum = _planned_moves(old_games, new_games)
     if moves:
-        together.append(_move_totals(ruleset, moves))
-    moved = _send(connection, together)
-    if moves and moved != len(moves):
-        resum.extend(player_id for player_id, _delta, _best in moves)
-    if resum:
-        refresh_totals(resum, ruleset)
-
-
-def _send(connection: Any, statements: list[tuple[Any, Any]]) -> int:
-    """Run ``statements`` in order (each with its parameters, a list for several rows); the rows
-    the last one changed.
-
-    On PostgreSQL they go as one statement, the others as data-modifying CTEs of the last
-    (``WITH a AS (INSERT ...), b AS (UPDATE ...) SELECT count(*) FROM (UPDATE ... RETURNING)``):
-    each statement is a round trip through the driver, and a deal's figures are otherwise three
-    of the nine that recording a deal costs.  The statements touch different tables, so seeing
-    one snapshot changes nothing.  SQLite runs in-process, where a round trip costs nothing.
-    """
-    if not statements:
-        return 0
-    if connection.dialect.name != "postgresql" or len(statements) == 1:
-        rowcount = 0
-        for statement, params in statements:
-            rowcount = connection.execute(statement, params).rowcount
-        return int(rowcount)
-    steps = tuple(
-        (statement, len(params) if isinstance(params, list) else 0) for statement, params in statements
+        steps.append(_move_totals(ruleset, moves))
+    return FigureChanges(
+        steps=steps,
+        ruleset=ruleset,
+        moved=tuple(player_id for player_id, _delta, _best in moves),
+        resum=tuple(resum),
     )
-    values: dict[str, Any] = {}
-    for number, (_statement, params) in enumerate(statements):
-        if isinstance(params, list):  # rows to insert: one INSERT ... VALUES (...), (...)
-            for row_number, row in enumerate(params):
-                values.update((f"step{number}_row{row_number}_{name}", value) for name, value in row.items())
+
+
+def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
+    """Run ``steps`` in order, each a statement with its parameters (a list of them: one per row);
+    the rows each changed.
+
+    ``claim``: the first step claims the game (an UPDATE that changes one row or none). When it
+    changes none the answer is None, and what else was sent is still in the transaction: the
+    caller rolls it back.
+
+    On PostgreSQL the steps go as one statement, each a data-modifying CTE read in order
+    (``WITH step_0 AS (UPDATE ... RETURNING 1), step_1 AS (INSERT ...) SELECT (SELECT count(*)
+    FROM step_0), ...``): each statement is a round trip through the driver and a wake-up of
+    the database's backend on the same cores, and recording a deal is otherwise five of them.
+    A statement the database refuses for a unique key there (another write got in first) is a
+    failed claim too.  Steps that touch one row twice must not go together; these never do
+    (different tables, or different rows of one).  SQLite runs in-process, where a round trip
+    costs nothing: there each step is its own statement and a failed claim stops the rest.
+    A list of rows to change or delete (a correction's) cannot be a CTE: it goes alone, after
+    the steps before it.
+    """
+    connection = db.session.connection()
+    # On PostgreSQL the steps from ``together`` on go as one statement.  A list of rows to change
+    # or delete (which a CTE cannot take) goes alone, and so does every step before it: the claim
+    # always goes first.
+    together = len(steps)
+    if connection.dialect.name == "postgresql":
+        together = 1 + max((i for i, step in enumerate(steps) if not _foldable(step)), default=-1)
+        if len(steps) - together < 2:
+            together = len(steps)
+    counts: list[int] = []
+    for statement, params in steps[:together]:
+        counts.append(int(connection.execute(statement, params).rowcount))
+        if claim and counts[0] == 0:
+            return None
+    if together < len(steps):
+        try:
+            counts.extend(_send_together(connection, steps[together:]))
+        except IntegrityError:
+            if not (claim and together == 0):
+                raise
+            return None
+    return None if claim and counts[0] == 0 else counts
+
+
+def _foldable(step: Step) -> bool:
+    """Whether ``step`` can be a CTE of ``_send_together``: several rows only for an INSERT."""
+    statement, params = step
+    return not isinstance(params, list) or isinstance(statement, Insert)
+
+
+def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
+    """``steps`` as one statement (PostgreSQL): the rows each changed."""
+    shape: list[tuple[Any, tuple[str, ...], int]] = []
+    rows_of: list[list[dict[str, Any]] | None] = []
+    for statement, params in steps:
+        if isinstance(statement, Insert):  # its rows: one INSERT ... VALUES (...), (...)
+            given = params if isinstance(params, list) else [params]
+            rows = [_with_defaults(statement, row) for row in given]
+            shape.append((statement, tuple(rows[0]), len(rows)))
+            rows_of.append(rows)
         else:
+            # An UPDATE sets the columns its parameters name (as when SQLAlchemy runs it alone).
+            set_here = isinstance(statement, Update)
+            columns = tuple(name for name in params if set_here and name in statement.table.c)
+            shape.append((statement, columns, 0))
+            rows_of.append(None)
+    sql, order, defaults, processors = _together_sql(tuple(shape), connection.dialect)
+    values: dict[str, Any] = dict(defaults)
+    for number, ((_statement, params), inserted) in enumerate(zip(steps, rows_of, strict=True)):
+        if inserted is None:
             values.update(params)
-    sql, defaults = _together_sql(steps, connection.dialect)
-    return int(connection.exec_driver_sql(sql, {**defaults, **values}).scalar_one())
+        else:
+            for row_number, row in enumerate(inserted):
+                values.update((f"step{number}_row{row_number}_{name}", value) for name, value in row.items())
+    for name, process in processors.items():
+        values[name] = process(values[name])
+    import psycopg
+
+    # The statement is compiled once in PostgreSQL's own $1 form: psycopg's raw cursor sends it
+    # as it is, where the usual cursor would parse its ~6,000 characters for placeholders on
+    # every deal (psycopg keeps the parse of a statement that long for none).
+    driver = connection.connection.driver_connection
+    usual = driver.cursor_factory
+    driver.cursor_factory = psycopg.RawCursor
+    try:
+        counts = connection.exec_driver_sql(sql, tuple(values[name] for name in order)).one()
+    finally:
+        driver.cursor_factory = usual
+    return [int(count) for count in counts]
+
+
+def _with_defaults(statement: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the values of the columns it leaves to a default made in Python (``utcnow``)."""
+    made = {
+        column.name: column.default.arg(None) if column.default.is_callable else column.default.arg
+        for column in statement.table.c
+        if column.name not in row
+        and column.default is not None
+        and (column.default.is_callable or column.default.is_scalar)
+    }
+    return {**row, **made} if made else row
 
 
 @functools.cache
-def _together_sql(steps: tuple[tuple[Any, int], ...], dialect: Any) -> tuple[str, dict[str, Any]]:
-    """``_together(steps)`` compiled once: SQLAlchemy cannot cache a statement with a multi-row
-    INSERT inside, and compiling it for every deal cost more than the round trips it saves."""
-    compiled = _together(steps).compile(dialect=dialect)
-    return str(compiled), dict(compiled.params)
+def _together_sql(
+    shape: tuple[tuple[Any, tuple[str, ...], int], ...], dialect: Any
+) -> tuple[str, tuple[str, ...], dict[str, Any], dict[str, Any]]:
+    """``_together(shape)`` compiled once for PostgreSQL's $1 placeholders: its SQL, the names of
+    its parameters in order, the values it carries, and the conversions its parameters need (a
+    JSON column's, say), since ``exec_driver_sql`` applies none.
+
+    SQLAlchemy cannot cache a statement with a multi-row INSERT inside, and compiling it for
+    every deal cost more than the round trips it saves.
+    """
+    numbered = type(dialect)(paramstyle="numeric_dollar")
+    numbered.server_version_info = dialect.server_version_info
+    compiled = _together(shape).compile(dialect=numbered)
+    processors = {}
+    for name, parameter in compiled.binds.items():
+        process = parameter.type.dialect_impl(dialect).bind_processor(dialect)
+        if process is not None:
+            processors[name] = process
+    return str(compiled), tuple(compiled.positiontup or ()), dict(compiled.params), processors
 
 
 @functools.cache
-def _together(steps: tuple[tuple[Any, int], ...]) -> Any:
-    """The one statement for ``steps`` ((statement, rows it inserts or 0), ...), built once per shape."""
-    *before, (last, _rows) = steps
+def _together(shape: tuple[tuple[Any, tuple[str, ...], int], ...]) -> Any:
+    """The one statement for ``shape``, built once: for each step, the statement, the columns it
+    inserts or sets, and the rows it inserts (0 for a statement with one set of parameters)."""
     ctes = []
-    for number, (statement, rows) in enumerate(before):
+    for number, (statement, columns, rows) in enumerate(shape):
         if rows:
             table = statement.table
             statement = statement.values(
                 [
                     {
-                        column.name: bindparam(f"step{number}_row{row}_{column.name}", type_=column.type)
-                        for column in table.c
+                        name: bindparam(f"step{number}_row{row}_{name}", type_=table.c[name].type)
+                        for name in columns
                     }
                     for row in range(rows)
                 ]
             )
-        ctes.append(statement.cte(f"step_{number}"))
-    changed = last.returning(literal(1)).cte("last_step")
-    return select(func.count()).select_from(changed).add_cte(*ctes)
+        elif columns:
+            typed = statement.table.c
+            statement = statement.values({name: bindparam(name, type_=typed[name].type) for name in columns})
+        ctes.append(statement.returning(literal(1)).cte(f"step_{number}"))
+    return select(*(select(func.count()).select_from(cte).scalar_subquery() for cte in ctes))
 
 
 def _keyed(row: dict[str, Any], key: tuple[str, ...]) -> dict[str, Any]:
@@ -234,7 +350,7 @@ _INSERT_DEAL_ROWS = insert(DealResult.__table__).execution_options(render_nulls=
 _UPDATE_DEAL_ROWS = _by_key(DealResult.__table__, _DEAL_ROW_KEY)
 _DELETE_DEAL_ROWS = delete(DealResult.__table__).where(
     DealResult.__table__.c.game_id == bindparam("game_id"),
-    DealResult.__table__.c.number.in_(bindparam("numbers", expanding=True)),
+    DealResult.__table__.c.number == bindparam("deal_number"),
 )
 #: What a write to a game's deals can change in its rows of ``game_results``.
 _GAME_ROW_CHANGES = ("finished", "total", "rank", "deals_played", "deals_won")

@@ -41,16 +41,18 @@ DEALS: list[tuple[str, tuple[int, int, int]]] = [
 class StatementCounter:
     """Counts the SQL statements the app's engine executes while ``counting()`` is open."""
 
-    def __init__(self, app: Flask) -> None:
+    def __init__(self, app: Flask, *, whole: bool = False) -> None:
+        """``whole``: keep each statement whole (else its first 120 characters, for messages)."""
         self.app = app
         self.statements: list[str] = []
         self.active = False
+        self.length = None if whole else 120
         with app.app_context():
             event.listen(db.engine, "before_cursor_execute", self._seen)
 
     def _seen(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if self.active:
-            self.statements.append(" ".join(statement.split())[:120])
+            self.statements.append(" ".join(statement.split())[: self.length])
 
     @contextmanager
     def counting(self) -> Iterator[list[str]]:
