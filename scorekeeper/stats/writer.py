@@ -2,7 +2,8 @@
 
 Every write to a game brings its rows of ``game_results`` and ``deal_results``, and its
 players' all-time ``player_totals``, from the figures before the write to those after it,
-in the same transaction (``write_changes``; ``write_new`` for a game just created).
+in the same transaction (``figure_changes``, sent with the write's own statements by ``send``;
+``write_new`` for a game just created).
 ``write_results`` and ``refresh_totals`` rebuild them from a replay or from the game rows
 (after an import, a merge, or when a difference cannot be applied).  Tests check the
 stored figures always equal the replay.
@@ -14,7 +15,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Integer, and_, bindparam, case, delete, func, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -167,8 +168,8 @@ def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
         if len(steps) - together < 2:
             together = len(steps)
     counts: list[int] = []
-    for statement, params in steps[:together]:
-        counts.append(int(connection.execute(statement, params).rowcount))
+    for step in steps[:together]:
+        counts.append(_send_alone(connection, step))
         if claim and counts[0] == 0:
             return None
     if together < len(steps):
@@ -181,38 +182,83 @@ def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
     return None if claim and counts[0] == 0 else counts
 
 
+#: A step as compiled: its statement, the columns it inserts or sets, and the rows it inserts
+#: (0 for a statement sent with one set of parameters, or once per set of a list).
+Shape = tuple[Any, tuple[str, ...], int]
+
+
+class Compiled(NamedTuple):
+    """A statement compiled once: its SQL, its parameters' names in order, the values it
+    carries, and the conversions its parameters need (a JSON or date column's), since
+    ``exec_driver_sql`` applies none."""
+
+    sql: str
+    order: tuple[str, ...]
+    defaults: dict[str, Any]
+    processors: dict[str, Any]
+
+    def parameters(self, values: dict[str, Any]) -> tuple[Any, ...]:
+        given = {**self.defaults, **values}
+        for name, process in self.processors.items():
+            given[name] = process(given[name])
+        return tuple(given[name] for name in self.order)
+
+
 def _foldable(step: Step) -> bool:
     """Whether ``step`` can be a CTE of ``_send_together``: several rows only for an INSERT."""
     statement, params = step
     return not isinstance(params, list) or isinstance(statement, Insert)
 
 
+def _shaped(
+    number: int, statement: Any, params: dict[str, Any] | list[dict[str, Any]]
+) -> tuple[Shape, dict[str, Any]]:
+    """Step ``number`` of a statement: its shape, and the values of its parameters.
+
+    An INSERT's rows become one ``INSERT ... VALUES (...), (...)``; an UPDATE sets the columns
+    its parameters name (as when SQLAlchemy runs it).
+    """
+    if isinstance(statement, Insert):
+        given = params if isinstance(params, list) else [params]
+        rows = [_with_defaults(statement, row) for row in given]
+        values = {
+            f"step{number}_row{row_number}_{name}": value
+            for row_number, row in enumerate(rows)
+            for name, value in row.items()
+        }
+        return (statement, tuple(rows[0]), len(rows)), values
+    first = params[0] if isinstance(params, list) else params
+    set_here = isinstance(statement, Update)
+    return (statement, tuple(name for name in first if set_here and name in statement.table.c), 0), first
+
+
+def _send_alone(connection: Any, step: Step) -> int:
+    """One step as its own statement: the rows it changed.
+
+    On SQLite through the driver, compiled once: SQLAlchemy's own execution of a statement
+    cost more than SQLite's work on it.  On PostgreSQL (a correction's rows, a claim on its own)
+    as SQLAlchemy runs it.
+    """
+    statement, params = step
+    if connection.dialect.name == "postgresql":
+        return int(connection.execute(statement, params).rowcount)
+    shape, values = _shaped(0, statement, params)
+    compiled = _compiled((shape,), connection.dialect)
+    if isinstance(params, list) and not isinstance(statement, Insert):  # once per set
+        sent = [compiled.parameters(row) for row in params]
+        return int(connection.exec_driver_sql(compiled.sql, sent).rowcount)
+    return int(connection.exec_driver_sql(compiled.sql, compiled.parameters(values)).rowcount)
+
+
 def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
     """``steps`` as one statement (PostgreSQL): the rows each changed."""
-    shape: list[tuple[Any, tuple[str, ...], int]] = []
-    rows_of: list[list[dict[str, Any]] | None] = []
-    for statement, params in steps:
-        if isinstance(statement, Insert):  # its rows: one INSERT ... VALUES (...), (...)
-            given = params if isinstance(params, list) else [params]
-            rows = [_with_defaults(statement, row) for row in given]
-            shape.append((statement, tuple(rows[0]), len(rows)))
-            rows_of.append(rows)
-        else:
-            # An UPDATE sets the columns its parameters name (as when SQLAlchemy runs it alone).
-            set_here = isinstance(statement, Update)
-            columns = tuple(name for name in params if set_here and name in statement.table.c)
-            shape.append((statement, columns, 0))
-            rows_of.append(None)
-    sql, order, defaults, processors = _together_sql(tuple(shape), connection.dialect)
-    values: dict[str, Any] = dict(defaults)
-    for number, ((_statement, params), inserted) in enumerate(zip(steps, rows_of, strict=True)):
-        if inserted is None:
-            values.update(params)
-        else:
-            for row_number, row in enumerate(inserted):
-                values.update((f"step{number}_row{row_number}_{name}", value) for name, value in row.items())
-    for name, process in processors.items():
-        values[name] = process(values[name])
+    shapes = []
+    values: dict[str, Any] = {}
+    for number, (statement, params) in enumerate(steps):
+        shape, given = _shaped(number, statement, params)
+        shapes.append(shape)
+        values.update(given)
+    compiled = _compiled(tuple(shapes), connection.dialect)
     import psycopg
 
     # The statement is compiled once in PostgreSQL's own $1 form: psycopg's raw cursor sends it
@@ -222,7 +268,7 @@ def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
     usual = driver.cursor_factory
     driver.cursor_factory = psycopg.RawCursor
     try:
-        counts = connection.exec_driver_sql(sql, tuple(values[name] for name in order)).one()
+        counts = connection.exec_driver_sql(compiled.sql, compiled.parameters(values)).one()
     finally:
         driver.cursor_factory = usual
     return [int(count) for count in counts]
@@ -231,58 +277,68 @@ def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
 def _with_defaults(statement: Any, row: dict[str, Any]) -> dict[str, Any]:
     """``row`` with the values of the columns it leaves to a default made in Python (``utcnow``)."""
     made = {
-        column.name: column.default.arg(None) if column.default.is_callable else column.default.arg
-        for column in statement.table.c
-        if column.name not in row
-        and column.default is not None
-        and (column.default.is_callable or column.default.is_scalar)
+        name: default.arg(None) if default.is_callable else default.arg
+        for name, default in _python_defaults(statement.table)
+        if name not in row
     }
     return {**row, **made} if made else row
 
 
 @functools.cache
-def _together_sql(
-    shape: tuple[tuple[Any, tuple[str, ...], int], ...], dialect: Any
-) -> tuple[str, tuple[str, ...], dict[str, Any], dict[str, Any]]:
-    """``_together(shape)`` compiled once for PostgreSQL's $1 placeholders: its SQL, the names of
-    its parameters in order, the values it carries, and the conversions its parameters need (a
-    JSON column's, say), since ``exec_driver_sql`` applies none.
+def _python_defaults(table: Any) -> tuple[tuple[str, Any], ...]:
+    """The columns of ``table`` with a default made in Python (a value, or a function called)."""
+    return tuple(
+        (column.name, column.default)
+        for column in table.c
+        if column.default is not None and (column.default.is_callable or column.default.is_scalar)
+    )
+
+
+@functools.cache
+def _compiled(shapes: tuple[Shape, ...], dialect: Any) -> Compiled:
+    """One step, or several as CTEs of one statement (PostgreSQL), compiled once per shape.
 
     SQLAlchemy cannot cache a statement with a multi-row INSERT inside, and compiling it for
-    every deal cost more than the round trips it saves.
+    every deal cost more than the round trips it saves.  On PostgreSQL the placeholders are
+    its own ($1), for psycopg's raw cursor.
     """
-    numbered = type(dialect)(paramstyle="numeric_dollar")
-    numbered.server_version_info = dialect.server_version_info
-    compiled = _together(shape).compile(dialect=numbered)
+    if dialect.name == "postgresql":
+        numbered = type(dialect)(paramstyle="numeric_dollar")
+        numbered.server_version_info = dialect.server_version_info
+        compiled = _together(shapes).compile(dialect=numbered)
+    else:
+        (shape,) = shapes
+        compiled = _built(0, shape).compile(dialect=dialect)
     processors = {}
     for name, parameter in compiled.binds.items():
         process = parameter.type.dialect_impl(dialect).bind_processor(dialect)
         if process is not None:
             processors[name] = process
-    return str(compiled), tuple(compiled.positiontup or ()), dict(compiled.params), processors
+    return Compiled(str(compiled), tuple(compiled.positiontup or ()), dict(compiled.params), processors)
 
 
-@functools.cache
-def _together(shape: tuple[tuple[Any, tuple[str, ...], int], ...]) -> Any:
-    """The one statement for ``shape``, built once: for each step, the statement, the columns it
-    inserts or sets, and the rows it inserts (0 for a statement with one set of parameters)."""
-    ctes = []
-    for number, (statement, columns, rows) in enumerate(shape):
-        if rows:
-            table = statement.table
-            statement = statement.values(
-                [
-                    {
-                        name: bindparam(f"step{number}_row{row}_{name}", type_=table.c[name].type)
-                        for name in columns
-                    }
-                    for row in range(rows)
-                ]
-            )
-        elif columns:
-            typed = statement.table.c
-            statement = statement.values({name: bindparam(name, type_=typed[name].type) for name in columns})
-        ctes.append(statement.returning(literal(1)).cte(f"step_{number}"))
+def _built(number: int, shape: Shape) -> Any:
+    """Step ``number``'s statement with the values its shape inserts or sets."""
+    statement, columns, rows = shape
+    typed = statement.table.c
+    if rows:
+        return statement.values(
+            [
+                {name: bindparam(f"step{number}_row{row}_{name}", type_=typed[name].type) for name in columns}
+                for row in range(rows)
+            ]
+        )
+    if columns:
+        return statement.values({name: bindparam(name, type_=typed[name].type) for name in columns})
+    return statement
+
+
+def _together(shapes: tuple[Shape, ...]) -> Any:
+    """The one statement for ``shapes``: each step a CTE, read in order, its rows counted."""
+    ctes = [
+        _built(number, shape).returning(literal(1)).cte(f"step_{number}")
+        for number, shape in enumerate(shapes)
+    ]
     return select(*(select(func.count()).select_from(cte).scalar_subquery() for cte in ctes))
 
 
