@@ -124,32 +124,38 @@ def test_the_bench_routes_exist_only_when_asked_for(app: Flask) -> None:
     assert client.get("/_bench/worker").status_code == 404
 
 
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the bodies gzip compresses while the test runs (the app's two places that do)."""
+    import gzip
+
+    from scorekeeper import compression, pagecache
+
+    sizes: list[int] = []
+    real = gzip.compress
+
+    def counting(data: bytes, *args: Any, **kwargs: Any) -> bytes:
+        sizes.append(len(data))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(compression.gzip, "compress", counting)
+    monkeypatch.setattr(pagecache.gzip, "compress", counting)
+    return sizes
+
+
 @pytest.mark.parametrize("scorer", [False, True], ids=["watcher", "scorer"])
-def test_a_kept_page_is_compressed_once(
-    app: Flask, uncached: Flask, scorer: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_kept_page_is_compressed_once(app: Flask, uncached: Flask, scorer: bool, made: list[int]) -> None:
     """Served again from the cache, a page reuses its gzip; what the phone unpacks is the fresh page.
 
     The scorer's game page carries a new form token each time, so it is compressed on every request.
     """
     import gzip
 
-    from scorekeeper import compression, pagecache
-
     game_id, key = new_game(app, 9)
     client, fresh_client = app.test_client(), uncached.test_client()
     if scorer:
         with_pencil(client, game_id, key)
         with_pencil(fresh_client, game_id, key)
-    made: list[int] = []
-    real = gzip.compress
-
-    def counting(data: bytes, *args: Any, **kwargs: Any) -> bytes:
-        made.append(len(data))
-        return real(data, *args, **kwargs)
-
-    monkeypatch.setattr(compression.gzip, "compress", counting)
-    monkeypatch.setattr(pagecache.gzip, "compress", counting)
     gz = {"Accept-Encoding": "gzip"}
     for url in urls(game_id):
         made.clear()
@@ -165,25 +171,14 @@ def test_a_kept_page_is_compressed_once(
         assert without_tokens(plain.get_data(as_text=True)) == without_tokens(fresh), url
 
 
-def test_a_kept_club_page_is_compressed_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kept_club_page_is_compressed_once(app: Flask, made: list[int]) -> None:
     import gzip
-
-    from scorekeeper import compression, pagecache
 
     new_game(app, 18)
     app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0
     client = app.test_client()
     with app.app_context():
         player_id = db.session.execute(db.text("SELECT min(id) FROM players")).scalar_one()
-    made: list[int] = []
-    real = gzip.compress
-
-    def counting(data: bytes, *args: Any, **kwargs: Any) -> bytes:
-        made.append(len(data))
-        return real(data, *args, **kwargs)
-
-    monkeypatch.setattr(compression.gzip, "compress", counting)
-    monkeypatch.setattr(pagecache.gzip, "compress", counting)
     for url in ["/", "/rankings", f"/players/{player_id}"]:
         made.clear()
         answers = [client.get(url, headers={"Accept-Encoding": "gzip"}) for _ in range(3)]
