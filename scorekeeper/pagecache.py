@@ -50,19 +50,26 @@ GZIP_LEVEL = 3  # a third of level 6's CPU time for a body some 10% larger (benc
 
 
 class Kept:
-    """A rendered body, and its gzip once a response has needed it (about a sixth of its size)."""
+    """A rendered body (UTF-8), and its gzip once a response has needed it (about a sixth of its size).
+
+    Kept encoded: a page with one character outside Latin-1 (a minus sign) is a Python string of
+    two bytes a character, twice its UTF-8.
+    """
 
     __slots__ = ("_gzipped", "body")
 
     def __init__(self, body: str) -> None:
-        self.body = body
+        self.body = body.encode()
         self._gzipped: bytes | None = None
 
-    def gzipped(self, encoded: bytes) -> bytes:
-        """The gzip of the body, given it ``encoded`` (UTF-8); made once."""
+    def text(self) -> str:
+        return self.body.decode()
+
+    def gzipped(self) -> bytes:
+        """The gzip of the body; made once."""
         # Two threads may both compress it once; either result is the same bytes.
         if self._gzipped is None:
-            self._gzipped = gzip.compress(encoded, compresslevel=GZIP_LEVEL, mtime=0)
+            self._gzipped = gzip.compress(self.body, compresslevel=GZIP_LEVEL, mtime=0)
         return self._gzipped
 
 
@@ -130,10 +137,11 @@ def cached(key: Hashable) -> str | None:
     kept = _cache().get((current_language(), key))
     if kept is None:
         return None
-    if CSRF_PLACEHOLDER in kept.body:
-        return kept.body.replace(CSRF_PLACEHOLDER, generate_csrf())
+    body = kept.text()
+    if CSRF_PLACEHOLDER in body:
+        return body.replace(CSRF_PLACEHOLDER, generate_csrf())
     g.kept_page = kept
-    return kept.body
+    return body
 
 
 def keep(key: Hashable, body: str) -> None:
@@ -158,10 +166,9 @@ def kept_gzip(body: bytes) -> bytes | None:
     The bytes are compared, so a response that is not exactly the kept page is compressed afresh.
     """
     kept: Kept | None = g.get("kept_page")
-    # Encoding again costs a few microseconds; keeping the bytes would double the cache's memory.
-    if kept is None or body != kept.body.encode():
+    if kept is None or body != kept.body:
         return None
-    return kept.gzipped(body)
+    return kept.gzipped()
 
 
 def club_page(
