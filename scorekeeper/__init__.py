@@ -76,6 +76,7 @@ def register_proxy_fix(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     from .database import configure_engine
+    from .services import store
 
     i18n.init_app(app)
     db.init_app(app)
@@ -84,6 +85,7 @@ def register_extensions(app: Flask) -> None:
     # Flask-Migrate is registered when a migration runs (database.register_migrations), not here.
     configure_engine(app)
     pagecache.init_app(app)
+    store.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -35,6 +35,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import date, datetime, timedelta
+from typing import Generic, TypeVar
 
 from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
@@ -45,6 +46,8 @@ from .i18n import current_language
 DEFAULT_SIZE = 128  # a page is 20-50 kB: at most a few MB per worker
 CSRF_PLACEHOLDER = "\x00csrf\x00"  # cannot occur in a rendered page: NUL is never emitted
 
+
+V = TypeVar("V")
 
 GZIP_LEVEL = 3  # a third of level 6's CPU time for a body some 10% larger (bench/README.md)
 
@@ -73,35 +76,48 @@ class Kept:
         return self._gzipped
 
 
-class PageCache:
-    """A small thread-safe LRU of rendered bodies."""
+class Lru(Generic[V]):
+    """A small thread-safe LRU: at most ``size`` entries, the least recently used dropped first."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[Hashable, Kept] = OrderedDict()
+        self._entries: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Kept | None:
+    def get(self, key: Hashable) -> V | None:
         with self._lock:
-            kept = self._entries.get(key)
-            if kept is not None:
+            value = self._entries.get(key)
+            if value is not None:
                 self._entries.move_to_end(key)
-            return kept
+            return value
 
-    def put(self, key: Hashable, body: str) -> Kept | None:
+    def put(self, key: Hashable, value: V) -> None:
         if self.size <= 0:
-            return None
-        kept = Kept(body)
+            return
         with self._lock:
-            self._entries[key] = kept
+            self._entries[key] = value
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
-        return kept
+
+    def discard(self, key: Hashable) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+
+
+class PageCache(Lru[Kept]):
+    """Rendered bodies, kept as ``Kept``."""
+
+    def keep(self, key: Hashable, body: str) -> Kept | None:
+        if self.size <= 0:
+            return None
+        kept = Kept(body)
+        self.put(key, kept)
+        return kept
 
 
 def init_app(app: Flask) -> None:
@@ -155,7 +171,7 @@ def keep(key: Hashable, body: str) -> None:
         body = body.replace(token, CSRF_PLACEHOLDER)
     elif f'name="{field}"' in body:
         return  # a token this module cannot see: never keep it
-    kept = _cache().put((current_language(), key), body)
+    kept = _cache().keep((current_language(), key), body)
     if kept is not None and CSRF_PLACEHOLDER not in body:
         g.kept_page = kept
 

@@ -47,6 +47,7 @@ from .store import (
     records_of,
     setup_of,
     snapshot,
+    snapshot_for_write,
     snapshot_of_new,
     stale,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "rename_player",
     "setup_of",
     "snapshot",
+    "snapshot_for_write",
     "snapshot_of_new",
     "stale",
     "undo_deal",

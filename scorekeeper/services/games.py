@@ -7,23 +7,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import stats
 from ..errors import refusal
 from ..extensions import db
-from ..models import NOTE_LENGTH, Game, Player, Seat, today
+from ..models import NOTE_LENGTH, Game, Player, Seat, today, utcnow
 from ..rules import N_, RuleError, get_ruleset, name_key, validate_note
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import (
     Snapshot,
     commit,
     conflict_or_fault,
+    keep,
     records_of,
     setup_of,
     snapshot,
-    snapshot_of_new,
+)
+
+_NEW_GAME = insert(Game.__table__)
+_NEW_SEATS = insert(Seat.__table__)
+_PLAYERS_CALLED = select(Player.id, Player.name, Player.name_key).where(
+    Player.name_key.in_(bindparam("keys", expanding=True))
 )
 
 
@@ -50,7 +56,9 @@ def create_game(
 ) -> tuple[Snapshot, str]:
     """Create a game; returns it with its edit key (shown once, stored as a hash).
 
-    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.
+    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.  The game,
+    its seats and its figures go as statements built once (``stats.send``; on PostgreSQL one
+    round trip), not through the ORM, and the new game is kept for its first deal (``keep``).
     """
     ruleset = get_ruleset(ruleset_id)
     setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
@@ -58,32 +66,51 @@ def create_game(
     text = parse_note(note)
     key = new_edit_key()
     try:
-        people = _players_named(setup.players)
+        people = _people_named(setup.players)
         # A person who already exists keeps their spelling ("Kim" typed as "KIM"): the answer
         # shows the names exactly as every later read will.
-        setup = replace(setup, players=tuple(person.name for person in people))
+        setup = replace(setup, players=tuple(name for _id, name in people))
         state = ruleset.replay(setup, [])
-        game = Game(
-            id=new_game_id(),
-            ruleset=ruleset.id,
-            options=setup.options_dict,
-            first_dealer=setup.first_dealer,
-            edit_key_hash=hash_key(key),
-            played_on=day,
-            note=text,
-        )
-        game.seats = [Seat(position=i, player=person) for i, person in enumerate(people)]
-        db.session.add(game)
-        db.session.flush()
-        # A game without deals adds nothing to anyone's totals: only its rows of figures are new.
-        stats.write_new(
-            game_id=game.id, player_ids=[person.id for person in people], played_on=day, state=state
-        )
-        created = snapshot_of_new(game, ruleset, setup, [], state)
+        game_id, now, player_ids = new_game_id(), utcnow(), tuple(person_id for person_id, _name in people)
+        key_hash = hash_key(key)
+        game = {
+            "id": game_id,
+            "ruleset": ruleset.id,
+            "options": setup.options_dict,
+            "first_dealer": setup.first_dealer,
+            "edit_key_hash": key_hash,
+            "version": 0,
+            "created_at": now,
+            "updated_at": now,
+            "played_on": day,
+            "note": text,
+            "finished": state.finished,
+        }
+        seats = [
+            {"game_id": game_id, "position": i, "player_id": person} for i, person in enumerate(player_ids)
+        ]
+        figures = stats.figures(state, game_id=game_id, player_ids=player_ids, played_on=day)
+        stats.send([(_NEW_GAME, game), (_NEW_SEATS, seats), *stats.new_game_steps(figures)])
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
         raise conflict_or_fault(error) from None
+    created = Snapshot(
+        id=game_id,
+        version=0,
+        updated_at=now,
+        edit_key_hash=key_hash,
+        ruleset=ruleset,
+        setup=setup,
+        player_ids=player_ids,
+        played_on=day,
+        created_at=now,
+        note=text,
+        records=(),
+        state=state,
+        figures=figures,
+    )
+    keep(created)
     return created, key
 
 
@@ -126,14 +153,21 @@ def refresh_results(game: Game) -> None:
     stats.write_results(game, state)
 
 
-def _players_named(names: Sequence[str]) -> list[Player]:
-    """The people called ``names`` (ignoring case), in one query; any new name is created."""
+def _people_named(names: Sequence[str]) -> list[tuple[int, str]]:
+    """The ids and names of the people called ``names`` (ignoring case), in one query; any new
+    name is created."""
     keys = [name_key(name) for name in names]
     known = {
-        player.name_key: player
-        for player in db.session.execute(select(Player).where(Player.name_key.in_(keys))).scalars()
+        row.name_key: (row.id, row.name)
+        for row in db.session.connection().execute(_PLAYERS_CALLED, {"keys": keys})
     }
-    return [known.get(key) or _player_named(name) for name, key in zip(names, keys, strict=True)]
+    people = []
+    for name, key in zip(names, keys, strict=True):
+        if key not in known:
+            player = _player_named(name)
+            known[key] = (player.id, player.name)
+        people.append(known[key])
+    return people
 
 
 def _player_named(name: str) -> Player:

@@ -8,7 +8,7 @@ import secrets
 
 from ..errors import refusal
 from ..rules import N_
-from .store import Snapshot, snapshot
+from .store import Snapshot, snapshot_for_write
 
 
 def new_game_id() -> str:
@@ -51,7 +51,7 @@ def authorised_snapshot(game_id: str, key: str | None) -> Snapshot:
     Refuses with ``not_found``, ``auth_required`` or ``bad_key``.  The snapshot is then
     handed to the write (``seen=``), which claims the game only if it is still current.
     """
-    seen = snapshot(game_id)
+    seen = snapshot_for_write(game_id)
     if key is None:
         raise refusal(
             "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None

@@ -3,6 +3,8 @@
 Every write works out its change from a ``Snapshot`` (one query: game, seats, deals,
 replayed), then claims the game by bumping its version only if nobody wrote since; a
 write that loses the race locks the game, reads it again and works the change out again.
+A worker keeps the snapshot each of its writes leaves, so the game's next write starts
+from it after one cheap query instead of a read and a replay (``snapshot_for_write``).
 Refusals raise one of the ``Refusal`` classes of ``scorekeeper.errors`` (the engine's
 ``RuleError``, or a conflict, an access failure, a missing game); each leaves the database
 as it was.
@@ -13,10 +15,11 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
+from flask import Flask, current_app
 from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
@@ -24,6 +27,7 @@ from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import Deal, Game, Player, Seat, utcnow
+from ..pagecache import Lru
 from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
 
 
@@ -77,16 +81,17 @@ def _setup(
     )
 
 
-def records_of(deals: Sequence[Any]) -> list[DealRecord]:
-    """The records of ``deals``: ``Deal`` objects or rows, anything with contract, bids and tricks."""
-    return [
+def records_of(deals: Sequence[Any]) -> tuple[DealRecord, ...]:
+    """The records of ``deals``: ``Deal`` objects, rows or ``DealState``s, anything with contract,
+    bids and tricks."""
+    return tuple(
         DealRecord(
             contract=deal.contract,
             bids=None if deal.bids is None else tuple(deal.bids),
             tricks=None if deal.tricks is None else tuple(deal.tricks),
         )
         for deal in deals
-    ]
+    )
 
 
 def game_version(game_id: str) -> int | None:
@@ -122,11 +127,13 @@ class Snapshot:
 
     Pages, the API, exports and writes all read a game this way.  ``version`` is the
     game's write counter when it was read: a write computes its change from the
-    snapshot and then claims the game only if nobody wrote since.
+    snapshot and then claims the game only if nobody wrote since.  ``updated_at``, the
+    time of its last write, changes with the version.
     """
 
     id: str
     version: int
+    updated_at: datetime
     edit_key_hash: str
     ruleset: Ruleset
     setup: GameSetup
@@ -134,8 +141,10 @@ class Snapshot:
     played_on: date
     created_at: datetime
     note: str | None
-    records: list[DealRecord]
+    records: tuple[DealRecord, ...]
     state: GameState
+    figures: stats.Figures | None = field(default=None, compare=False, repr=False)
+    """The stored figures of ``state``, when the write that left it worked them out."""
 
 
 class Written(NamedTuple):
@@ -169,6 +178,7 @@ _GAME_ROWS = (
     select(
         _games.c.id,
         _games.c.version,
+        _games.c.updated_at,
         _games.c.edit_key_hash,
         _games.c.ruleset,
         _games.c.options,
@@ -190,6 +200,7 @@ _GAME_ROWS = (
 )
 _SNAPSHOT = _GAME_ROWS.where(_games.c.id == _game_id).order_by(_seats.c.position, _deals.c.number)
 _VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
+_STAMP = select(_games.c.version, _games.c.updated_at, _games.c.edit_key_hash).where(_games.c.id == _game_id)
 _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
 # Claim: bump the version only if it is still the one the change was worked out from; the
 # game's status (finished or not) after the change rides along, so it costs no statement.
@@ -228,6 +239,7 @@ def _snapshot_of(game_id: str, rows: Sequence[Any]) -> Snapshot:
     return Snapshot(
         id=game_id,
         version=game.version,
+        updated_at=game.updated_at,
         edit_key_hash=game.edit_key_hash,
         ruleset=ruleset,
         setup=setup,
@@ -241,15 +253,16 @@ def _snapshot_of(game_id: str, rows: Sequence[Any]) -> Snapshot:
 
 
 def snapshot_of_new(
-    game: Game, ruleset: Ruleset, setup: GameSetup, records: list[DealRecord], state: GameState
+    game: Game, ruleset: Ruleset, setup: GameSetup, records: Sequence[DealRecord], state: GameState
 ) -> Snapshot:
-    """The snapshot of a game just added through the ORM (created or imported), before its commit.
+    """The snapshot of a game just added through the ORM (imported), before its commit.
 
     Read before the commit expires the row, so handing the new game back costs no query.
     """
     return Snapshot(
         id=game.id,
         version=game.version,
+        updated_at=game.updated_at,
         edit_key_hash=game.edit_key_hash,
         ruleset=ruleset,
         setup=setup,
@@ -257,9 +270,61 @@ def snapshot_of_new(
         played_on=game.played_on,
         created_at=game.created_at,
         note=game.note,
-        records=records,
+        records=tuple(records),
         state=state,
     )
+
+
+# -- the snapshots a worker's writes leave -----------------------------------------------------------
+
+#: Games per worker whose last snapshot is kept (``SNAPSHOT_CACHE_SIZE``; 0 keeps none): games
+#: being played, each some 50 kB with its figures.
+SNAPSHOT_CACHE_SIZE = 64
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("SNAPSHOT_CACHE_SIZE", SNAPSHOT_CACHE_SIZE)
+    app.extensions["scorekeeper_snapshots"] = Lru[Snapshot](int(app.config["SNAPSHOT_CACHE_SIZE"]))
+
+
+def _kept() -> Lru[Snapshot]:
+    kept: Lru[Snapshot] = current_app.extensions["scorekeeper_snapshots"]
+    return kept
+
+
+def snapshot_for_write(game_id: str) -> Snapshot:
+    """The game as a write starts from it: as this worker's last write to it left it, if still so.
+
+    A write keeps the snapshot it leaves (``keep``).  Every change to what a snapshot holds
+    (a deal, a player's name, a merge) bumps the game's version and stamps ``updated_at``, so
+    one cheap query tells whether the kept snapshot is still the game: then the game is not
+    read and replayed again.  The edit key's hash always comes from that query, never from the
+    kept copy.  Otherwise the game is read as ``snapshot`` reads it.  A copy kept by mistake
+    would still be safe: the claim takes the game only at the version the change was worked
+    out from.
+    """
+    if not plausible_id(game_id):
+        raise not_found()
+    kept = _kept().get(game_id)
+    if kept is not None:
+        stamp = db.session.connection().execute(_STAMP, {"game_id": game_id}).one_or_none()
+        if stamp is None:
+            raise not_found()
+        if stamp[0] == kept.version and stamp[1] == kept.updated_at:
+            return kept if stamp[2] == kept.edit_key_hash else replace(kept, edit_key_hash=stamp[2])
+    return snapshot(game_id)
+
+
+def keep(written: Snapshot) -> None:
+    """Keep the snapshot a write has just committed (``snapshot_for_write`` starts from it).
+
+    A finished game is not kept: it is rarely written again (a correction), and the memory
+    is better spent on the games being played.
+    """
+    if written.state.finished:
+        _kept().discard(written.id)
+    else:
+        _kept().put(written.id, written)
 
 
 def stale() -> Refusal:
@@ -268,11 +333,11 @@ def stale() -> Refusal:
     )
 
 
-def _claim_params(seen: Snapshot, finished: bool) -> dict[str, Any]:
+def _claim_params(seen: Snapshot, finished: bool, now: datetime) -> dict[str, Any]:
     """The claim (``_CLAIM``): lock the game for this write if nobody has written since ``seen``
     was read.  ``finished``: the game's status after the write, stored with the claim.
     """
-    return {"game_id": seen.id, "seen": seen.version, "now": utcnow(), "finished": finished}
+    return {"game_id": seen.id, "seen": seen.version, "now": now, "finished": finished}
 
 
 def _lock(game_id: str, expected_version: int | None) -> Snapshot:
@@ -347,21 +412,32 @@ def write(
     with transaction():
         current = _current(game_id, expected_version, seen)
         change = plan(current)
-        if not _make(current, change, claim=True):
+        now = utcnow()
+        made = _make(current, change, claim=now)
+        if made is not None:
+            version = current.version + 1
+        else:
             # Another write landed since the read: what went with the claim is undone; lock the
             # game, read it again and work the change out again.
             db.session.rollback()
             current = _lock(game_id, expected_version)
             change = plan(current)
-            _make(current, change, claim=False)
+            made = _make(current, change, claim=None)
+            assert made is not None
+            # The lock stamped the game before it was read again.
+            version, now = current.version, current.updated_at
+    records = records_of(change.after.deals)
+    keep(replace(current, version=version, updated_at=now, records=records, state=change.after, figures=made))
     return _written(current, change)
 
 
-def _make(current: Snapshot, change: Change, *, claim: bool) -> bool:
-    """Send the change and the figures that follow from it: on PostgreSQL one round trip.
+def _make(current: Snapshot, change: Change, *, claim: datetime | None) -> stats.Figures | None:
+    """Send the change and the figures that follow from it (on PostgreSQL one round trip); the
+    figures of the state after it.
 
-    ``claim``: the game's version is claimed first (``_CLAIM``); False when that fails, and the
-    caller rolls back.  Without it the game is already locked (``_lock``): its status follows.
+    ``claim``: the time of the write, with which the game's version is claimed first
+    (``_CLAIM``); None comes back when that fails, and the caller rolls back.  ``claim`` None:
+    the game is already locked (``_lock``), and only its status follows.
     """
     figures = stats.figure_changes(
         game_id=current.id,
@@ -369,22 +445,23 @@ def _make(current: Snapshot, change: Change, *, claim: bool) -> bool:
         played_on=current.played_on,
         before=current.state,
         after=change.after,
+        old=current.figures,
     )
     first: list[stats.Step] = []
-    if claim:
-        first.append((_CLAIM, _claim_params(current, change.after.finished)))
+    if claim is not None:
+        first.append((_CLAIM, _claim_params(current, change.after.finished, claim)))
     elif change.after.finished != current.state.finished:
         first.append((_SET_FINISHED, {"game_id": current.id, "finished": change.after.finished}))
-    counts = stats.send([*first, (change.statement, change.params), *figures.steps], claim=claim)
+    counts = stats.send([*first, (change.statement, change.params), *figures.steps], claim=claim is not None)
     if counts is None:
-        return False
+        return None
     figures.settle(counts[-1])
-    return True
+    return figures.after
 
 
 def _current(game_id: str, expected_version: int | None, seen: Snapshot | None) -> Snapshot:
     """The snapshot a write starts from, once it holds the version ``If-Match`` insists on."""
-    current = seen if seen is not None else snapshot(game_id)
+    current = seen if seen is not None else snapshot_for_write(game_id)
     if expected_version is not None and current.version != expected_version:
         raise stale()
     return current

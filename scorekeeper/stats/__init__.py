@@ -9,13 +9,13 @@ number of queries, whatever the number of games or deals.
 
 from __future__ import annotations
 
-from .figures import figures
+from .figures import Figures, figures
 from .game_list import GAMES_PER_LIST, GameList, ListedGame, game_list, latest_write
 from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
 from .sums import DEFAULT_RULESET, MIN_FOR_PERCENT, PERIODS, Filters, Record, average, percent
-from .writer import FigureChanges, Step, figure_changes, refresh_totals, send, write_new, write_results
+from .writer import FigureChanges, Step, figure_changes, new_game_steps, refresh_totals, send, write_results
 
 __all__ = [
     "CHART_GAMES",
@@ -28,6 +28,7 @@ __all__ = [
     "PER_PAGE",
     "RECENT_GAMES",
     "FigureChanges",
+    "Figures",
     "Filters",
     "GameList",
     "ListedGame",
@@ -42,6 +43,7 @@ __all__ = [
     "game_list",
     "known_players",
     "latest_write",
+    "new_game_steps",
     "people",
     "percent",
     "player_stats",
@@ -49,6 +51,5 @@ __all__ = [
     "recent_players",
     "refresh_totals",
     "send",
-    "write_new",
     "write_results",
 ]

@@ -17,10 +17,11 @@ from typing import Any
 
 from ..rules import GameState
 
+#: A game's rows of ``game_results`` and of ``deal_results``.
+Figures = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
-def figures(
-    state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+
+def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date) -> Figures:
     """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts.
 
     Pure: the services and the benchmark's demo seeder call this, so there is one way

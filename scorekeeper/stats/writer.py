@@ -3,7 +3,7 @@
 Every write to a game brings its rows of ``game_results`` and ``deal_results``, and its
 players' all-time ``player_totals``, from the figures before the write to those after it,
 in the same transaction (``figure_changes``, sent with the write's own statements by ``send``;
-``write_new`` for a game just created).
+``new_game_steps`` for a game just created).
 ``write_results`` and ``refresh_totals`` rebuild them from a replay or from the game rows
 (after an import, a merge, or when a difference cannot be applied).  Tests check the
 stored figures always equal the replay.
@@ -24,7 +24,7 @@ from sqlalchemy.sql.dml import Insert, Update
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, PlayerTotal
 from ..rules import GameState
-from .figures import figures
+from .figures import Figures, figures
 from .sums import record_columns
 
 #: A statement and its parameters: a dict, or a list of them (one per row, sent as executemany).
@@ -52,17 +52,15 @@ def write_results(game: Game, state: GameState) -> None:
     refresh_totals([row["player_id"] for row in game_rows], game.ruleset)
 
 
-def write_new(*, game_id: str, player_ids: Sequence[int], played_on: date, state: GameState) -> None:
-    """Store the figures of a game just created (inside its transaction): its rows of ``game_results``.
+def new_game_steps(new: Figures) -> list[Step]:
+    """The steps (for ``send``) that store the figures of a game just created: its rows of
+    ``game_results``.
 
     It has no deals yet, so it adds nothing to any ``player_totals``: those rows are left as
     they are (a player with no row yet gets one when their first deal is scored).
     """
-    game_rows, deal_rows = figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-    connection = db.session.connection()
-    connection.execute(insert(GameResult.__table__), game_rows)
-    if deal_rows:
-        connection.execute(_INSERT_DEAL_ROWS, deal_rows)
+    game_rows, deal_rows = new
+    return [(_INSERT_GAME_ROWS, game_rows), *([(_INSERT_DEAL_ROWS, deal_rows)] if deal_rows else [])]
 
 
 @dataclass(frozen=True)
@@ -79,6 +77,8 @@ class FigureChanges:
     """The players whose totals the last step moves by a difference."""
     resum: tuple[int, ...]
     """The players whose totals are summed again instead."""
+    after: Figures
+    """The figures of the state after the write (what the rows will hold)."""
 
     def settle(self, last_count: int) -> None:
         """After ``steps`` were sent: ``last_count`` is the rows the last one changed."""
@@ -97,6 +97,7 @@ def figure_changes(
     played_on: date,
     before: GameState,
     after: GameState,
+    old: Figures | None = None,
 ) -> FigureChanges:
     """The statements bringing the game's stored figures from those of ``before`` to those of ``after``.
 
@@ -105,10 +106,14 @@ def figure_changes(
     written: recording a deal inserts that deal's rows and updates the game's, and the
     players' all-time ``player_totals`` move by the difference instead of being re-summed.
     Statements are built once (below): a deal's figures cost one round trip on PostgreSQL
-    (``send``), whatever the number of deals or games.
+    (``send``), whatever the number of deals or games.  ``old``: the figures of ``before``
+    when the caller has them already (a previous write's ``after``).
     """
-    old_games, old_deals = figures(before, game_id=game_id, player_ids=player_ids, played_on=played_on)
-    new_games, new_deals = figures(after, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    if old is None:
+        old = figures(before, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    old_games, old_deals = old
+    new = figures(after, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    new_games, new_deals = new
     steps: list[Step] = []
 
     old_by_key = {(row["number"], row["seat"]): row for row in old_deals}
@@ -136,6 +141,7 @@ def figure_changes(
         ruleset=ruleset,
         moved=tuple(player_id for player_id, _delta, _best in moves),
         resum=tuple(resum),
+        after=new,
     )
 
 
@@ -404,6 +410,7 @@ _DEAL_ROW_KEY = ("game_id", "number", "seat")
 # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch, not one statement each.
 _INSERT_DEAL_ROWS = insert(DealResult.__table__).execution_options(render_nulls=True)
 _UPDATE_DEAL_ROWS = _by_key(DealResult.__table__, _DEAL_ROW_KEY)
+_INSERT_GAME_ROWS = insert(GameResult.__table__)
 _DELETE_DEAL_ROWS = delete(DealResult.__table__).where(
     DealResult.__table__.c.game_id == bindparam("game_id"),
     DealResult.__table__.c.number == bindparam("deal_number"),

@@ -1,6 +1,7 @@
 """A game for a page: read once, through the one loader, and the opening every write view repeats.
 
-A write view reads the game once (``services.get_game``: one query), checks this browser's
+A write view reads the game once (``services.snapshot_for_write``: one query, or one cheap
+one when this worker's last write to the game left it as it is), checks this browser's
 edit key against what that read found, checks the form, and hands the same snapshot to
 the service (``seen=``), which claims the game only if nobody wrote since.  A refused
 write shows the form again, drawn from that snapshot: the same statements as the API.
@@ -29,10 +30,13 @@ INCOMPLETE = N_("The form was incomplete; try again.")
 Redraw = Callable[[Snapshot, Refusal], ResponseReturnValue]
 
 
-def load_game(game_id: str) -> Snapshot:
-    """The game from the one loader, or the 404 page."""
+def load_game(game_id: str, *, to_write: bool = False) -> Snapshot:
+    """The game from the one loader, or the 404 page.
+
+    ``to_write``: the game as a write starts from it (``services.snapshot_for_write``).
+    """
     try:
-        return services.get_game(game_id)
+        return services.snapshot_for_write(game_id) if to_write else services.get_game(game_id)
     except Refusal:
         abort(404)
 
@@ -83,7 +87,7 @@ def open_write(game_id: str, form: FlaskForm, redraw: Redraw, *, complete: bool 
     and a form that does not validate (CSRF) or is not ``complete`` is drawn again with
     the ``form`` refusal (422).  Otherwise the view goes on with the game it read.
     """
-    game = load_game(game_id)
+    game = load_game(game_id, to_write=True)
     require_editor(game)
     if not form.validate_on_submit() or not complete:
         abort(make_response(redraw(game, refusal("form", INCOMPLETE))))
