@@ -21,6 +21,7 @@ from sqlalchemy import Integer, and_, bindparam, case, delete, func, insert, lit
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Insert, Update
 
+from ..database import first_write
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, PlayerTotal
 from ..rules import GameState
@@ -162,7 +163,8 @@ def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
     (different tables, or different rows of one).  SQLite runs in-process, where a round trip
     costs nothing: there each step is its own statement and a failed claim stops the rest.
     A list of rows to change or delete (a correction's) cannot be a CTE: it goes alone, after
-    the steps before it.
+    the steps before it.  On SQLite the first step waits for the write lock in short pauses
+    (``database.first_write``).
     """
     connection = db.session.connection()
     # On PostgreSQL the steps from ``together`` on go as one statement.  A list of rows to change
@@ -174,8 +176,11 @@ def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
         if len(steps) - together < 2:
             together = len(steps)
     counts: list[int] = []
-    for step in steps[:together]:
-        counts.append(_send_alone(connection, step))
+    for number, step in enumerate(steps[:together]):
+        if number == 0:
+            counts.append(first_write(connection, functools.partial(_send_alone, connection, step)))
+        else:
+            counts.append(_send_alone(connection, step))
         if claim and counts[0] == 0:
             return None
     if together < len(steps):

@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import text, update
+from sqlalchemy import event, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from scorekeeper.database import LOCK_TIMEOUT_MS
+from scorekeeper.database import LOCK_TIMEOUT_MS, first_write
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import is_contention
 from tests.conftest import make_test_app
 from tests.helpers import db_snapshot, declare, start_game, text_of
+from tests.stats.checks import assert_figures_match
 
 PLAYERS = ["Ann", "Bob", "Cid"]
 
@@ -180,3 +181,74 @@ def test_contention_is_told_apart_from_faults(tmp_path: Any) -> None:
         assert is_contention(OperationalError("statement", {}, PgError(sqlstate)))
     for sqlstate in ("57P01", "53100", "08006"):  # admin shutdown, disk full, connection failure
         assert not is_contention(OperationalError("statement", {}, PgError(sqlstate)))
+
+
+def test_a_write_waiting_for_sqlites_write_lock_goes_on_once_it_is_free(app: Flask, backend: str) -> None:
+    """SQLite's own wait sleeps 1, 2, 5, 10 ms... between tries; the claim tries again in short
+    pauses instead (``database.first_write``), and the connection keeps its own busy timeout."""
+    if backend != "sqlite":
+        pytest.skip("PostgreSQL queues writers on the row lock itself")
+    client = app.test_client()
+    created = client.post("/api/v1/games", json={"players": PLAYERS, "first_dealer": "Ann"})
+    game_id, key = created.get_json()["id"], created.get_json()["edit_key"]
+    deal = {"number": 1, "contract": "hearts", "tricks": {"Ann": 1, "Bob": 7, "Cid": 5}}
+    claims: list[str] = []
+    with app.app_context():
+        event.listen(
+            db.engine,
+            "before_cursor_execute",
+            lambda _c, _cur, statement, *_a: (
+                claims.append(statement) if statement.startswith("UPDATE games SET version") else None
+            ),
+        )
+        blocker = db.engine.connect()
+        blocker.execute(update(Game).where(Game.id == game_id).values(version=Game.version))
+    answers: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: answers.append(
+            client.post(
+                f"/api/v1/games/{game_id}/deals", json=deal, headers={"Authorization": f"Bearer {key}"}
+            )
+        ),
+        daemon=True,
+    )
+    worker.start()
+    time.sleep(0.2)
+    blocker.rollback()
+    blocker.close()
+    worker.join(timeout=10)
+    assert answers and answers[0].status_code == 201, answers and answers[0].get_data(as_text=True)
+    assert len(claims) > 2, claims  # tried again and again while the lock was held, then went through
+    with app.app_context():
+        with db.engine.connect() as connection:
+            assert connection.execute(text("PRAGMA busy_timeout")).scalar() == LOCK_TIMEOUT_MS
+        assert_figures_match(game_id)
+        db.session.remove()
+
+
+def test_a_write_on_a_replaced_sqlite_snapshot_is_not_waited_out() -> None:
+    """SQLITE_BUSY_SNAPSHOT: the transaction read a state another write replaced; only a new
+    transaction mends that, so it is raised at once (and becomes a 409)."""
+
+    class Connection:
+        class dialect:  # stands in for SQLAlchemy's attribute
+            name = "sqlite"
+
+        def __init__(self, path: str) -> None:
+            self.connection = type("Fairy", (), {"driver_connection": sqlite3.connect(path)})()
+
+    error = sqlite3.OperationalError("database is locked")
+    error.sqlite_errorcode = 517  # type: ignore[attr-defined]
+    tries: list[int] = []
+
+    def send() -> None:
+        tries.append(1)
+        raise OperationalError("UPDATE games ...", {}, error)
+
+    connection = Connection(":memory:")
+    with pytest.raises(OperationalError):
+        first_write(connection, send)
+    assert tries == [1]
+    assert is_contention(OperationalError("UPDATE games ...", {}, error))
+    driver = connection.connection.driver_connection
+    assert driver.execute("PRAGMA busy_timeout").fetchone()[0] == 5000  # the driver's own, put back
