@@ -176,11 +176,8 @@ def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
         if len(steps) - together < 2:
             together = len(steps)
     counts: list[int] = []
-    for number, step in enumerate(steps[:together]):
-        if number == 0:
-            counts.append(first_write(connection, functools.partial(_send_alone, connection, step)))
-        else:
-            counts.append(_send_alone(connection, step))
+    for number, send_step in enumerate([_prepared(connection, step) for step in steps[:together]]):
+        counts.append(first_write(connection, send_step) if number == 0 else send_step())
         if claim and counts[0] == 0:
             return None
     if together < len(steps):
@@ -243,22 +240,29 @@ def _shaped(
     return (statement, tuple(name for name in first if set_here and name in statement.table.c), 0), first
 
 
-def _send_alone(connection: Any, step: Step) -> int:
-    """One step as its own statement: the rows it changed.
+def _prepared(connection: Any, step: Step) -> functools.partial[int]:
+    """One step, ready to go as its own statement (the call answers the rows it changed).
 
-    On SQLite through the driver, compiled once: SQLAlchemy's own execution of a statement
-    cost more than SQLite's work on it.  On PostgreSQL (a correction's rows, a claim on its own)
-    as SQLAlchemy runs it.
+    On SQLite through the driver, compiled once, its parameters worked out now: SQLAlchemy's
+    own execution of a statement cost more than SQLite's work on it, and a write holds
+    SQLite's one write lock from its first statement to its commit, so nothing is left to
+    work out in between.  On PostgreSQL (a correction's rows, a claim on its own) as
+    SQLAlchemy runs it.
     """
     statement, params = step
     if connection.dialect.name == "postgresql":
-        return int(connection.execute(statement, params).rowcount)
+        return functools.partial(_rows_changed, connection.execute, statement, params)
     shape, values = _shaped(0, statement, params)
     compiled = _compiled((shape,), connection.dialect)
     if isinstance(params, list) and not isinstance(statement, Insert):  # once per set
-        sent = [compiled.parameters(row) for row in params]
-        return int(connection.exec_driver_sql(compiled.sql, sent).rowcount)
-    return int(connection.exec_driver_sql(compiled.sql, compiled.parameters(values)).rowcount)
+        sent: Any = [compiled.parameters(row) for row in params]
+    else:
+        sent = compiled.parameters(values)
+    return functools.partial(_rows_changed, connection.exec_driver_sql, compiled.sql, sent)
+
+
+def _rows_changed(execute: Any, statement: Any, params: Any) -> int:
+    return int(execute(statement, params).rowcount)
 
 
 def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
