@@ -1073,6 +1073,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (make bench installs it: apt-get install wrk)")
+    if args.profile and not (BIN / "py-spy").exists():
+        sys.exit(f"--profile needs py-spy: {BIN / 'pip'} install py-spy")
     sys.path.insert(0, str(ROOT))
     RESULTS.mkdir(exist_ok=True)
     for stale in RESULTS.glob("profile-*"):
