@@ -183,11 +183,22 @@ def test_contention_is_told_apart_from_faults(tmp_path: Any) -> None:
         assert not is_contention(OperationalError("statement", {}, PgError(sqlstate)))
 
 
-def test_a_write_waiting_for_sqlites_write_lock_goes_on_once_it_is_free(app: Flask, backend: str) -> None:
+def test_a_write_waiting_for_sqlites_write_lock_goes_on_once_it_is_free(
+    tmp_path: Any, request: pytest.FixtureRequest
+) -> None:
     """SQLite's own wait sleeps 1, 2, 5, 10 ms... between tries; the claim tries again in short
-    pauses instead (``database.first_write``), and the connection keeps its own busy timeout."""
-    if backend != "sqlite":
-        pytest.skip("PostgreSQL queues writers on the row lock itself")
+    pauses instead (``database.first_write``), and the connection keeps its own busy timeout.
+    (PostgreSQL queues writers on the row lock itself.)"""
+    app = make_test_app("sqlite", tmp_path, request)
+    try:
+        _write_once_the_lock_is_free(app)
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def _write_once_the_lock_is_free(app: Flask) -> None:
     client = app.test_client()
     created = client.post("/api/v1/games", json={"players": PLAYERS, "first_dealer": "Ann"})
     game_id, key = created.get_json()["id"], created.get_json()["edit_key"]
