@@ -104,8 +104,8 @@ def game_version_and_key(game_id: str) -> tuple[int, str] | None:
     """The game's write counter and key hash, from one cheap query (for ETags)."""
     if not plausible_id(game_id):
         return None
-    row = db.session.connection().execute(_VERSION_AND_KEY, {"game_id": game_id}).one_or_none()
-    return None if row is None else (row[0], row[1])
+    row = db.session.connection().execute(_STAMP, {"game_id": game_id}).one_or_none()
+    return None if row is None else (row.version, row.edit_key_hash)
 
 
 def ping() -> None:
@@ -199,7 +199,8 @@ _GAME_ROWS = (
     .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
 )
 _SNAPSHOT = _GAME_ROWS.where(_games.c.id == _game_id).order_by(_seats.c.position, _deals.c.number)
-_VERSION_AND_KEY = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == _game_id)
+# The game's version, time of its last write and key hash: ETags and 304s, and whether a kept
+# snapshot is still the game (``snapshot_for_write``).
 _STAMP = select(_games.c.version, _games.c.updated_at, _games.c.edit_key_hash).where(_games.c.id == _game_id)
 _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
 # Claim: bump the version only if it is still the one the change was worked out from; the
@@ -310,8 +311,10 @@ def snapshot_for_write(game_id: str) -> Snapshot:
         stamp = db.session.connection().execute(_STAMP, {"game_id": game_id}).one_or_none()
         if stamp is None:
             raise not_found()
-        if stamp[0] == kept.version and stamp[1] == kept.updated_at:
-            return kept if stamp[2] == kept.edit_key_hash else replace(kept, edit_key_hash=stamp[2])
+        if stamp.version == kept.version and stamp.updated_at == kept.updated_at:
+            if stamp.edit_key_hash == kept.edit_key_hash:
+                return kept
+            return replace(kept, edit_key_hash=stamp.edit_key_hash)
     return snapshot(game_id)
 
 
