@@ -26,24 +26,28 @@ bp = Blueprint("page_api", __name__, url_prefix="/games/<game_id>/sync")
 bp.register_error_handler(Refusal, routes.refusal_answer)
 
 
-def authorised(game_id: str) -> services.Snapshot:
-    """The game, once the page's key cookie is shown to be its edit key (401, 403), from this site only."""
+def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
+    """The game, once the page's key cookie is shown to be its edit key (401, 403), from this site only.
+
+    ``trusted``: as ``routes.authorised``.
+    """
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site != "same-origin":
         raise refusal("bad_key", "Only the game's own page may send its deals here.", None)
-    return services.authorised_snapshot(game_id, page_key(request, game_id))
+    trusted = routes.kept_copy_will_do(trusted)
+    return services.authorised_snapshot(game_id, page_key(request, game_id), trusted=trusted)
 
 
 @bp.post("/deals")
 def record_deal(game_id: str) -> Response:
     """As ``POST /api/v1/games/<id>/deals``."""
-    return routes.record(game_id, authorised(game_id))
+    return routes.record(game_id, authorised(game_id, trusted=True))
 
 
 @bp.put("/deals/<int:number>")
 def correct_deal(game_id: str, number: int) -> Response:
     """As ``PUT /api/v1/games/<id>/deals/<number>``."""
-    return routes.correct(game_id, number, authorised(game_id))
+    return routes.correct(game_id, number, authorised(game_id, trusted=True))
 
 
 @bp.delete("/deals/<int:number>")

@@ -38,6 +38,7 @@ from .people import (
 from .store import (
     Snapshot,
     Written,
+    checked,
     conflict,
     conflict_or_fault,
     game_version,
@@ -59,6 +60,7 @@ __all__ = [
     "Written",
     "_player_named",
     "authorised_snapshot",
+    "checked",
     "conflict",
     "conflict_or_fault",
     "correct_deals",

@@ -145,6 +145,9 @@ class Snapshot:
     state: GameState
     figures: stats.Figures | None = field(default=None, compare=False, repr=False)
     """The stored figures of ``state``, when the write that left it worked them out."""
+    checked: bool = field(default=True, compare=False, repr=False)
+    """False for a kept copy handed out without reading the game's row (``snapshot_for_write``
+    with ``trusted``): a write from it claims the game only if the row is still the copy's."""
 
 
 class Written(NamedTuple):
@@ -207,7 +210,12 @@ _bump = {"version": _games.c.version + 1, "updated_at": bindparam("now")}
 # game's status (finished or not) after the change rides along, so it costs no statement.
 _CLAIM = (
     update(_games)
-    .where(_games.c.id == _game_id, _games.c.version == bindparam("seen"))
+    .where(
+        _games.c.id == _game_id,
+        _games.c.version == bindparam("seen"),
+        _games.c.updated_at == bindparam("seen_at"),
+        _games.c.edit_key_hash == bindparam("key_hash"),
+    )
     .values({**_bump, "finished": bindparam("finished")})
 )
 _SET_FINISHED = update(_games).where(_games.c.id == _game_id).values(finished=bindparam("finished"))
@@ -293,29 +301,40 @@ def _kept() -> Lru[Snapshot]:
     return kept
 
 
-def snapshot_for_write(game_id: str) -> Snapshot:
+def snapshot_for_write(game_id: str, *, trusted: bool = False) -> Snapshot:
     """The game as a write starts from it: as this worker's last write to it left it, if still so.
 
     A write keeps the snapshot it leaves (``keep``).  Every change to what a snapshot holds
     (a deal, a player's name, a merge) bumps the game's version and stamps ``updated_at``, so
-    one cheap query tells whether the kept snapshot is still the game: then the game is not
-    read and replayed again.  The edit key's hash always comes from that query, never from the
-    kept copy.  Otherwise the game is read as ``snapshot`` reads it.  A copy kept by mistake
-    would still be safe: the claim takes the game only at the version the change was worked
-    out from.
+    one cheap query tells whether the kept snapshot is still the game (``checked``): then the
+    game is not read and replayed again.  The edit key's hash then comes from that query, not
+    from the kept copy.  Otherwise the game is read as ``snapshot`` reads it.
+
+    ``trusted``: the kept copy as it is, without that query (``Snapshot.checked`` False), for
+    a write that needs nothing else from it (recording a deal, entering its tricks).  The write
+    claims the game only if its row still has the copy's version, last write and key hash, and
+    reads the game on any other outcome (``write``).
     """
     if not plausible_id(game_id):
         raise not_found()
     kept = _kept().get(game_id)
-    if kept is not None:
-        stamp = db.session.connection().execute(_STAMP, {"game_id": game_id}).one_or_none()
-        if stamp is None:
-            raise not_found()
-        if stamp.version == kept.version and stamp.updated_at == kept.updated_at:
-            if stamp.edit_key_hash == kept.edit_key_hash:
-                return kept
-            return replace(kept, edit_key_hash=stamp.edit_key_hash)
-    return snapshot(game_id)
+    if kept is None:
+        return snapshot(game_id)
+    return kept if trusted else checked(kept)
+
+
+def checked(game: Snapshot) -> Snapshot:
+    """``game``, once its row is read to still be it; or the game read afresh (and kept)."""
+    if game.checked:
+        return game
+    stamp = db.session.connection().execute(_STAMP, {"game_id": game.id}).one_or_none()
+    if stamp is None:
+        raise not_found()
+    if stamp.version == game.version and stamp.updated_at == game.updated_at:
+        return replace(game, edit_key_hash=stamp.edit_key_hash, checked=True)
+    fresh = snapshot(game.id)
+    keep(fresh)
+    return fresh
 
 
 def keep(written: Snapshot) -> None:
@@ -327,7 +346,11 @@ def keep(written: Snapshot) -> None:
     if written.state.finished:
         _kept().discard(written.id)
     else:
-        _kept().put(written.id, written)
+        _kept().put(written.id, replace(written, checked=False) if written.checked else written)
+
+
+def bad_key() -> Refusal:
+    return refusal("bad_key", N_("That is not this game's edit key."), None)
 
 
 def stale() -> Refusal:
@@ -337,10 +360,18 @@ def stale() -> Refusal:
 
 
 def _claim_params(seen: Snapshot, finished: bool, now: datetime) -> dict[str, Any]:
-    """The claim (``_CLAIM``): lock the game for this write if nobody has written since ``seen``
-    was read.  ``finished``: the game's status after the write, stored with the claim.
+    """The claim (``_CLAIM``): lock the game for this write if its row is still the one ``seen``
+    was read from (nobody has written since, its key is the same).  ``finished``: the game's
+    status after the write, stored with the claim.
     """
-    return {"game_id": seen.id, "seen": seen.version, "now": now, "finished": finished}
+    return {
+        "game_id": seen.id,
+        "seen": seen.version,
+        "seen_at": seen.updated_at,
+        "key_hash": seen.edit_key_hash,
+        "now": now,
+        "finished": finished,
+    }
 
 
 def _lock(game_id: str, expected_version: int | None) -> Snapshot:
@@ -404,26 +435,47 @@ def write(
     ``dry_run`` works the change out just the same (the same checks, refusals and result)
     and then ends the transaction without a single statement that writes: a preview costs
     the snapshot read and nothing more.
+
+    A ``seen`` not ``checked`` (a kept copy, its row not read) is read first for a preview, an
+    ``If-Match`` or a refusal, so that each answers for the game as it is; when the claim finds
+    its row changed, the game is read and the claim tried once more, in the same transaction
+    (on PostgreSQL a failed claim writes nothing; SQLite's write lock is let go first).  The
+    key checked against ``seen`` must still be the game's whenever the game is read again.
     """
     if dry_run:
         try:
-            current = _current(game_id, expected_version, seen)
+            current = _current(game_id, expected_version, seen, confirm=True)
             change: Change = plan(current)
         finally:
             db.session.rollback()  # ends the read; nothing was written
         return _written(current, change)
     with transaction():
-        current = _current(game_id, expected_version, seen)
-        change = plan(current)
+        current = _current(game_id, expected_version, seen, confirm=expected_version is not None)
+        try:
+            change = plan(current)
+        except Refusal:
+            if current.checked:
+                raise
+            current = _same_key(seen, checked(current))
+            change = plan(current)
         now = utcnow()
         made = _make(current, change, claim=now)
+        if made is None and not current.checked:
+            # The kept copy was not the game any more: read it, and claim it from that.
+            if db.session.connection().dialect.name != "postgresql":
+                db.session.rollback()
+            current = snapshot(game_id)
+            keep(current)
+            _same_key(seen, current)
+            change = plan(current)
+            made = _make(current, change, claim=now)
         if made is not None:
             version = current.version + 1
         else:
             # Another write landed since the read: what went with the claim is undone; lock the
             # game, read it again and work the change out again.
             db.session.rollback()
-            current = _lock(game_id, expected_version)
+            current = _same_key(seen, _lock(game_id, expected_version))
             change = plan(current)
             made = _make(current, change, claim=None)
             assert made is not None
@@ -439,7 +491,7 @@ def _make(current: Snapshot, change: Change, *, claim: datetime | None) -> stats
     figures of the state after it.
 
     ``claim``: the time of the write, with which the game's version is claimed first
-    (``_CLAIM``); None comes back when that fails, and the caller rolls back.  ``claim`` None:
+    (``_CLAIM``); None comes back when that fails, and nothing else was written.  ``claim`` None:
     the game is already locked (``_lock``), and only its status follows.
     """
     figures = stats.figure_changes(
@@ -455,18 +507,34 @@ def _make(current: Snapshot, change: Change, *, claim: datetime | None) -> stats
         first.append((_CLAIM, _claim_params(current, change.after.finished, claim)))
     elif change.after.finished != current.state.finished:
         first.append((_SET_FINISHED, {"game_id": current.id, "finished": change.after.finished}))
-    counts = stats.send([*first, (change.statement, change.params), *figures.steps], claim=claim is not None)
+    steps = [*first, (change.statement, change.params), *figures.steps]
+    # With nothing to re-sum, these steps are the whole write (on PostgreSQL one statement,
+    # committed on its own when nothing was read in the transaction before it).
+    counts = stats.send(steps, claim=claim is not None, whole=not figures.resum)
     if counts is None:
         return None
-    figures.settle(counts[-1])
+    figures.settle()
     return figures.after
 
 
-def _current(game_id: str, expected_version: int | None, seen: Snapshot | None) -> Snapshot:
-    """The snapshot a write starts from, once it holds the version ``If-Match`` insists on."""
-    current = seen if seen is not None else snapshot_for_write(game_id)
+def _current(game_id: str, expected_version: int | None, seen: Snapshot | None, *, confirm: bool) -> Snapshot:
+    """The snapshot a write starts from, once it holds the version ``If-Match`` insists on.
+
+    ``confirm``: a kept copy not ``checked`` is checked first.
+    """
+    if seen is None:
+        current = snapshot_for_write(game_id)
+    else:
+        current = _same_key(seen, checked(seen)) if confirm else seen
     if expected_version is not None and current.version != expected_version:
         raise stale()
+    return current
+
+
+def _same_key(seen: Snapshot | None, current: Snapshot) -> Snapshot:
+    """``current`` (the game read again), once its key is still the one checked against ``seen``."""
+    if seen is not None and current.edit_key_hash != seen.edit_key_hash:
+        raise bad_key()
     return current
 
 

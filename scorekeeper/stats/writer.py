@@ -17,8 +17,22 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from sqlalchemy import Integer, and_, bindparam, case, delete, func, insert, literal, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    cast,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    union_all,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert, Update
 
 from ..database import first_write
@@ -74,21 +88,15 @@ class FigureChanges:
 
     steps: list[Step]
     ruleset: str
-    moved: tuple[int, ...]
-    """The players whose totals the last step moves by a difference."""
     resum: tuple[int, ...]
-    """The players whose totals are summed again instead."""
+    """The players whose totals are summed again (``settle``) instead of moved by a difference."""
     after: Figures
     """The figures of the state after the write (what the rows will hold)."""
 
-    def settle(self, last_count: int) -> None:
-        """After ``steps`` were sent: ``last_count`` is the rows the last one changed."""
-        resum = list(self.resum)
-        if self.moved and last_count != len(self.moved):
-            # A totals row was not there (a concurrent re-sum replaced it): sum it afresh.
-            resum.extend(self.moved)
-        if resum:
-            refresh_totals(resum, self.ruleset)
+    def settle(self) -> None:
+        """After ``steps`` were sent: sum the totals of ``resum`` afresh."""
+        if self.resum:
+            refresh_totals(list(self.resum), self.ruleset)
 
 
 def figure_changes(
@@ -140,31 +148,35 @@ def figure_changes(
     return FigureChanges(
         steps=steps,
         ruleset=ruleset,
-        moved=tuple(player_id for player_id, _delta, _best in moves),
         resum=tuple(resum),
         after=new,
     )
 
 
-def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
+def send(steps: Sequence[Step], *, claim: bool = False, whole: bool = False) -> list[int] | None:
     """Run ``steps`` in order, each a statement with its parameters (a list of them: one per row);
     the rows each changed.
 
     ``claim``: the first step claims the game (an UPDATE that changes one row or none). When it
-    changes none the answer is None, and what else was sent is still in the transaction: the
-    caller rolls it back.
+    changes none the answer is None and nothing else has been written (on SQLite the claim
+    still holds the write lock: the caller rolls back or goes on).
 
     On PostgreSQL the steps go as one statement, each a data-modifying CTE read in order
     (``WITH step_0 AS (UPDATE ... RETURNING 1), step_1 AS (INSERT ...) SELECT (SELECT count(*)
     FROM step_0), ...``): each statement is a round trip through the driver and a wake-up of
     the database's backend on the same cores, and recording a deal is otherwise five of them.
-    A statement the database refuses for a unique key there (another write got in first) is a
-    failed claim too.  Steps that touch one row twice must not go together; these never do
+    With a claim, every later step there writes only if the claim changed its row (``WHERE
+    EXISTS (SELECT 1 FROM step_0)``): a failed claim writes nothing, and the transaction can
+    go on.  Steps that touch one row twice must not go together; these never do
     (different tables, or different rows of one).  SQLite runs in-process, where a round trip
     costs nothing: there each step is its own statement and a failed claim stops the rest.
     A list of rows to change or delete (a correction's) cannot be a CTE: it goes alone, after
     the steps before it.  On SQLite the first step waits for the write lock in short pauses
     (``database.first_write``).
+
+    ``whole``: the steps are the whole write.  On PostgreSQL, when they go as one statement
+    and nothing else has been sent in the transaction, that statement is committed on its
+    own (one statement is atomic): no BEGIN and COMMIT, each another round trip.
     """
     connection = db.session.connection()
     # On PostgreSQL the steps from ``together`` on go as one statement.  A list of rows to change
@@ -181,12 +193,10 @@ def send(steps: Sequence[Step], *, claim: bool = False) -> list[int] | None:
         if claim and counts[0] == 0:
             return None
     if together < len(steps):
-        try:
-            counts.extend(_send_together(connection, steps[together:]))
-        except IntegrityError:
-            if not (claim and together == 0):
-                raise
-            return None
+        first = together == 0
+        counts.extend(
+            _send_together(connection, steps[together:], gated=claim and first, whole=whole and first)
+        )
     return None if claim and counts[0] == 0 else counts
 
 
@@ -265,15 +275,22 @@ def _rows_changed(execute: Any, statement: Any, params: Any) -> int:
     return int(execute(statement, params).rowcount)
 
 
-def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
-    """``steps`` as one statement (PostgreSQL): the rows each changed."""
+def _send_together(
+    connection: Any, steps: Sequence[Step], *, gated: bool = False, whole: bool = False
+) -> list[int]:
+    """``steps`` as one statement (PostgreSQL): the rows each changed.
+
+    ``gated``: the first step is a claim, and the others write only if it changed its row.
+    ``whole``: the statement is the whole write, committed on its own if no transaction has
+    begun (``send``).
+    """
     shapes = []
     values: dict[str, Any] = {}
     for number, (statement, params) in enumerate(steps):
         shape, given = _shaped(number, statement, params)
         shapes.append(shape)
         values.update(given)
-    compiled = _compiled(tuple(shapes), connection.dialect)
+    compiled = _compiled(tuple(shapes), connection.dialect, gated)
     import psycopg
 
     # The statement is compiled once in PostgreSQL's own $1 form: psycopg's raw cursor sends it
@@ -282,10 +299,15 @@ def _send_together(connection: Any, steps: Sequence[Step]) -> list[int]:
     driver = connection.connection.driver_connection
     usual = driver.cursor_factory
     driver.cursor_factory = psycopg.RawCursor
+    alone = whole and driver.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    if alone:
+        driver.autocommit = True  # no BEGIN: the statement is its own transaction
     try:
         counts = connection.exec_driver_sql(compiled.sql, compiled.parameters(values)).one()
     finally:
         driver.cursor_factory = usual
+        if alone:
+            driver.autocommit = False
     return [int(count) for count in counts]
 
 
@@ -310,7 +332,7 @@ def _python_defaults(table: Any) -> tuple[tuple[str, Any], ...]:
 
 
 @functools.cache
-def _compiled(shapes: tuple[Shape, ...], dialect: Any) -> Compiled:
+def _compiled(shapes: tuple[Shape, ...], dialect: Any, gated: bool = False) -> Compiled:
     """One step, or several as CTEs of one statement (PostgreSQL), compiled once per shape.
 
     SQLAlchemy cannot cache a statement with a multi-row INSERT inside, and compiling it for
@@ -320,7 +342,7 @@ def _compiled(shapes: tuple[Shape, ...], dialect: Any) -> Compiled:
     if dialect.name == "postgresql":
         numbered = type(dialect)(paramstyle="numeric_dollar")
         numbered.server_version_info = dialect.server_version_info
-        compiled = _together(shapes).compile(dialect=numbered)
+        compiled = _together(shapes, gated).compile(dialect=numbered)
     else:
         (shape,) = shapes
         compiled = _built(0, shape).compile(dialect=dialect)
@@ -332,28 +354,42 @@ def _compiled(shapes: tuple[Shape, ...], dialect: Any) -> Compiled:
     return Compiled(str(compiled), tuple(compiled.positiontup or ()), dict(compiled.params), processors)
 
 
-def _built(number: int, shape: Shape) -> Any:
-    """Step ``number``'s statement with the values its shape inserts or sets."""
+def _built(number: int, shape: Shape, only_if: Any = None) -> Any:
+    """Step ``number``'s statement with the values its shape inserts or sets.
+
+    ``only_if``: a condition the step writes under (its rows inserted from a SELECT ... WHERE
+    it holds, an UPDATE or DELETE narrowed by it).
+    """
     statement, columns, rows = shape
     typed = statement.table.c
+
+    def row_values(row: int) -> list[Any]:
+        return [bindparam(f"step{number}_row{row}_{name}", type_=typed[name].type) for name in columns]
+
+    if rows and only_if is not None:
+        # Each value cast to its column's type: in a SELECT (and across UNION ALL) a NULL's type
+        # is not taken from the column it goes to.
+        chosen = [
+            select(*(cast(value, value.type) for value in row_values(row))).where(only_if)
+            for row in range(rows)
+        ]
+        return statement.from_select(columns, chosen[0] if rows == 1 else union_all(*chosen))
     if rows:
-        return statement.values(
-            [
-                {name: bindparam(f"step{number}_row{row}_{name}", type_=typed[name].type) for name in columns}
-                for row in range(rows)
-            ]
-        )
+        return statement.values([dict(zip(columns, row_values(row), strict=True)) for row in range(rows)])
     if columns:
-        return statement.values({name: bindparam(name, type_=typed[name].type) for name in columns})
-    return statement
+        statement = statement.values({name: bindparam(name, type_=typed[name].type) for name in columns})
+    return statement if only_if is None else statement.where(only_if)
 
 
-def _together(shapes: tuple[Shape, ...]) -> Any:
-    """The one statement for ``shapes``: each step a CTE, read in order, its rows counted."""
-    ctes = [
-        _built(number, shape).returning(literal(1)).cte(f"step_{number}")
-        for number, shape in enumerate(shapes)
-    ]
+def _together(shapes: tuple[Shape, ...], gated: bool = False) -> Any:
+    """The one statement for ``shapes``: each step a CTE, read in order, its rows counted.
+
+    ``gated``: every step after the first writes only if the first (a claim) changed a row.
+    """
+    ctes: list[Any] = []
+    for number, shape in enumerate(shapes):
+        claimed = exists(select(literal(1)).select_from(ctes[0])) if gated and ctes else None
+        ctes.append(_built(number, shape, claimed).returning(literal(1)).cte(f"step_{number}"))
     return select(*(select(func.count()).select_from(cte).scalar_subquery() for cte in ctes))
 
 
@@ -401,18 +437,24 @@ def _planned_moves(
     return moves, resum
 
 
-def _move_totals(ruleset: str, moves: list[tuple[int, list[int], int | None]]) -> tuple[Any, dict[str, Any]]:
-    """One UPDATE moving the players' totals (and its parameters).
+def _move_totals(ruleset: str, moves: list[tuple[int, list[int], int | None]]) -> Step:
+    """One statement moving the players' totals by their differences (and its rows).
 
-    A player whose row is not there (a concurrent re-sum replaced it) is not counted in the
-    rows it changes: the caller re-sums them then, so never a wrong total.
+    An upsert: a player with no row yet (their first deal) gets one holding the difference,
+    which is then their whole total, since a missing row sums games that added nothing.
+    A re-sum running at the same moment (``refresh_totals``) cannot lose the difference: the
+    row it inserts is waited for and then moved, or the re-sum waits and counts the game.
     """
-    params: dict[str, Any] = {"of_ruleset": ruleset}
-    for i, (player_id, delta, new_best) in enumerate(moves):
-        params[f"player_{i}"] = player_id
-        params[f"best_{i}"] = new_best
-        params.update((f"{column}_{i}", value) for column, value in zip(_TOTALS, delta, strict=True))
-    return _move_totals_statement(len(moves)), params
+    rows = [
+        {
+            "player_id": player_id,
+            "ruleset": ruleset,
+            **dict(zip(_TOTALS, delta, strict=True)),
+            "best": new_best,
+        }
+        for player_id, delta, new_best in moves
+    ]
+    return _move_totals_statement(db.session.get_bind().dialect.name), rows
 
 
 _DEAL_ROW_KEY = ("game_id", "number", "seat")
@@ -448,33 +490,19 @@ def _update_game_rows(seats: int) -> Any:
 
 
 @functools.cache
-def _move_totals_statement(players: int) -> Any:
-    """One UPDATE moving ``players`` players' totals by their differences (CASE player_id WHEN ...).
+def _move_totals_statement(dialect: str) -> Any:
+    """INSERT a row of differences per player; ON CONFLICT add them to the row there.
 
     The best game only grows: to the new total when it is higher (or there was none).
+    PostgreSQL and SQLite write the upsert alike (``excluded``: the row that was to go in).
     """
     totals = PlayerTotal.__table__
-    ids = [bindparam(f"player_{i}", type_=Integer) for i in range(players)]
-
-    def per_player(value: Any, else_: Any) -> Any:
-        return case(*((totals.c.player_id == ids[i], value(i)) for i in range(players)), else_=else_)
-
-    def grown(i: int) -> Any:
-        best = bindparam(f"best_{i}", type_=Integer)
-        grows = and_(best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < best))
-        return case((grows, best), else_=totals.c.best)
-
-    values: dict[str, Any] = {
-        column: totals.c[column]
-        + per_player(lambda i, column=column: bindparam(f"{column}_{i}", type_=Integer), 0)
-        for column in _TOTALS
-    }
-    values["best"] = per_player(grown, totals.c.best)
-    return (
-        update(totals)
-        .where(totals.c.ruleset == bindparam("of_ruleset"), totals.c.player_id.in_(ids))
-        .values(values)
-    )
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(totals)
+    excluded = upsert.excluded
+    grows = and_(excluded.best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < excluded.best))
+    moved: dict[str, Any] = {column: totals.c[column] + excluded[column] for column in _TOTALS}
+    moved["best"] = case((grows, excluded.best), else_=totals.c.best)
+    return upsert.on_conflict_do_update(index_elements=[totals.c.player_id, totals.c.ruleset], set_=moved)
 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:

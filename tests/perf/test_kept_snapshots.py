@@ -1,22 +1,27 @@
 """A worker keeps the snapshot each of its writes leaves (``store.snapshot_for_write``).
 
 The game's next write then reads one row (version, time of last write, key hash) instead of
-the game and its replay.  It must never work from a copy that is no longer the game: another
-worker's write, a rename, a merge, or a database changed behind the app's back.
+the game and its replay; recording a deal or its tricks reads nothing, and claims the game
+only if its row is still the copy's.  It must never work from a copy that is no longer the
+game: another worker's write, a rename, a merge, or a database changed behind the app's back.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from flask import Flask
-from perf_support import DEALS, PLAYERS, StatementCounter, new_game
-from sqlalchemy import update
+from perf_support import DEALS, PLAYERS, StatementCounter, new_game, with_pencil
+from sqlalchemy import func, select, update
 
 from scorekeeper import create_app, services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal, Game, utcnow
+from scorekeeper.models import Deal, DealResult, Game, utcnow
+from scorekeeper.rules import DealRecord
 from scorekeeper.services import store
+from scorekeeper.services.deals import deal_values
+from tests.helpers import csrf_from
 from tests.perf.test_write_path import WRITE_BUDGET, by_name, post_deal
 from tests.stats.checks import assert_figures_match
 
@@ -41,20 +46,45 @@ def assert_kept_is_the_game(app: Flask, game_id: str) -> None:
         db.session.remove()
 
 
-def test_the_next_write_reads_one_row_instead_of_the_game(app: Flask, backend: str) -> None:
+def test_the_next_deal_reads_nothing_and_claims_the_row_as_kept(app: Flask, backend: str) -> None:
     counter = StatementCounter(app, whole=True)
     new_game(app, 1)  # the players' totals exist
     game_id, key = new_game(app, 2)
     with counter.counting() as statements:
         response = post_deal(app.test_client(), game_id, key, 3)
     assert response.status_code == 201, response.get_data(as_text=True)
-    assert statements[0].startswith(STAMP), statements[0]
-    assert not any(is_full_read(statement) for statement in statements), statements
-    # The read, then the claim, the deal and its figures (on PostgreSQL in one statement).
-    assert len(statements) == (2 if backend == "postgresql" else WRITE_BUDGET), statements
+    claim = statements[0]
+    assert claim.startswith("WITH step_0 AS (UPDATE games" if backend == "postgresql" else "UPDATE games"), (
+        claim
+    )
+    for column in ("version", "updated_at", "edit_key_hash"):
+        assert f"games.{column} = " in claim.split("RETURNING")[0], claim
+    assert not any(statement.startswith("SELECT") for statement in statements), statements
+    # The claim, the deal and its figures (on PostgreSQL in one statement).
+    assert len(statements) == (1 if backend == "postgresql" else WRITE_BUDGET - 1), statements
     with app.app_context():
         assert_figures_match(game_id)
         db.session.remove()
+
+
+def test_a_write_that_names_a_version_reads_the_row_first(app: Flask) -> None:
+    """``If-Match``, a correction of several deals, an undo: each needs the game as it is."""
+    game_id, key = new_game(app, 3)
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {key}"}
+    writes = [
+        ("PUT", "/deals/3", {"tricks": by_name((13, 0, 0))}, {"If-Match": '"v3"'}),
+        ("PATCH", "/deals", {"deals": [{"number": 2, "tricks": by_name((5, 4, 4))}]}, {}),
+        ("DELETE", "/deals/3", None, {}),
+    ]
+    for method, path, body, headers in writes:
+        with StatementCounter(app, whole=True).counting() as statements:
+            response = client.open(
+                f"/api/v1/games/{game_id}{path}", method=method, json=body, headers={**auth, **headers}
+            )
+        assert response.status_code in (200, 204), (path, response.get_data(as_text=True))
+        assert statements[0].startswith(STAMP), (path, statements)
+        assert_kept_is_the_game(app, game_id)
 
 
 def test_a_worker_that_keeps_nothing_reads_the_game(app: Flask) -> None:
@@ -155,6 +185,8 @@ def test_another_workers_write_is_read_not_the_kept_copy(app: Flask) -> None:
     with counter.counting() as statements:
         response = post_deal(app.test_client(), game_id, key, 4)
     assert response.status_code == 201, response.get_data(as_text=True)
+    # Deal 4 is refused on the kept copy (its next deal is 3): the refusal is worked out again
+    # on the game as it is, where deal 4 is the next one.
     assert statements[0].startswith(STAMP) and is_full_read(statements[1]), statements[:2]
     # Worked out on the new state at once: the claim went through, no lock and second read.
     assert sum(is_full_read(statement) for statement in statements) == 1, statements
@@ -262,4 +294,86 @@ def test_a_finished_game_is_not_kept(app: Flask) -> None:
     with app.app_context():
         assert store._kept().get(game_id) is None
         assert store.snapshot_for_write(game_id).state.finished
+        db.session.remove()
+
+
+def test_a_deal_sent_without_its_number_after_another_workers_write_is_the_next_one(
+    app: Flask, backend: str
+) -> None:
+    """The kept copy would make it deal 3; its claim fails, writes nothing, and the game as it is
+    makes it deal 4 in the same transaction."""
+    game_id, key = new_game(app, 2)
+    other = create_app({**app.config})
+    with other.app_context():
+        services.record_deal(game_id, number=3, contract=DEALS[2][0], tricks=list(DEALS[2][1]))
+        db.session.remove()
+    contract, tricks = DEALS[3]
+    with StatementCounter(app, whole=True).counting() as statements:
+        response = app.test_client().post(
+            f"/api/v1/games/{game_id}/deals",
+            json={"contract": contract, "tricks": by_name(tricks)},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert response.json["number"] == 4  # type: ignore[index]
+    claims = [statement for statement in statements if "UPDATE games SET version" in statement]
+    assert len(claims) == 2 and sum(is_full_read(statement) for statement in statements) == 1, statements
+    with app.app_context():
+        game = services.get_game(game_id)
+        assert [deal.number for deal in game.state.deals] == [1, 2, 3, 4]
+        assert game.records[2] == store.records_of([DealRecord(DEALS[2][0], None, DEALS[2][1])])[0]
+        assert_figures_match(game_id)
+        db.session.remove()
+    assert_kept_is_the_game(app, game_id)
+    with other.app_context():
+        db.engine.dispose()
+
+
+def test_a_failed_claim_writes_nothing_and_the_transaction_goes_on(app: Flask, backend: str) -> None:
+    game_id, _key = new_game(app, 2)
+    with app.app_context():
+        kept = store.snapshot_for_write(game_id, trusted=True)
+        assert not kept.checked
+        stale_copy = replace(kept, version=kept.version - 1)
+        after = kept.ruleset.extend(kept.state, [DealRecord(DEALS[2][0], None, DEALS[2][1])])
+        change = store.Change(
+            after,
+            3,
+            store.ADD_DEAL,
+            {"game_id": game_id, "number": 3, **deal_values(after.deals[-1], DEALS[2][0])},
+        )
+        assert store._make(stale_copy, change, claim=utcnow()) is None
+        # Nothing of the deal or its figures was written, and the transaction still works.
+        assert db.session.scalar(select(func.count()).select_from(Deal).where(Deal.game_id == game_id)) == 2
+        assert db.session.scalar(
+            select(func.count()).select_from(DealResult).where(DealResult.game_id == game_id)
+        ) == 2 * len(PLAYERS)
+        assert store._make(kept, change, claim=utcnow()) is not None
+        db.session.commit()
+        assert [deal.number for deal in store.snapshot(game_id).state.deals] == [1, 2, 3]
+        assert_figures_match(game_id)
+        db.session.remove()
+
+
+def test_a_trusted_copy_whose_key_changed_by_hand_writes_nothing(app: Flask) -> None:
+    """The key matches the kept copy's hash; the claim finds another on the row and refuses."""
+    game_id, key = new_game(app, 2)
+    client = with_pencil(app.test_client(), game_id, key)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    csrf = csrf_from(page.get_data(as_text=True))
+    with app.app_context():
+        db.session.execute(
+            update(Game).where(Game.id == game_id).values(edit_key_hash=services.hash_key("new"))
+        )
+        db.session.commit()
+        db.session.remove()
+    contract, _tricks = DEALS[2]
+    for response in (
+        post_deal(app.test_client(), game_id, key, 3),
+        client.post(f"/games/{game_id}/deals", data={"csrf_token": csrf, "number": 3, "contract": contract}),
+    ):
+        assert response.status_code == 403, response.get_data(as_text=True)
+    with app.app_context():
+        assert len(store.snapshot(game_id).state.deals) == 2
         db.session.remove()

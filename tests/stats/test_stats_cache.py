@@ -8,7 +8,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import services
+from scorekeeper import services, stats
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult
 from scorekeeper.rules import Refusal
@@ -141,8 +141,28 @@ def test_totals_follow_finished_games_through_corrections_and_undos(app: Flask) 
         db.session.remove()
 
 
-def test_a_missing_total_is_summed_again(app: Flask) -> None:
-    """Should a player's kept total be gone (another write re-summed it), the write re-sums it."""
+def test_a_players_first_deal_gives_them_their_totals_row(app: Flask) -> None:
+    """A player with no totals row yet gets one from their first deal (the upsert that moves
+    totals), in the same statement as the deal; until then they have none."""
+    from sqlalchemy import func, select
+
+    from scorekeeper.models import PlayerTotal
+    from tests.helpers import MIZERKA_DEALS
+
+    with app.app_context():
+        loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
+        assert db.session.scalar(select(func.count()).select_from(PlayerTotal)) == 0
+        _play(loaded.id, MIZERKA_DEALS[:1])
+        assert db.session.scalar(select(func.count()).select_from(PlayerTotal)) == 3
+        assert_figures_match(loaded.id)
+        _play(loaded.id, MIZERKA_DEALS[1:4])
+        assert_figures_match(loaded.id)
+        db.session.remove()
+
+
+def test_totals_lost_outside_the_app_are_summed_again_by_a_refresh(app: Flask) -> None:
+    """A write moves a total by its difference; a totals table emptied by hand is rebuilt
+    from the game rows (``refresh_totals``; ``flask rebuild-stats`` rebuilds every figure)."""
     from sqlalchemy import delete
 
     from scorekeeper.models import PlayerTotal
@@ -152,6 +172,8 @@ def test_a_missing_total_is_summed_again(app: Flask) -> None:
         loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
         _play(loaded.id, MIZERKA_DEALS[:3])
         db.session.execute(delete(PlayerTotal))
+        db.session.commit()
+        stats.refresh_totals()
         db.session.commit()
         _play(loaded.id, MIZERKA_DEALS[3:4])
         assert_figures_match(loaded.id)
