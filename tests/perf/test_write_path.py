@@ -1,9 +1,10 @@
 """Recording a deal through the API: a fixed handful of statements, and safe when writes cross.
 
-The write reads the game once (the edit-key check reads what the write needs), works
-out the change, then claims the game with a compare-and-swap on its version and
-writes the deal and the figures that differ.  If another write lands between the
-read and the claim, the write locks the game, reads it again and starts over.
+The write reads the game at most once (the edit-key check reads what the write needs; a
+deal on a game this worker wrote last starts from its kept copy unread), works out the
+change, then claims the game with a compare-and-swap on its version and writes the deal
+and the figures that differ.  If another write lands between the read and the claim, the
+write locks the game, reads it again and starts over.
 """
 
 from __future__ import annotations
