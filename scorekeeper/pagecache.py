@@ -12,7 +12,10 @@ A copy is kept per language (the request's, ``i18n.current_language``).  What el
 between requests stays out of the copy: a page waiting to show
 flashed messages is neither served from nor stored in the cache, and the
 CSRF token of the forms is stored as a placeholder and filled in afresh.
-``PAGE_CACHE_SIZE`` (entries per worker, 0 turns it off) bounds the memory.
+``PAGE_CACHE_SIZE`` (entries per worker, 0 turns it off) and ``PAGE_CACHE_BYTES`` (the
+pages' bytes per worker, their gzip allowed for) bound the memory: pages run from 5 to
+50 kB, so a count alone let a worker's copies grow from under 1 MB to over 6 MB as
+bigger pages (a busy player's) took the places of smaller ones.
 
 A kept copy also keeps its gzip once made (``Kept.gzipped``): a page served as kept, to a
 phone that accepts gzip, is not compressed again (``scorekeeper.compression`` asks
@@ -43,7 +46,8 @@ from flask_wtf.csrf import generate_csrf
 from .database import LOCK_TIMEOUT_MS
 from .i18n import current_language
 
-DEFAULT_SIZE = 128  # a page is 20-50 kB: at most a few MB per worker
+DEFAULT_SIZE = 128  # entries per worker
+DEFAULT_BYTES = 3 * 1024 * 1024  # per worker: some 75 pages of 40 kB, or all 128 of the small ones
 CSRF_PLACEHOLDER = "\x00csrf\x00"  # cannot occur in a rendered page: NUL is never emitted
 
 
@@ -68,6 +72,11 @@ class Kept:
     def text(self) -> str:
         return self.body.decode()
 
+    @property
+    def weight(self) -> int:
+        """Bytes counted against ``PAGE_CACHE_BYTES``: the body and an allowance for its gzip."""
+        return len(self.body) + len(self.body) // 4
+
     def gzipped(self) -> bytes:
         """The gzip of the body; made once."""
         # Two threads may both compress it once; either result is the same bytes.
@@ -77,40 +86,70 @@ class Kept:
 
 
 class Lru(Generic[V]):
-    """A small thread-safe LRU: at most ``size`` entries, the least recently used dropped first."""
+    """A small thread-safe LRU, the least recently used dropped first.
 
-    def __init__(self, size: int) -> None:
+    At most ``size`` entries and, with ``weigh``, at most ``max_weight`` of their weights in all
+    (an entry heavier than that is not kept).
+    """
+
+    def __init__(self, size: int, max_weight: int = 0, weigh: Callable[[V], int] | None = None) -> None:
         self.size = size
-        self._entries: OrderedDict[Hashable, V] = OrderedDict()
+        self.max_weight = max_weight if weigh is not None else 0
+        self._weigh = weigh
+        self._weight = 0
+        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    @property
+    def weight(self) -> int:
+        """The weights of the entries kept, in all (0 without ``weigh``)."""
+        return self._weight
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def get(self, key: Hashable) -> V | None:
         with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-            return value
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            self._entries.move_to_end(key)
+            return entry[0]
 
     def put(self, key: Hashable, value: V) -> None:
         if self.size <= 0:
             return
+        weight = self._weigh(value) if self._weigh is not None else 0
         with self._lock:
-            self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._drop(key)
+            if self.max_weight and weight > self.max_weight:
+                return
+            self._entries[key] = (value, weight)
+            self._weight += weight
+            while len(self._entries) > self.size or (self.max_weight and self._weight > self.max_weight):
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._weight -= dropped
 
     def discard(self, key: Hashable) -> None:
         with self._lock:
-            self._entries.pop(key, None)
+            self._drop(key)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._weight = 0
+
+    def _drop(self, key: Hashable) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self._weight -= entry[1]
 
 
 class PageCache(Lru[Kept]):
-    """Rendered bodies, kept as ``Kept``."""
+    """Rendered bodies, kept as ``Kept``: at most ``size`` of them and ``max_bytes`` of their weight."""
+
+    def __init__(self, size: int, max_bytes: int) -> None:
+        super().__init__(size, max_bytes, lambda kept: kept.weight)
 
     def keep(self, key: Hashable, body: str) -> Kept | None:
         if self.size <= 0:
@@ -122,8 +161,11 @@ class PageCache(Lru[Kept]):
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PAGE_CACHE_SIZE", DEFAULT_SIZE)
+    app.config.setdefault("PAGE_CACHE_BYTES", DEFAULT_BYTES)
     app.config.setdefault("CLUB_PAGE_SETTLE_SECONDS", settle_seconds(app.config.get("LOCK_TIMEOUT_MS")))
-    app.extensions["scorekeeper_page_cache"] = PageCache(int(app.config["PAGE_CACHE_SIZE"]))
+    app.extensions["scorekeeper_page_cache"] = PageCache(
+        int(app.config["PAGE_CACHE_SIZE"]), int(app.config["PAGE_CACHE_BYTES"])
+    )
 
 
 def settle_seconds(lock_timeout_ms: int | None = None) -> float:

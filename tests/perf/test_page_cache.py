@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from helpers import csrf_from, follow, page, parse_html
 from perf_support import DEALS, PLAYERS, new_game, with_pencil
 
-from scorekeeper import create_app, services
+from scorekeeper import create_app, pagecache, services
 from scorekeeper.extensions import db
 
 CSRF_VALUE = re.compile(r'(name="csrf_token" type="hidden" value=")[^"]+(")')
@@ -129,7 +129,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the bodies gzip compresses while the test runs (the app's two places that do)."""
     import gzip
 
-    from scorekeeper import compression, pagecache
+    from scorekeeper import compression
 
     sizes: list[int] = []
     real = gzip.compress
@@ -184,3 +184,46 @@ def test_a_kept_club_page_is_compressed_once(app: Flask, made: list[int]) -> Non
         answers = [client.get(url, headers={"Accept-Encoding": "gzip"}) for _ in range(3)]
         bodies = {gzip.decompress(answer.get_data()) for answer in answers}
         assert len(bodies) == 1 and len(made) == 1, (url, made)
+
+
+def test_the_kept_pages_are_bounded_by_their_bytes() -> None:
+    """Bigger pages taking the places of smaller ones never push a worker past its bytes."""
+    cache = pagecache.PageCache(size=100, max_bytes=50_000)
+    small, big = "s" * 4_000, "b" * 16_000  # weigh 5,000 and 20,000
+    for n in range(10):
+        cache.keep(("small", n), small)
+    assert len(cache) == 10 and cache.weight == 50_000
+    cache.keep("big", big)
+    # The four least recently used small pages made room; the newest six stay.
+    assert cache.weight == 50_000 and len(cache) == 7
+    assert [cache.get(("small", n)) is not None for n in range(10)] == [False] * 4 + [True] * 6
+    assert cache.get("big") is not None
+    cache.get(("small", 4))  # used again: the next page pushes out ("small", 5) first
+    cache.keep("big again", big)
+    assert cache.get(("small", 4)) is not None and cache.get(("small", 5)) is None
+    assert cache.weight <= 50_000
+
+
+def test_a_page_heavier_than_the_whole_cache_is_not_kept_and_replaces_its_old_copy() -> None:
+    cache = pagecache.PageCache(size=100, max_bytes=10_000)
+    cache.keep("page", "x" * 1_000)
+    assert cache.get("page") is not None
+    cache.keep("page", "x" * 9_000)  # weighs 11,250
+    assert cache.get("page") is None and cache.weight == 0 and len(cache) == 0
+    cache.keep("page", "x" * 2_000)
+    cache.discard("page")
+    assert cache.weight == 0
+
+
+def test_the_apps_page_cache_takes_its_bounds_from_the_config(app: Flask) -> None:
+    bounds = {"PAGE_CACHE_SIZE": 7, "PAGE_CACHE_BYTES": 12_345}
+    other = create_app({**app.config, **bounds, "AUTO_MIGRATE": False})
+    try:
+        kept = other.extensions["scorekeeper_page_cache"]
+        assert (kept.size, kept.max_weight) == (7, 12_345)
+        defaults = app.extensions["scorekeeper_page_cache"]
+        assert (defaults.size, defaults.max_weight) == (pagecache.DEFAULT_SIZE, pagecache.DEFAULT_BYTES)
+    finally:
+        with other.app_context():
+            db.session.remove()
+            db.engine.dispose()
