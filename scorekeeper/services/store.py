@@ -332,7 +332,12 @@ def checked(game: Snapshot) -> Snapshot:
         raise not_found()
     if stamp.version == game.version and stamp.updated_at == game.updated_at:
         return replace(game, edit_key_hash=stamp.edit_key_hash, checked=True)
-    fresh = snapshot(game.id)
+    return _read_again(game.id)
+
+
+def _read_again(game_id: str) -> Snapshot:
+    """The game read afresh, where a kept copy turned out not to be it; kept in its place."""
+    fresh = snapshot(game_id)
     keep(fresh)
     return fresh
 
@@ -464,9 +469,7 @@ def write(
             # The kept copy was not the game any more: read it, and claim it from that.
             if db.session.connection().dialect.name != "postgresql":
                 db.session.rollback()
-            current = snapshot(game_id)
-            keep(current)
-            _same_key(seen, current)
+            current = _same_key(seen, _read_again(game_id))
             change = plan(current)
             made = _make(current, change, claim=now)
         if made is not None:
