@@ -441,8 +441,9 @@ def write(
     and then ends the transaction without a single statement that writes: a preview costs
     the snapshot read and nothing more.
 
-    A ``seen`` not ``checked`` (a kept copy, its row not read) is read first for a preview, an
-    ``If-Match`` or a refusal, so that each answers for the game as it is; when the claim finds
+    A ``seen`` not ``checked`` (a kept copy, its row not read) is checked first for a preview or
+    an ``If-Match``, and the game read again when the copy refuses, so that each answers for the
+    game as it is; when the claim finds
     its row changed, the game is read and the claim tried once more, in the same transaction
     (on PostgreSQL a failed claim writes nothing; SQLite's write lock is let go first).  The
     key checked against ``seen`` must still be the game's whenever the game is read again.
@@ -461,7 +462,10 @@ def write(
         except Refusal:
             if current.checked:
                 raise
-            current = _same_key(seen, checked(current))
+            # A kept copy that refuses is most often one write behind: another worker took the
+            # game's last deal (a phone's requests land on any worker).  Read the game at once
+            # rather than first asking its row whether the copy is still it.
+            current = _same_key(seen, _read_again(game_id))
             change = plan(current)
         now = utcnow()
         made = _make(current, change, claim=now)

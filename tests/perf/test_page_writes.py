@@ -24,6 +24,11 @@ WRITE_BUDGET = 6
 STAMP = "SELECT games.version, games.updated_at, games.edit_key_hash"
 
 
+def is_full_read(statement: str) -> bool:
+    """The game, its seats and its deals in one query (``store.snapshot``; its first words)."""
+    return statement.startswith("SELECT games.id, games.version, games.updated_at")
+
+
 def page_csrf(client: FlaskClient, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
@@ -116,12 +121,14 @@ def test_a_page_write_costs_no_more_statements_than_the_api(app: Flask, operatio
 def test_a_refused_page_write_reads_the_game_once(app: Flask) -> None:
     """The form comes back with the error, rendered from the snapshot the write was refused on.
 
-    Tricks are worked out from this worker's kept copy unread; a refusal is worked out again
-    on the game as it is (one cheap query of its row), and the page is drawn from a copy
-    known to be the game (that query once more): never a read of the whole game.
+    Tricks are worked out from this worker's kept copy unread.  A copy that refuses is most
+    often one write behind (another worker took the game's last write), so the refusal is
+    worked out again on the game read afresh, at once; the page is then drawn from that copy,
+    known to be the game by one cheap query of its row.  The whole game is read once.
     """
     page_status, page_statements = page_write(app, "tricks refused")
     api_status, api_statements = api_write(app, "tricks refused")
     assert (page_status, api_status) == (422, 422)
-    assert [statement.split(" FROM ")[0] for statement in api_statements] == [STAMP], api_statements
-    assert [statement.split(" FROM ")[0] for statement in page_statements] == [STAMP, STAMP], page_statements
+    assert len(api_statements) == 1 and is_full_read(api_statements[0]), api_statements
+    assert len(page_statements) == 2 and is_full_read(page_statements[0]), page_statements
+    assert page_statements[1].startswith(STAMP), page_statements
