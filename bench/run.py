@@ -57,7 +57,8 @@ WRITE_RATIO_BUDGET = 0.5  # recording deals: at least this share of a bare INSER
 # recording, bare INSERT, ...): on a shared host the speed of the same work drifts by a
 # third within a minute, and routes measured one after the other take that drift as a
 # difference between them.
-PAIRED_SLICES = 5  # of each route
+PAIRED_SLICES = 10  # of each route: recording against the bare INSERT (a 2-s slice's ratio spreads widely)
+FLAT_SLICES = 5  # of each club page on each club (ten pages and the floor)
 PAIRED_SECONDS = 2.0
 REPLAY_BUDGET_MS = 0.2
 RSS_BUDGET_MB = 100.0
@@ -768,7 +769,7 @@ def bench_flat(
                     partial(run_settled, server, route, values, cookies, deals_file)
                     for server, values, cookies in sides
                 ]
-                measured[route.name] = {"label": route.label, **alternating(runs[0], runs[1])}
+                measured[route.name] = {"label": route.label, **alternating(runs[0], runs[1], FLAT_SLICES)}
             result["routes"] = measured
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -856,6 +857,7 @@ def paired(
     slices = alternating(
         lambda seconds: run_settled(server, insert, values, cookies, deals_file, seconds),
         lambda seconds: run_settled(server, record, values, cookies, deals_file, seconds),
+        PAIRED_SLICES,
     )
     return {
         "slices": slices["slices"],
@@ -870,7 +872,7 @@ def paired(
 def alternating(
     first: Callable[[float], dict[str, Any]],
     second: Callable[[float], dict[str, Any]],
-    slices: int = PAIRED_SLICES,
+    slices: int,
     seconds: float = PAIRED_SECONDS,
 ) -> dict[str, Any]:
     """The second measure's rps over the first's, each run in ``slices`` slices taken in turn.
@@ -1188,7 +1190,7 @@ def table(report: dict[str, Any]) -> str:
             small_games, large_games = flat["small"][0], flat["large"][0]
             lines.append(
                 f"kept clubs of {small_games} and {large_games} games served at once, each page measured on "
-                f"them in turn ({PAIRED_SLICES} slices of {PAIRED_SECONDS:g} s each); load average before "
+                f"them in turn ({FLAT_SLICES} slices of {PAIRED_SECONDS:g} s each); load average before "
                 f"{' '.join(f'{x:.2f}' for x in flat['load_before'])}, "
                 f"CPU stolen {flat['cpu_steal_percent']:.1f}%"
             )
