@@ -80,12 +80,12 @@
       if (deal) {
         if ((op.contract && deal.contract !== op.contract) || (op.bids && !same(deal.bids, op.bids))) return conflict;
         if (!op.tricks || same(deal.tricks, op.tricks)) return { done: true };
-        return deal.tricks ? conflict : { send: ['PUT', n, { tricks: op.tricks }] };
+        return deal.tricks ? conflict : { send: ['PUT', n, { tricks: op.tricks }], after: { ...facts(deal), tricks: op.tricks } };
       }
       if (server.deals.length + 1 !== n) return conflict;
       const body = { number: n };
       ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
-      return { send: ['POST', n, body] };
+      return { send: ['POST', n, body], after: facts(body) };
     }
     if (op.kind === 'correct') {
       if (!deal) return conflict;
@@ -94,7 +94,7 @@
       if (op.base && !matches(deal, op.base)) return conflict;
       const body = {};
       ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
-      return { send: ['PUT', n, body] };
+      return { send: ['PUT', n, body], after: facts(want) };
     }
     // undo
     if (server.deals.length < n) return { done: true };
@@ -120,6 +120,20 @@
     return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status) };
   }
 
+  // A change the server took is done, unless the person changed it while it was on its way
+  // (corrected it, or entered the tricks of the deal it declared): what is left of it is then
+  // a correction of the deal as the server now has it (`after`), sent next. Read and settled
+  // in one transaction, so an edit cannot slip in between.
+  const asked = (op) => JSON.stringify([op.kind, op.contract || null, op.bids || null, op.tricks || null]);
+  async function sent(op, after) {
+    const kept = await store(OPS, 'readwrite');
+    const now = await asPromise(kept.get(op.id));
+    if (!now) return undefined;
+    if (now.kind === 'undo' || asked(now) === asked(op)) return asPromise(kept.delete(op.id));
+    const { state, theirs, message, code, server, ...rest } = now;
+    return asPromise(kept.put({ ...rest, kind: 'correct', base: after }));
+  }
+
   const running = {};
   // Sends the game's kept changes in order until none is left, one waits for the person
   // (a conflict or a refusal), or the network fails (thrown: try again later).
@@ -142,7 +156,7 @@
             return 'blocked';
           }
           const answer = await send(info, verdict.send, server.etag);
-          if (answer.ok) { races = 0; await deleteOp(op.id); continue; }
+          if (answer.ok) { races = 0; await sent(op, verdict.after || null); continue; }
           // Another phone wrote between the read and the write: read again and judge again.
           if (answer.status === 409 || answer.status === 412) { races += 1; if (races < 4) continue; }
           await putOp({ ...op, state: 'refused', message: answer.message, code: answer.code });

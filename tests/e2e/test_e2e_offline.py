@@ -535,3 +535,49 @@ def test_a_correction_the_network_fails_is_kept_and_sent_once(
     assert deals[2]["contract"] == "mizerka" and deals[2]["tricks"] == by_seat((5, 8, 0))
     assert int(server_version(live_server, game.id).strip('"v')) == int(before.strip('"v')) + 1
     context.close()
+
+
+# -- a change made while its deal is on its way ---------------------------------------------------------
+
+CHANGED_ON_ITS_WAY = """async ([number, contract, first, later]) => {
+  const Q = ScorekeeperQueue, game = document.body.dataset.game;
+  const info = await Q.getGame(game);
+  const id = await Q.putOp({ game, at: new Date().toISOString(), version: info.version, number,
+    kind: 'record', contract, bids: null, tricks: first });
+  const real = window.fetch;
+  window.fetch = async (url, init) => {
+    const answer = await real(url, init);
+    if (init && init.method === 'POST') {
+      // The server has stored the deal; while its answer is on its way, the person changes it.
+      const op = (await Q.ops(game)).find((kept) => kept.id === id);
+      await Q.putOp({ ...op, tricks: later });
+    }
+    return answer;
+  };
+  try { return await Q.flush(game); } finally { window.fetch = real; }
+}"""
+
+
+@pytest.mark.parametrize("change", ["tricks corrected", "tricks entered"])
+def test_a_change_made_while_its_deal_is_on_its_way_is_sent_after_it(
+    browser: Browser, live_server: LiveServer, change: str
+) -> None:
+    """The scorer corrects a kept deal's tricks, or enters the tricks of the deal it declared,
+    while the phone is sending it: the server keeps what was sent, then gets the change."""
+    game = api_game(live_server, deals=4)
+    context, page = scorer(browser, live_server, game)
+    deal = MIZERKA_DEALS[4]
+    later = [*deal.tricks[1:], deal.tricks[0]]
+    assert later != list(deal.tricks)
+    first = list(deal.tricks) if change == "tricks corrected" else None
+    before = server_version(live_server, game.id)
+    outcome = page.evaluate(CHANGED_ON_ITS_WAY, [5, deal.contract, first, later])
+    assert outcome == "empty"
+    stored = server_deals(live_server, game.id)
+    assert [d["number"] for d in stored] == [1, 2, 3, 4, 5]
+    assert stored[4]["contract"] == deal.contract
+    assert stored[4]["tricks"] == by_seat(later), "the change made on the way was lost"
+    assert page.evaluate("async () => (await ScorekeeperQueue.ops(document.body.dataset.game)).length") == 0
+    # Two writes: the deal as sent, then the change.
+    assert int(server_version(live_server, game.id).strip('"v')) == int(before.strip('"v')) + 2
+    context.close()
