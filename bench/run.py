@@ -763,12 +763,12 @@ def bench_flat(
             print(f"[{name}] {small[0]} and {large[0]} games in turn: warming up ...", flush=True)
             for route in routes:
                 for server, values, cookies in sides:
-                    run_settled(server, route, values, cookies, deals_file, args.warmup)
+                    run_route(server, route, values, cookies, deals_file, args.warmup, then_settle=True)
             measured: dict[str, Any] = {}
             for route in routes:
                 print(f"[{name}] {route.label}, {small[0]} and {large[0]} games in turn ...", flush=True)
                 runs = [
-                    partial(run_settled, server, route, values, cookies, deals_file)
+                    partial(run_route, server, route, values, cookies, deals_file, then_settle=True)
                     for server, values, cookies in sides
                 ]
                 measured[route.name] = {"label": route.label, **alternating(runs[0], runs[1], FLAT_SLICES)}
@@ -871,8 +871,8 @@ def paired(
 ) -> dict[str, Any]:
     """Recording's rps over the bare INSERT's, each measured in PAIRED_SLICES slices taken in turn."""
     slices = alternating(
-        lambda seconds: run_settled(server, insert, values, cookies, deals_file, seconds),
-        lambda seconds: run_settled(server, record, values, cookies, deals_file, seconds),
+        partial(run_route, server, insert, values, cookies, deals_file, then_settle=True),
+        partial(run_route, server, record, values, cookies, deals_file, then_settle=True),
         PAIRED_SLICES,
     )
     return {
@@ -916,20 +916,6 @@ def alternating(
         "ratio": round(overall[1] / overall[0], 2),
         "ratios": ratios,
     }
-
-
-def run_settled(
-    server: Server,
-    route: Route,
-    values: dict[str, str],
-    cookies: dict[str, str],
-    deals_file: Path,
-    seconds: float,
-) -> dict[str, Any]:
-    """One measure of ``route``, then a wait until the workers are idle again."""
-    raw = run_route(server, route, values, cookies, deals_file, seconds)
-    settle(server)
-    return raw
 
 
 def sql_rows(url: str, query: str) -> list[Any]:
@@ -991,10 +977,16 @@ def run_route(
     cookies: dict[str, str],
     deals_file: Path,
     seconds: float,
+    *,
+    then_settle: bool = False,
 ) -> dict[str, Any]:
+    """One measure of ``route``; ``then_settle``: then wait until the workers are idle again."""
     headers = [f"Cookie: {cookies[route.phone]}"] if route.phone else []
     url = server.base + route.path.format(**values)
-    return wrk(url, route.mode, seconds, headers, deals_file)
+    raw = wrk(url, route.mode, seconds, headers, deals_file)
+    if then_settle:
+        settle(server)
+    return raw
 
 
 def phone_cookies(base: str, game_id: str, key: str | None) -> dict[str, str]:
