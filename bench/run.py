@@ -869,20 +869,13 @@ def paired(
     cookies: dict[str, str],
     deals_file: Path,
 ) -> dict[str, Any]:
-    """Recording's rps over the bare INSERT's, each measured in PAIRED_SLICES slices taken in turn."""
-    slices = alternating(
+    """Recording's rps over the bare INSERT's (``rps``: the INSERT's, then recording's), each
+    measured in PAIRED_SLICES slices taken in turn."""
+    return alternating(
         partial(run_route, server, insert, values, cookies, deals_file, then_settle=True),
         partial(run_route, server, record, values, cookies, deals_file, then_settle=True),
         PAIRED_SLICES,
     )
-    return {
-        "slices": slices["slices"],
-        "seconds": slices["seconds"],
-        "insert_rps": slices["rps"][0],
-        "record_rps": slices["rps"][1],
-        "ratio": slices["ratio"],
-        "ratios": slices["ratios"],
-    }
 
 
 def alternating(
@@ -1190,7 +1183,7 @@ def table(report: dict[str, Any]) -> str:
         if pairs:
             lines.append(
                 f"in alternating slices ({pairs['slices']} of {pairs['seconds']:g} s each): bare INSERT "
-                f"{pairs['insert_rps']} req/s, recording {pairs['record_rps']} req/s, x bare INSERT "
+                f"{pairs['rps'][0]} req/s, recording {pairs['rps'][1]} req/s, x bare INSERT "
                 f"{pairs['ratio']} (each pair: {', '.join(f'{r:g}' for r in pairs['ratios'])})"
             )
         flat = result.get("flat")

@@ -14,6 +14,16 @@ from scorekeeper import services
 from scorekeeper.access import cookie_name
 from scorekeeper.extensions import db
 
+# The first words of ``store.snapshot``'s query (the game, its seats and its deals at once):
+# enough to tell it even where ``StatementCounter`` shortens what it records.
+FULL_READ = "SELECT games.id, games.version, games.updated_at, games.edit_key_hash, games.ruleset"
+
+
+def is_full_read(statement: str) -> bool:
+    """Whether ``statement`` reads the whole game (``store.snapshot``)."""
+    return statement.startswith(FULL_READ)
+
+
 PLAYERS = ["Cid", "Ann", "Bob"]
 # A legal Mizerka game (Cid deals first): contract and tricks (Cid, Ann, Bob) of each of the 18 deals.
 DEALS: list[tuple[str, tuple[int, int, int]]] = [

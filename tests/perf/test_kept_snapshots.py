@@ -12,7 +12,7 @@ import json
 from dataclasses import replace
 
 from flask import Flask
-from perf_support import DEALS, PLAYERS, StatementCounter, new_game, with_pencil
+from perf_support import DEALS, PLAYERS, StatementCounter, is_full_read, new_game, with_pencil
 from sqlalchemy import func, select, update
 
 from scorekeeper import create_app, services, stats
@@ -26,10 +26,6 @@ from tests.perf.test_write_path import WRITE_BUDGET, by_name, post_deal
 from tests.stats.checks import assert_figures_match
 
 STAMP = "SELECT games.version, games.updated_at, games.edit_key_hash FROM games WHERE games.id = "
-
-
-def is_full_read(statement: str) -> bool:
-    return statement.startswith("SELECT") and "JOIN deals" in statement
 
 
 def assert_kept_is_the_game(app: Flask, game_id: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from perf_support import DEALS, PLAYERS, StatementCounter, new_game, with_pencil
+from perf_support import DEALS, PLAYERS, StatementCounter, is_full_read, new_game, with_pencil
 
 from tests.helpers import csrf_from
 
@@ -22,11 +22,6 @@ from tests.helpers import csrf_from
 WRITE_BUDGET = 6
 #: The query of a game's row that tells whether a kept copy is still the game.
 STAMP = "SELECT games.version, games.updated_at, games.edit_key_hash"
-
-
-def is_full_read(statement: str) -> bool:
-    """The game, its seats and its deals in one query (``store.snapshot``; its first words)."""
-    return statement.startswith("SELECT games.id, games.version, games.updated_at")
 
 
 def page_csrf(client: FlaskClient, url: str) -> str:
