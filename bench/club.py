@@ -227,6 +227,7 @@ def kept_club(database: str, games: int, players: int) -> Club:
     source = CLUBS / (club_name(games, players) + ".sqlite3")
     if database == "postgresql" and _exists("sqlite", games, players):
         print(f"[{database}] copying the rows of {source.name}", flush=True)
+        _flask(club_url("sqlite", games, players), "db-upgrade")  # the same schema on both sides
         copy_from_sqlite(source, url)
     else:
         _flask(url, "seed-demo", "--games", str(games), "--players", str(players), "--seed", str(SEED))

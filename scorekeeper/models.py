@@ -11,7 +11,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Computed,
+    Float,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -27,6 +37,34 @@ def today() -> date:
 
 
 NOTE_LENGTH = 200
+ALL_TIME = 0
+"""``player_totals.year`` of a player's sums over every year."""
+MIN_FOR_PERCENT = 5
+"""Games (or deals) from which a share of them won is shown, and ranked."""
+NO_FIGURE = -1_000_000_000
+"""A sort key where the figure is not shown (too few games): below any real one, so it ranks last."""
+#: The sorts of the rankings read in order from an index of ``player_totals``: (ruleset, year,
+#: the column, then the tie-breaks, more wins and more points).  Only the columns a finished
+#: game moves: deals, deals won and their share move with every deal, and an index on them
+#: would have every deal rewrite every index entry of its players' rows (PostgreSQL updates a
+#: row in place only while no indexed column changes), which cost recording a deal a sixth of
+#: its speed.  Sorted by those three, the rankings read every kept row.
+INDEXED_SORTS = {
+    "wins": ("wins", "points"),
+    "games": ("games", "wins", "points"),
+    "points": ("points", "wins"),
+    "best": ("best_key", "wins", "points"),
+    "win_pct": ("win_pct_key", "wins", "points"),
+    "average": ("average_key", "wins", "points"),
+}
+
+
+def _ratio_key(part: str, whole: str, least: int) -> Computed:
+    """part / whole where whole >= least, else ``NO_FIGURE``: kept by the database itself."""
+    return Computed(
+        f"CASE WHEN {whole} >= {least} THEN CAST({part} AS FLOAT) / {whole} ELSE {NO_FIGURE} END",
+        persisted=True,
+    )
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -147,13 +185,14 @@ class GameResult(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         UniqueConstraint("game_id", "player_id"),
-        # Rankings sum one ruleset per player: this index covers that query, so it is read in
-        # player order without touching the table.  The player page reads one person's rows.
+        # The rankings of the last 30 days sum one ruleset's rows of that period: this index
+        # covers that query, and gives just those rows (by date) without touching the table.
+        # The player page reads one person's rows.
         Index(
             "ix_game_results_rankings",
             "ruleset",
-            "player_id",
             "played_on",
+            "player_id",
             "finished",
             "rank",
             "total",
@@ -186,16 +225,20 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
 
 
 class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
-    """One player's all-time sums for one ruleset, kept from ``game_results`` for the rankings.
+    """One player's sums for one ruleset, all time or one year, kept from ``game_results``.
 
-    Rewritten for the game's players in the same transaction as every write to a game; the
-    rankings for all time read these thousand-odd rows instead of summing every game.
+    Moved for the game's players in the same transaction as every write to a game; the
+    rankings for all time and for this year read these rows (one a player) instead of
+    summing every game of the period.  Every row ranks: a player's first deal makes it, and
+    an undo that leaves it without deals removes it (a game without deals adds nothing).
     """
 
     __tablename__ = "player_totals"
 
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     ruleset: Mapped[str] = mapped_column(String(20), primary_key=True)
+    year: Mapped[int] = mapped_column(primary_key=True)
+    """``ALL_TIME`` (0): every game; else the games played in that year."""
     games: Mapped[int]
     """Finished games."""
     wins: Mapped[int]
@@ -205,3 +248,19 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
     """Points in finished games."""
     best: Mapped[int | None]
     """Best total in a finished game."""
+    # Sort keys of the figures shown as a share or an average, and of the best game, kept by the
+    # database from the sums above (no writer sets them), so that an index ranks by each.
+    win_pct_key: Mapped[float] = mapped_column(Float, _ratio_key("wins", "games", MIN_FOR_PERCENT))
+    deal_pct_key: Mapped[float] = mapped_column(Float, _ratio_key("deal_wins", "deals", MIN_FOR_PERCENT))
+    average_key: Mapped[float] = mapped_column(Float, _ratio_key("points", "games", 1))
+    best_key: Mapped[int] = mapped_column(Computed(f"COALESCE(best, {NO_FIGURE})", persisted=True))
+
+    __table_args__ = (
+        *(
+            Index(f"ix_player_totals_by_{sort}", "ruleset", "year", *columns)
+            for sort, columns in INDEXED_SORTS.items()
+        ),
+        # Room on each page for a row's next version: a deal moves only unindexed columns, so
+        # PostgreSQL can write it beside the old one without touching any index.
+        {"postgresql_with": {"fillfactor": 75}},
+    )

@@ -515,9 +515,9 @@ def _make(current: Snapshot, change: Change, *, claim: datetime | None) -> stats
     elif change.after.finished != current.state.finished:
         first.append((_SET_FINISHED, {"game_id": current.id, "finished": change.after.finished}))
     steps = [*first, (change.statement, change.params), *figures.steps]
-    # With nothing to re-sum, these steps are the whole write (on PostgreSQL one statement,
+    # With nothing to settle after them, these steps are the whole write (on PostgreSQL one statement,
     # committed on its own when nothing was read in the transaction before it).
-    counts = stats.send(steps, claim=claim is not None, whole=not figures.resum)
+    counts = stats.send(steps, claim=claim is not None, whole=not figures.unsettled)
     if counts is None:
         return None
     figures.settle()

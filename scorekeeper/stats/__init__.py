@@ -2,19 +2,20 @@
 
 Every figure comes from the replay.  ``figures`` (pure) turns one replayed game into rows of
 ``game_results`` and ``deal_results``; ``writer`` keeps those rows, and the players'
-all-time ``player_totals``, equal to the replay in the same transaction as every write, so
-the pages (``rankings``, ``player_page``, ``people``) read or sum them in SQL with a fixed
-number of queries, whatever the number of games or deals.
+``player_totals`` (all time and year by year), equal to the replay in the same transaction
+as every write, so the pages (``rankings``, ``player_page``, ``people``) read or sum them in
+SQL with a fixed number of queries, whatever the number of games or deals.
 """
 
 from __future__ import annotations
 
+from ..models import MIN_FOR_PERCENT
 from .figures import Figures, figures
 from .game_list import GAMES_PER_LIST, GameList, ListedGame, game_list, latest_write
 from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
-from .sums import DEFAULT_RULESET, MIN_FOR_PERCENT, PERIODS, Filters, Record, average, percent
+from .sums import DEFAULT_RULESET, PERIODS, Filters, Record, average, percent
 from .writer import FigureChanges, Step, figure_changes, new_game_steps, refresh_totals, send, write_results
 
 __all__ = [

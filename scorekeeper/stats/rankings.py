@@ -7,10 +7,11 @@ from datetime import date
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import Float, case, cast, func, select
+from sqlalchemy import func, select
 
 from ..extensions import db
-from .sums import MIN_FOR_PERCENT, Filters, Record, record_of, summed_records
+from ..models import NO_FIGURE
+from .sums import Filters, Record, named_page, ranked_count, record_of, summed_records
 
 #: Sortable columns: id -> (label, descending first?).
 # NOTE: column headings of the rankings table ("Won %": the share of games won).
@@ -46,30 +47,39 @@ class Rankings:
     """Position of this page's first row."""
 
 
-def _ratio(part: Any, whole: Any, least: int) -> Any:
-    """part / whole where whole >= least, else NULL (a percentage not shown yet sorts last)."""
-    return case((whole >= least, cast(part, Float) / whole), else_=None)
+#: The columns (of ``summed_records``) the rankings sort by; those that can lack a figure hold
+#: ``NO_FIGURE`` there, below any real one.
+_SORT_KEYS = {
+    "games": "games",
+    "wins": "wins",
+    "win_pct": "win_pct_key",
+    "deals": "deals",
+    "deal_wins": "deal_wins",
+    "deal_pct": "deal_pct_key",
+    "points": "points",
+    "average": "average_key",
+    "best": "best_key",
+}
 
 
 def _order(summed: Any, sort: str, descending: bool) -> list[Any]:
     """ORDER BY for one column.  Players without a figure there (too few games) come last; equal
-    figures (and the figureless) go by more wins, then more points, then the name."""
+    figures (and the figureless) go by more wins, then more points, then the name.
+
+    Descending (the usual way) this is the order of the column's index on ``player_totals``
+    (ruleset, year, the column, wins, points) read backwards: a page is read, not sorted.
+    """
     c = summed.c
     if sort == "name":
         return [c.name_key.desc() if descending else c.name_key.asc()]
-    value = {
-        "games": c.games,
-        "wins": c.wins,
-        "win_pct": _ratio(c.wins, c.games, MIN_FOR_PERCENT),
-        "deals": c.deals,
-        "deal_wins": c.deal_wins,
-        "deal_pct": _ratio(c.deal_wins, c.deals, MIN_FOR_PERCENT),
-        "points": c.points,
-        "average": _ratio(c.points, c.games, 1),
-        "best": c.best,
-    }[sort]
-    first = value.desc().nulls_last() if descending else value.asc().nulls_last()
-    return [first, c.wins.desc(), c.points.desc(), c.name_key.asc()]
+    key = c[_SORT_KEYS[sort]]
+    if descending:
+        first = [key.desc()]
+    elif key.name.endswith("_key"):
+        first = [key == NO_FIGURE, key.asc()]  # the figureless last this way too
+    else:
+        first = [key.asc()]
+    return [*first, c.wins.desc(), c.points.desc(), c.name_key.asc()]
 
 
 def rankings(
@@ -84,22 +94,29 @@ def rankings(
 ) -> Rankings:
     """Players with a game or a deal under ``filters``, sorted by ``sort``: one page of them.
 
-    One query: the database sums, sorts and cuts the page, so only the rows shown reach Python.
+    One query: the database sums (or reads the kept sums), sorts and cuts the page, so only
+    the rows shown reach Python.  All time and this year the page and the count of players
+    are read from indexes, so they cost the same in a club of any size.
     """
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
     if descending is None:
         descending = COLUMNS[sort][1]
     summed = summed_records(filters, today, kept=kept)
+    ranked = ranked_count(filters, today, kept=kept)
     page = max(1, page)
 
     def fetch(page: int) -> list[Any]:
-        query = (
-            select(summed, func.count().over().label("ranked"))
-            .order_by(*_order(summed, sort, descending))
-            .limit(per_page)
-            .offset((page - 1) * per_page)
+        query = select(summed, ranked.label("ranked")).order_by(*_order(summed, sort, descending))
+        named = (
+            named_page(filters, today, descending, per_page, (page - 1) * per_page)
+            if sort == "name" and kept
+            else None
         )
+        if named is not None:  # the page's players found by name first
+            query = query.join(named, named.c.id == summed.c.player_id)
+        else:
+            query = query.limit(per_page).offset((page - 1) * per_page)
         return list(db.session.execute(query))
 
     rows = fetch(page)

@@ -1,7 +1,7 @@
 """Which games count (``Filters``), and each player's summed figures under them (``Record``).
 
-The rankings and the player pages both read these sums: all time from the kept
-``player_totals``, for a period summed from ``game_results`` in SQL.  Percentages are
+The rankings and the player pages both read these sums: all time and this year from the
+kept ``player_totals``, for the last 30 days summed from ``game_results`` in SQL.  Percentages are
 shown from ``MIN_FOR_PERCENT`` games (or deals) on.
 """
 
@@ -14,13 +14,12 @@ from typing import Any, NamedTuple
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import Float, and_, case, cast, exists, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import GameResult, Player, PlayerTotal
+from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal
 from ..rules import get_ruleset
 
-MIN_FOR_PERCENT = 5
 DEFAULT_RULESET = "mizerka"
 PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}
 
@@ -38,6 +37,14 @@ class Filters:
             return date(today.year, 1, 1)
         if self.period == "30d":
             return today - timedelta(days=29)  # today and the 29 days before it
+        return None
+
+    def kept_year(self, today: date) -> int | None:
+        """The ``player_totals.year`` that holds the period's sums (None: a sliding period, summed)."""
+        if self.period == "all":
+            return ALL_TIME
+        if self.period == "year":
+            return today.year
         return None
 
     def where(self, today: date) -> list[ColumnElement[bool]]:
@@ -117,16 +124,28 @@ def record_columns() -> list[Any]:
     ]
 
 
-def summed_records(filters: Filters, today: date, player_id: int | None = None, *, kept: bool = True) -> Any:
-    """Per player, the sums under ``filters``, with the name (a subquery).
+def _ratio_key(part: Any, whole: Any, least: int) -> Any:
+    """part / whole where whole >= least, else ``NO_FIGURE``: as ``player_totals`` keeps it."""
+    return case((whole >= least, cast(part, Float) / whole), else_=NO_FIGURE)
 
-    All time, they are the kept ``player_totals`` (``kept``); for a period they are summed
-    from ``game_results``, grouped by player id alone so that the sums read the covering
-    index in order (no sort on SQLite), the names joined afterwards.
+
+def summed_records(
+    filters: Filters,
+    today: date,
+    player_id: int | None = None,
+    *,
+    kept: bool = True,
+) -> Any:
+    """Per player with a game or a deal, the sums under ``filters``, with the name and the sort
+    keys (``player_totals``'s): a subquery.
+
+    All time and this year, they are the kept ``player_totals`` (``kept``); for the last 30
+    days (or not ``kept``) they are summed from ``game_results``, which the covering index
+    gives by date (only the period's rows are read), the names joined afterwards.
     """
-    sums: Any
-    if kept and filters.since(today) is None:
-        sums = select(
+    year = filters.kept_year(today)
+    if kept and year is not None:
+        kept_rows = select(
             PlayerTotal.player_id,
             PlayerTotal.games,
             PlayerTotal.wins,
@@ -134,24 +153,72 @@ def summed_records(filters: Filters, today: date, player_id: int | None = None, 
             PlayerTotal.deal_wins,
             PlayerTotal.points,
             PlayerTotal.best,
-        ).where(PlayerTotal.ruleset == filters.ruleset)
+            Player.name,
+            Player.name_key,
+            PlayerTotal.win_pct_key,
+            PlayerTotal.deal_pct_key,
+            PlayerTotal.average_key,
+            PlayerTotal.best_key,
+        ).join(Player, Player.id == PlayerTotal.player_id)
+        kept_rows = kept_rows.where(*_kept_rows(filters.ruleset, year))
         if player_id is not None:
-            sums = sums.where(PlayerTotal.player_id == player_id)
-    else:
-        sums = (
-            select(GameResult.player_id, *record_columns())
-            .where(*filters.where(today))
-            .group_by(GameResult.player_id)
-        )
-        if player_id is not None:
-            sums = sums.where(GameResult.player_id == player_id)
+            kept_rows = kept_rows.where(PlayerTotal.player_id == player_id)
+        return kept_rows.subquery()
+    sums = (
+        select(GameResult.player_id, *record_columns())
+        .where(*filters.where(today))
+        .group_by(GameResult.player_id)
+    )
+    if player_id is not None:
+        sums = sums.where(GameResult.player_id == player_id)
     summed = sums.subquery()
+    c = summed.c
     return (
-        select(summed, Player.name, Player.name_key)
-        .join(Player, Player.id == summed.c.player_id)
-        .where(or_(summed.c.games > 0, summed.c.deals > 0))
+        select(
+            summed,
+            Player.name,
+            Player.name_key,
+            _ratio_key(c.wins, c.games, MIN_FOR_PERCENT).label("win_pct_key"),
+            _ratio_key(c.deal_wins, c.deals, MIN_FOR_PERCENT).label("deal_pct_key"),
+            _ratio_key(c.points, c.games, 1).label("average_key"),
+            func.coalesce(c.best, NO_FIGURE).label("best_key"),
+        )
+        .join(Player, Player.id == c.player_id)
+        .where(or_(c.games > 0, c.deals > 0))
         .subquery()
     )
+
+
+def _kept_rows(ruleset: str, year: int) -> list[Any]:
+    """WHERE the kept rows of one ruleset and year (every kept row ranks: ``PlayerTotal``)."""
+    return [PlayerTotal.ruleset == ruleset, PlayerTotal.year == year]
+
+
+def named_page(filters: Filters, today: date, descending: bool, limit: int, offset: int) -> Any:
+    """The ids of one page of the players with kept sums under ``filters``, in the order of
+    their names (a subquery; None where the sums are not kept).
+
+    Read from the players' index by name, each player's kept row found by its key, until the
+    page is full: the same work at 1,000 players as at 10,000.  Given the kept rows and the
+    names joined, SQLite's planner (which keeps no statistics here) reads every kept row and
+    sorts them instead.
+    """
+    year = filters.kept_year(today)
+    if year is None:
+        return None
+    has_kept_row = exists().where(PlayerTotal.player_id == Player.id, *_kept_rows(filters.ruleset, year))
+    by_name = Player.name_key.desc() if descending else Player.name_key.asc()
+    return select(Player.id).where(has_kept_row).order_by(by_name).limit(limit).offset(offset).subquery()
+
+
+def ranked_count(filters: Filters, today: date, *, kept: bool = True) -> Any:
+    """The number of players ``summed_records`` gives, as a column of a query on it: counted
+    from an index (kept sums), else over the summed rows (a window)."""
+    year = filters.kept_year(today)
+    if kept and year is not None:
+        counted = select(func.count()).select_from(PlayerTotal).where(*_kept_rows(filters.ruleset, year))
+        return counted.scalar_subquery()
+    return func.count().over()
 
 
 def record_of(row: Any) -> Record:

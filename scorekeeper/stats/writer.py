@@ -1,7 +1,8 @@
 """The one writer of stored figures: by difference on every write, or rebuilt from the game results.
 
 Every write to a game brings its rows of ``game_results`` and ``deal_results``, and its
-players' all-time ``player_totals``, from the figures before the write to those after it,
+players' ``player_totals`` (all time, and the year the game was played), from the figures
+before the write to those after it,
 in the same transaction (``figure_changes``, sent with the write's own statements by ``send``;
 ``new_game_steps`` for a game just created).
 ``write_results`` and ``refresh_totals`` rebuild them from a replay or from the game rows
@@ -18,6 +19,7 @@ from datetime import date
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
+    Integer,
     and_,
     bindparam,
     case,
@@ -34,10 +36,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert, Update
+from sqlalchemy.sql.elements import ColumnElement
 
 from ..database import first_write
 from ..extensions import db
-from ..models import DealResult, Game, GameResult, Player, PlayerTotal
+from ..models import ALL_TIME, DealResult, Game, GameResult, Player, PlayerTotal
 from ..rules import GameState
 from .figures import Figures, figures
 from .sums import record_columns
@@ -92,11 +95,28 @@ class FigureChanges:
     """The players whose totals are summed again (``settle``) instead of moved by a difference."""
     after: Figures
     """The figures of the state after the write (what the rows will hold)."""
+    emptied: tuple[int, ...] = ()
+    """The players of a game left without deals (its first deal undone): a kept row of theirs
+    left without deals goes (``settle``)."""
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether ``settle`` has statements to send after ``steps``."""
+        return bool(self.resum or self.emptied)
 
     def settle(self) -> None:
-        """After ``steps`` were sent: sum the totals of ``resum`` afresh."""
+        """After ``steps`` were sent: sum the totals of ``resum`` afresh, and remove the kept rows
+        an undo left without deals (every kept row ranks: ``PlayerTotal``)."""
         if self.resum:
             refresh_totals(list(self.resum), self.ruleset)
+        if self.emptied:
+            db.session.execute(
+                delete(PlayerTotal).where(
+                    PlayerTotal.player_id.in_(self.emptied),
+                    PlayerTotal.ruleset == self.ruleset,
+                    PlayerTotal.deals == 0,
+                )
+            )
 
 
 def figure_changes(
@@ -113,7 +133,8 @@ def figure_changes(
     For a write to an existing game (inside its transaction): the stored rows are the
     figures of ``before`` (every write keeps them so), so only the rows that differ are
     written: recording a deal inserts that deal's rows and updates the game's, and the
-    players' all-time ``player_totals`` move by the difference instead of being re-summed.
+    players' ``player_totals`` (all time and the game's year) move by the difference instead
+    of being re-summed.
     Statements are built once (below): a deal's figures cost one round trip on PostgreSQL
     (``send``), whatever the number of deals or games.  ``old``: the figures of ``before``
     when the caller has them already (a previous write's ``after``).
@@ -150,6 +171,12 @@ def figure_changes(
         ruleset=ruleset,
         resum=tuple(resum),
         after=new,
+        # Only a game left without deals can leave its players' totals without any.
+        emptied=tuple(
+            new["player_id"]
+            for old, new in zip(old_games, new_games, strict=True)
+            if old["deals_played"] and not new["deals_played"]
+        ),
     )
 
 
@@ -415,17 +442,27 @@ def _counted(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
     )
 
 
+class Move(NamedTuple):
+    """How one player's kept sums move: by ``delta`` (``_TOTALS``), and up to a new best game."""
+
+    player_id: int
+    year: int
+    """The year the game was played: its sums move with the all-time ones."""
+    delta: list[int]
+    new_best: int | None
+
+
 def _planned_moves(
     old_games: list[dict[str, Any]], new_games: list[dict[str, Any]]
-) -> tuple[list[tuple[int, list[int], int | None]], list[int]]:
+) -> tuple[list[Move], list[int]]:
     """How each player's ``player_totals`` moves from their old game row to the new one.
 
-    Returns the moves (player, differences, a new best game's total) and the players to
-    re-sum instead: sums move by their difference, but the best game only grows, so a
-    finished game whose total changes, or that is no longer finished, re-sums that player.
+    Returns the moves and the players to re-sum instead: sums move by their difference, but
+    the best game only grows, so a finished game whose total changes, or that is no longer
+    finished, re-sums that player.
     """
     resum: list[int] = []
-    moves: list[tuple[int, list[int], int | None]] = []
+    moves: list[Move] = []
     for old, new in zip(old_games, new_games, strict=True):
         if old["finished"] and (not new["finished"] or old["total"] != new["total"]):
             resum.append(new["player_id"])
@@ -433,26 +470,30 @@ def _planned_moves(
         delta = [n - o for n, o in zip(_counted(new), _counted(old), strict=True)]
         new_best = new["total"] if new["finished"] and not old["finished"] else None
         if any(delta) or new_best is not None:
-            moves.append((new["player_id"], delta, new_best))
+            moves.append(Move(new["player_id"], new["played_on"].year, delta, new_best))
     return moves, resum
 
 
-def _move_totals(ruleset: str, moves: list[tuple[int, list[int], int | None]]) -> Step:
-    """One statement moving the players' totals by their differences (and its rows).
+def _move_totals(ruleset: str, moves: list[Move]) -> Step:
+    """One statement moving the players' totals by their differences (and its rows): each
+    player's all-time row and the row of the game's year.
 
-    An upsert: a player with no row yet (their first deal) gets one holding the difference,
-    which is then their whole total, since a missing row sums games that added nothing.
-    A re-sum running at the same moment (``refresh_totals``) cannot lose the difference: the
-    row it inserts is waited for and then moved, or the re-sum waits and counts the game.
+    An upsert: a player with no row yet (their first deal, of all time or of the year) gets
+    one holding the difference, which is then their whole total, since a missing row sums
+    games that added nothing.  A re-sum running at the same moment (``refresh_totals``)
+    cannot lose the difference: the row it inserts is waited for and then moved, or the
+    re-sum waits and counts the game.
     """
     rows = [
         {
-            "player_id": player_id,
+            "player_id": move.player_id,
             "ruleset": ruleset,
-            **dict(zip(_TOTALS, delta, strict=True)),
-            "best": new_best,
+            "year": year,
+            **dict(zip(_TOTALS, move.delta, strict=True)),
+            "best": move.new_best,
         }
-        for player_id, delta, new_best in moves
+        for move in moves
+        for year in (ALL_TIME, move.year)
     ]
     return _move_totals_statement(db.session.get_bind().dialect.name), rows
 
@@ -502,11 +543,14 @@ def _move_totals_statement(dialect: str) -> Any:
     grows = and_(excluded.best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < excluded.best))
     moved: dict[str, Any] = {column: totals.c[column] + excluded[column] for column in _TOTALS}
     moved["best"] = case((grows, excluded.best), else_=totals.c.best)
-    return upsert.on_conflict_do_update(index_elements=[totals.c.player_id, totals.c.ruleset], set_=moved)
+    return upsert.on_conflict_do_update(
+        index_elements=[totals.c.player_id, totals.c.ruleset, totals.c.year], set_=moved
+    )
 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
-    """Rewrite ``player_totals`` from ``game_results``: for some players (and one ruleset), or all.
+    """Rewrite ``player_totals`` from ``game_results``: for some players (and one ruleset), or all;
+    all time and every year.
 
     The players' rows are locked first (PostgreSQL), so two games sharing a player that
     are written at the same moment take turns here, and the second sums what the first wrote.
@@ -519,15 +563,22 @@ def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None 
         lock = select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update(key_share=True)
         db.session.execute(lock)
     stale = delete(PlayerTotal)
-    sums = select(GameResult.player_id, GameResult.ruleset, *record_columns()).group_by(
-        GameResult.player_id, GameResult.ruleset
-    )
+    chosen: list[ColumnElement[bool]] = []
     if player_ids is not None:
         stale = stale.where(PlayerTotal.player_id.in_(ids))
-        sums = sums.where(GameResult.player_id.in_(ids))
+        chosen.append(GameResult.player_id.in_(ids))
     if ruleset is not None:
         stale = stale.where(PlayerTotal.ruleset == ruleset)
-        sums = sums.where(GameResult.ruleset == ruleset)
+        chosen.append(GameResult.ruleset == ruleset)
+    # All time, and year by year: the year's sums are those of its games.
+    played_in = cast(func.extract("year", GameResult.played_on), Integer)
+    sums = [
+        select(GameResult.player_id, GameResult.ruleset, year, *record_columns())
+        .where(*chosen)
+        .group_by(GameResult.player_id, GameResult.ruleset, *grouped)
+        .having(func.sum(GameResult.deals_played) > 0)  # every kept row ranks: a player with a deal
+        for year, grouped in ((literal(ALL_TIME, Integer), ()), (played_in, (played_in,)))
+    ]
     db.session.execute(stale)
-    columns = ["player_id", "ruleset", "games", "wins", "deals", "deal_wins", "points", "best"]
-    db.session.execute(insert(PlayerTotal).from_select(columns, sums))
+    columns = ["player_id", "ruleset", "year", "games", "wins", "deals", "deal_wins", "points", "best"]
+    db.session.execute(insert(PlayerTotal).from_select(columns, union_all(*sums)))

@@ -56,27 +56,32 @@ def assert_figures_match(game_id: str) -> None:
 
 
 def assert_totals_match() -> None:
-    """Every kept all-time total equals the sums of its player's game figures, for everyone.
-
-    A player whose games so far add nothing (no deal scored) may have no kept row at all.
+    """Every kept total, all time and of each year, equals the sums of its player's game figures,
+    for everyone; and only those with a deal have a kept row (every kept row ranks).
     """
-    from scorekeeper.models import PlayerTotal
+    from scorekeeper.models import ALL_TIME, PlayerTotal
 
     kept = {
-        (row.player_id, row.ruleset): (row.games, row.wins, row.deals, row.deal_wins, row.points, row.best)
+        (row.player_id, row.ruleset, row.year): (
+            row.games,
+            row.wins,
+            row.deals,
+            row.deal_wins,
+            row.points,
+            row.best,
+        )
         for row in db.session.execute(select(PlayerTotal)).scalars()
     }
-    summed: dict[tuple[int, str], list[Any]] = {}
+    summed: dict[tuple[int, str, int], list[Any]] = {}
     for row in db.session.execute(select(GameResult)).scalars():
-        sums = summed.setdefault((row.player_id, row.ruleset), [0, 0, 0, 0, 0, None])
-        sums[0] += row.finished
-        sums[1] += row.finished and row.rank == 1
-        sums[2] += row.deals_played
-        sums[3] += row.deals_won
-        sums[4] += row.total if row.finished else 0
-        if row.finished:
-            sums[5] = row.total if sums[5] is None else max(sums[5], row.total)
-    # A game without completed deals adds nothing, so a player with only such games may have no row.
-    nothing = (0, 0, 0, 0, 0, None)
-    expected = {key: tuple(value) for key, value in summed.items() if key in kept or tuple(value) != nothing}
+        for year in (ALL_TIME, row.played_on.year):
+            sums = summed.setdefault((row.player_id, row.ruleset, year), [0, 0, 0, 0, 0, None])
+            sums[0] += row.finished
+            sums[1] += row.finished and row.rank == 1
+            sums[2] += row.deals_played
+            sums[3] += row.deals_won
+            sums[4] += row.total if row.finished else 0
+            if row.finished:
+                sums[5] = row.total if sums[5] is None else max(sums[5], row.total)
+    expected = {key: tuple(value) for key, value in summed.items() if value[2] > 0}
     assert kept == expected

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import GameResult
+from scorekeeper.models import GameResult, Player
 from scorekeeper.rules import Refusal
 from tests.stats.checks import assert_figures_match
 
@@ -143,20 +143,71 @@ def test_totals_follow_finished_games_through_corrections_and_undos(app: Flask) 
 
 def test_a_players_first_deal_gives_them_their_totals_row(app: Flask) -> None:
     """A player with no totals row yet gets one from their first deal (the upsert that moves
-    totals), in the same statement as the deal; until then they have none."""
-    from sqlalchemy import func, select
+    totals), in the same statement as the deal: all time and for the game's year; until then
+    they have none."""
+    from sqlalchemy import select
 
     from scorekeeper.models import PlayerTotal
     from tests.helpers import MIZERKA_DEALS
 
+    def kept() -> list[tuple[str, int, int]]:
+        return [
+            (name, year, deals)
+            for name, year, deals in db.session.execute(
+                select(Player.name, PlayerTotal.year, PlayerTotal.deals)
+                .join(Player, Player.id == PlayerTotal.player_id)
+                .order_by(Player.name, PlayerTotal.year)
+            )
+        ]
+
     with app.app_context():
-        loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
-        assert db.session.scalar(select(func.count()).select_from(PlayerTotal)) == 0
+        loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid", played_on="2025-12-31")
+        assert kept() == []
         _play(loaded.id, MIZERKA_DEALS[:1])
-        assert db.session.scalar(select(func.count()).select_from(PlayerTotal)) == 3
+        assert kept() == [
+            ("Ann", 0, 1),
+            ("Ann", 2025, 1),
+            ("Bob", 0, 1),
+            ("Bob", 2025, 1),
+            ("Cid", 0, 1),
+            ("Cid", 2025, 1),
+        ]
         assert_figures_match(loaded.id)
         _play(loaded.id, MIZERKA_DEALS[1:4])
         assert_figures_match(loaded.id)
+        db.session.remove()
+
+
+def test_a_kept_row_left_without_deals_goes(app: Flask) -> None:
+    """Every kept row ranks: undoing the only deal of a player's only game of a year removes
+    their row of that year (and of all time, if they have no other deal), and nothing else."""
+    from sqlalchemy import select
+
+    from scorekeeper.models import PlayerTotal
+    from tests.helpers import MIZERKA_DEALS
+
+    def kept() -> set[tuple[str, int, int]]:
+        rows = db.session.execute(
+            select(Player.name, PlayerTotal.year, PlayerTotal.deals).join(
+                Player, Player.id == PlayerTotal.player_id
+            )
+        )
+        return {(name, year, deals) for name, year, deals in rows}
+
+    with app.app_context():
+        older, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann", played_on="2025-06-01")
+        _play(older.id, MIZERKA_DEALS[:2])
+        newer, _ = services.create_game("mizerka", ["Ann", "Bob", "Dan"], "Ann", played_on="2026-01-02")
+        _play(newer.id, MIZERKA_DEALS[:1])
+        assert {row for row in kept() if row[0] == "Dan"} == {("Dan", 0, 1), ("Dan", 2026, 1)}
+        services.undo_deal(newer.id, 1)
+        assert kept() == {
+            (name, year, 2) for name in ("Ann", "Bob", "Cid") for year in (0, 2025)
+        }  # Dan has no deal left anywhere; Ann and Bob none in 2026
+        assert_figures_match(newer.id)
+        services.undo_deal(older.id, 2)
+        assert kept() == {(name, year, 1) for name in ("Ann", "Bob", "Cid") for year in (0, 2025)}
+        assert_figures_match(older.id)
         db.session.remove()
 
 

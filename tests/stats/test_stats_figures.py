@@ -85,13 +85,25 @@ def test_rankings_sort_by_any_column(
     assert [r.name for r in stats.rankings(MIZERKA, TODAY, sort, descending).rows] == order
 
 
-@pytest.mark.parametrize("sort", ["wins", "win_pct", "deal_pct", "average", "best", "name"])
-def test_kept_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: str) -> None:
+@pytest.mark.parametrize("descending", [True, False])
+@pytest.mark.parametrize("sort", list(stats.COLUMNS))
+def test_kept_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: str, descending: bool) -> None:
+    """All time and this year the rankings read the kept sums, page by page from an index (by
+    name: the players' names first): the same pages as summing every game of the period."""
     for ruleset in ("mizerka", "misere"):
-        filters = stats.Filters(ruleset, "all")
-        assert table(stats.rankings(filters, TODAY, sort)) == table(
-            stats.rankings(filters, TODAY, sort, kept=False)
-        )
+        for period in ("all", "year"):
+            filters = stats.Filters(ruleset, period)
+            for page in (1, 2, 3):
+                kept, summed = (
+                    stats.rankings(filters, TODAY, sort, descending, page, per_page=2, kept=kept)
+                    for kept in (True, False)
+                )
+                assert (table(kept), kept.page, kept.pages, kept.count) == (
+                    table(summed),
+                    summed.page,
+                    summed.pages,
+                    summed.count,
+                )
     assert_totals_match()
 
 
