@@ -495,7 +495,14 @@ def _move_totals(ruleset: str, moves: list[Move]) -> Step:
         for move in moves
         for year in (ALL_TIME, move.year)
     ]
-    return _move_totals_statement(db.session.get_bind().dialect.name), rows
+    # Most deals move only the deal columns, which no index holds: the upsert then sets only
+    # those, so the database rewrites no index entry (SQLite updates the indexes of the
+    # columns an UPDATE sets, whether or not their values change).
+    only_deals = all(
+        move.new_best is None and not any(move.delta[_TOTALS.index(column)] for column in _GAME_TOTALS)
+        for move in moves
+    )
+    return _move_totals_statement(db.session.get_bind().dialect.name, only_deals), rows
 
 
 _DEAL_ROW_KEY = ("game_id", "number", "seat")
@@ -511,6 +518,8 @@ _DELETE_DEAL_ROWS = delete(DealResult.__table__).where(
 _GAME_ROW_CHANGES = ("finished", "total", "rank", "deals_played", "deals_won")
 #: The sums of ``player_totals`` that move by a difference.
 _TOTALS = ("games", "wins", "deals", "deal_wins", "points")
+#: Those a finished game moves (and the best game): the rankings' indexes hold them.
+_GAME_TOTALS = ("games", "wins", "points")
 
 
 @functools.cache
@@ -531,18 +540,21 @@ def _update_game_rows(seats: int) -> Any:
 
 
 @functools.cache
-def _move_totals_statement(dialect: str) -> Any:
+def _move_totals_statement(dialect: str, only_deals: bool = False) -> Any:
     """INSERT a row of differences per player; ON CONFLICT add them to the row there.
 
     The best game only grows: to the new total when it is higher (or there was none).
     PostgreSQL and SQLite write the upsert alike (``excluded``: the row that was to go in).
+    ``only_deals``: the differences are in the deal columns alone, and only those are set.
     """
     totals = PlayerTotal.__table__
     upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(totals)
     excluded = upsert.excluded
-    grows = and_(excluded.best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < excluded.best))
-    moved: dict[str, Any] = {column: totals.c[column] + excluded[column] for column in _TOTALS}
-    moved["best"] = case((grows, excluded.best), else_=totals.c.best)
+    moving = [column for column in _TOTALS if not (only_deals and column in _GAME_TOTALS)]
+    moved: dict[str, Any] = {column: totals.c[column] + excluded[column] for column in moving}
+    if not only_deals:
+        grows = and_(excluded.best.is_not(None), or_(totals.c.best.is_(None), totals.c.best < excluded.best))
+        moved["best"] = case((grows, excluded.best), else_=totals.c.best)
     return upsert.on_conflict_do_update(
         index_elements=[totals.c.player_id, totals.c.ruleset, totals.c.year], set_=moved
     )

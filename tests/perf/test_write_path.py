@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -206,6 +207,39 @@ def test_a_deal_costs_one_round_trip_on_postgresql(app: Flask, backend: str) -> 
     else:
         assert len(statements) == WRITE_BUDGET - 1, statements
         assert statements[0].startswith("UPDATE games SET version"), statements
+    with app.app_context():
+        assert_figures_match(game_id)
+        db.session.remove()
+
+
+def _kept_totals_set(statements: list[str]) -> str:
+    """The SET of the upsert that moves the players' kept totals, among ``statements``."""
+    written = next(statement for statement in statements if "INSERT INTO player_totals" in statement)
+    upsert = written[written.index("INSERT INTO player_totals") :]
+    return upsert[upsert.index("DO UPDATE SET") :].split("RETURNING")[0]
+
+
+@pytest.mark.parametrize(("number", "sets_game_totals"), [(5, False), (18, True)])
+def test_a_deal_sets_the_totals_a_finished_game_moves_only_when_it_finishes_the_game(
+    app: Flask, number: int, sets_game_totals: bool
+) -> None:
+    """The rankings' indexes hold games, wins, points and the best game, which only a finished
+    game moves.  A deal before the last sets only the deal columns, so the database rewrites no
+    index entry (SQLite rewrites those of every column an UPDATE sets, changed or not)."""
+    counter = StatementCounter(app, whole=True)
+    game_id, key = new_game(app, number - 1)
+    with counter.counting() as statements:
+        response = post_deal(app.test_client(), game_id, key, number)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assignments = _kept_totals_set(list(statements))
+    assert {column: bool(re.search(rf"\b{column} = ", assignments)) for column in ("deals", "deal_wins")} == {
+        "deals": True,
+        "deal_wins": True,
+    }, assignments
+    assert {
+        column: bool(re.search(rf"\b{column} = ", assignments))
+        for column in ("games", "wins", "points", "best")
+    } == {column: sets_game_totals for column in ("games", "wins", "points", "best")}, assignments
     with app.app_context():
         assert_figures_match(game_id)
         db.session.remove()
