@@ -55,7 +55,7 @@ def page_values(app: Flask) -> dict[str, Any]:
     with app.app_context():
         players = db.session.execute(
             text(
-                "SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND games > 0"
+                "SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND year = 0 AND games > 0"
                 " ORDER BY games DESC, player_id"
             )
         ).scalars()

@@ -148,7 +148,7 @@ def add_games_in_progress(url: str, count: int = GAMES_IN_PROGRESS) -> None:
             db.session.execute(
                 text(
                     "SELECT p.name FROM player_totals t JOIN players p ON p.id = t.player_id"
-                    " WHERE t.ruleset = 'mizerka' ORDER BY t.games DESC, p.id LIMIT :n"
+                    " WHERE t.ruleset = 'mizerka' AND t.year = 0 ORDER BY t.games DESC, p.id LIMIT :n"
                 ),
                 {"n": 3 * count},
             ).scalars()

@@ -933,7 +933,7 @@ def route_values(server: Server, url: str, game_id: str) -> dict[str, str]:
     """What the routes' paths name: the game, the busiest and a median player, a page of older games."""
     players = sql_rows(
         url,
-        "SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND games > 0"
+        "SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND year = 0 AND games > 0"
         " ORDER BY games DESC, player_id",
     )
     status, body = http("GET", server.base + "/")

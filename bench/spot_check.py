@@ -1,7 +1,8 @@
-"""Open a kept club's pages in a phone-sized browser and check three players against a fresh replay.
+"""Open a kept club's pages in a phone-sized browser and check four players against a fresh replay.
 
 Serves the kept club (bench/club.py) with gunicorn on loopback, opens the home page, the
-rankings and three players' pages in Chromium at 390 x 844 (Playwright, Debian's
+rankings (all time, and this year by won %) and four players' pages (the first of this
+year's rankings: their page for this year) in Chromium at 390 x 844 (Playwright, Debian's
 /usr/bin/chromium), saves full-page screenshots under test-output/club/, and compares each
 player's figures on their page, and on the rankings where they appear, with figures
 computed afresh: every game they sat in replayed by the rules engine, nothing stored read.
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,9 @@ from bench.club import CLUBS, club_url  # noqa: E402
 OUT = ROOT / "test-output" / "club"
 
 
-def replayed_record(url: str, player_id: int) -> dict[str, Any]:
-    """The player's Mizerka record from a replay of every game they sat in (no stored figure read)."""
+def replayed_record(url: str, player_id: int, since: date | None = None) -> dict[str, Any]:
+    """The player's Mizerka record from a replay of every game they sat in (played on or after
+    ``since``); no stored figure read."""
     from sqlalchemy import select
 
     from scorekeeper import create_app, services
@@ -48,6 +51,7 @@ def replayed_record(url: str, player_id: int) -> dict[str, Any]:
             select(Seat.game_id)
             .join(Game, Game.id == Seat.game_id)
             .where(Seat.player_id == player_id, Game.ruleset == "mizerka")
+            .where(Game.played_on >= (since or date.min))
         ).scalars()
         for game_id in list(game_ids):
             state = services.get_game(game_id).state
@@ -141,18 +145,26 @@ def main() -> int:
             with engine.connect() as connection:
                 by_games = list(
                     connection.execute(
-                        text("SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND games > 0"
-                             " ORDER BY games DESC, player_id")
+                        text("SELECT player_id FROM player_totals WHERE ruleset = 'mizerka' AND year = 0"
+                             " AND games > 0 ORDER BY games DESC, player_id")
                     ).scalars()
                 )  # fmt: skip
             engine.dispose()
+            # This year's figures are kept apart (player_totals by year): the first of this year's
+            # rankings by won %, checked on their page for this year.
+            page.goto(base + "/rankings?period=year&sort=win_pct&dir=desc")
+            shoot(page, OUT / f"{prefix}-rankings-year.png")
+            link = page.locator("table tbody tr a").first.get_attribute("href") or ""
+            top_of_year = int(link.split("/players/")[1].split("?")[0])
+            this_year = date.today().replace(month=1, day=1)
             chosen = {
-                "top of the rankings": first,
-                "busiest": by_games[0],
-                "median": by_games[len(by_games) // 2],
+                "top of the rankings": (first, None),
+                "busiest": (by_games[0], None),
+                "median": (by_games[len(by_games) // 2], None),
+                "top this year by won %": (top_of_year, this_year),
             }
-            for label, player_id in chosen.items():
-                page.goto(f"{base}/players/{player_id}")
+            for label, (player_id, since) in chosen.items():
+                page.goto(f"{base}/players/{player_id}" + ("?period=year" if since else ""))
                 slug = label.replace(" ", "-")
                 shoot(page, OUT / f"{prefix}-player-{slug}.png")
                 shown = {
@@ -161,7 +173,7 @@ def main() -> int:
                         page.locator("dl.figures dt").all(), page.locator("dl.figures dd").all(), strict=True
                     )
                 }
-                fresh = replayed_record(url, player_id)
+                fresh = replayed_record(url, player_id, since)
                 on_page = {
                     "games": number(shown["Games"]),
                     "wins": number(shown["Won"]),
