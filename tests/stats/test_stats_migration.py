@@ -32,6 +32,22 @@ DEALS = (
 )
 
 
+def store_as_0001(games: dict[str, tuple[str, int]]) -> None:
+    """Ann, Bob and Cid, and Mizerka games written as schema 0001 knew them (plain SQL):
+    game id -> (when it was created, the number of deals recorded)."""
+    run = db.session.execute
+    for player, name in enumerate(("Ann", "Bob", "Cid"), start=1):
+        run(text(PLAYERS), {"id": player, "name": name, "key": name.lower(), "at": min(games.values())[0]})
+    for game_id, (at, deals) in games.items():
+        run(text(GAMES), {"id": game_id, "at": at})
+        for position in range(3):
+            run(text(SEATS), {"game": game_id, "position": position, "player": position + 1})
+        for deal in MIZERKA_DEALS[:deals]:
+            values = {"number": deal.number, "contract": deal.contract, "tricks": str(list(deal.tricks))}
+            run(text(DEALS), {"game": game_id, "at": at, **values})
+    db.session.commit()
+
+
 def test_games_stored_before_0002_get_a_date_and_their_figures(old_app: Flask) -> None:
     """Rows written as schema 0001 knew them (plain SQL): a finished game and one after two deals."""
     at = "2025-11-07 20:00:00"

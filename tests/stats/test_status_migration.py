@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from flask import Flask
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect
 
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from tests.helpers import MIZERKA_DEALS
-from tests.stats.test_stats_migration import DEALS, GAMES, PLAYERS, SEATS
+from tests.stats.test_stats_migration import store_as_0001
 
 
 def test_games_stored_before_0004_get_their_status(old_app: Flask) -> None:
@@ -19,17 +18,7 @@ def test_games_stored_before_0004_get_their_status(old_app: Flask) -> None:
     games = {"Finished003": 18, "Halfway0003": 5, "NotBegun003": 0}
     with old_app.app_context():
         upgrade(directory=migrations_dir(), revision="0001")
-        run = db.session.execute
-        for player, name in enumerate(("Ann", "Bob", "Cid"), start=1):
-            run(text(PLAYERS), {"id": player, "name": name, "key": name.lower(), "at": at})
-        for game_id, deals in games.items():
-            run(text(GAMES), {"id": game_id, "at": at})
-            for position in range(3):
-                run(text(SEATS), {"game": game_id, "position": position, "player": position + 1})
-            for deal in MIZERKA_DEALS[:deals]:
-                values = {"number": deal.number, "contract": deal.contract, "tricks": str(list(deal.tricks))}
-                run(text(DEALS), {"game": game_id, "at": at, **values})
-        db.session.commit()
+        store_as_0001({game_id: (at, deals) for game_id, deals in games.items()})
         upgrade(directory=migrations_dir(), revision="0003")  # figures back-filled (0002)
         db.session.remove()
     upgrade_schema(old_app)

@@ -12,9 +12,8 @@ from scorekeeper import stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
 from scorekeeper.models import ALL_TIME, INDEXED_SORTS, NO_FIGURE, Player, PlayerTotal
-from tests.helpers import MIZERKA_DEALS
 from tests.stats.checks import assert_totals_match
-from tests.stats.test_stats_migration import DEALS, GAMES, PLAYERS, SEATS
+from tests.stats.test_stats_migration import store_as_0001
 
 #: Game id -> (when it was created, and so played; deals recorded).
 STORED = {
@@ -28,17 +27,7 @@ def test_sums_stored_before_0005_are_kept_by_year_too(old_app: Flask) -> None:
     """Rows written as schema 0001 knew them (plain SQL), brought to 0004, then to the newest."""
     with old_app.app_context():
         upgrade(directory=migrations_dir(), revision="0001")
-        run = db.session.execute
-        for player, name in enumerate(("Ann", "Bob", "Cid"), start=1):
-            run(text(PLAYERS), {"id": player, "name": name, "key": name.lower(), "at": "2025-11-07 20:00:00"})
-        for game_id, (at, deals) in STORED.items():
-            run(text(GAMES), {"id": game_id, "at": at})
-            for position in range(3):
-                run(text(SEATS), {"game": game_id, "position": position, "player": position + 1})
-            for deal in MIZERKA_DEALS[:deals]:
-                values = {"number": deal.number, "contract": deal.contract, "tricks": str(list(deal.tricks))}
-                run(text(DEALS), {"game": game_id, "at": at, **values})
-        db.session.commit()
+        store_as_0001(STORED)
         upgrade(directory=migrations_dir(), revision="0004")  # all-time totals back-filled (0002)
         all_time_before = sorted(
             tuple(row) for row in db.session.execute(text("SELECT * FROM player_totals"))
