@@ -188,7 +188,9 @@ def copy_from_sqlite(source: Path, url: str) -> None:
                 row[0]
                 for row in connection.execute(
                     "SELECT column_name FROM information_schema.columns"
-                    " WHERE table_schema = current_schema() AND table_name = %s ORDER BY ordinal_position",
+                    " WHERE table_schema = current_schema() AND table_name = %s"
+                    " AND is_generated = 'NEVER'"  # the database computes those (COPY refuses them)
+                    " ORDER BY ordinal_position",
                     (table,),
                 )
             ]
