@@ -169,7 +169,16 @@ def add_games_in_progress(url: str, count: int = GAMES_IN_PROGRESS) -> None:
         db.engine.dispose()
 
 
-COPIED_TABLES = ["players", "games", "seats", "deals", "game_results", "deal_results", "player_totals"]
+COPIED_TABLES = [
+    "players",
+    "games",
+    "seats",
+    "deals",
+    "game_results",
+    "deal_results",
+    "player_totals",
+    "kept_window",
+]
 
 
 def copy_from_sqlite(source: Path, url: str) -> None:

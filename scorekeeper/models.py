@@ -39,6 +39,9 @@ def today() -> date:
 NOTE_LENGTH = 200
 ALL_TIME = 0
 """``player_totals.year`` of a player's sums over every year."""
+RECENT = -1
+"""``player_totals.year`` of a player's sums over the games played since ``kept_window.since``
+(the last 30 days as of the day the window was last rolled forward)."""
 MIN_FOR_PERCENT = 5
 """Games (or deals) from which a share of them won is shown, and ranked."""
 NO_FIGURE = -1_000_000_000
@@ -188,18 +191,14 @@ class GameResult(db.Model):  # type: ignore[name-defined,misc]
         # The rankings of the last 30 days sum one ruleset's rows of that period: this index
         # covers that query, and gives just those rows (by date) without touching the table.
         # The player page reads one person's rows.
-        Index(
-            "ix_game_results_rankings",
-            "ruleset",
-            "played_on",
-            "player_id",
-            "finished",
-            "rank",
-            "total",
-            "deals_played",
-            "deals_won",
-        ),
+        # A period's rows, by date: the last 30 days rolled forward, a re-sum of them.  Only
+        # columns no deal changes, so that PostgreSQL updates a game's rows in place (HOT) as its
+        # deals go in, and SQLite rewrites no index entry.
+        Index("ix_game_results_by_date", "ruleset", "played_on"),
+        # The player page reads one person's rows.
         Index("ix_game_results_player_id_ruleset_played_on", "player_id", "ruleset", "played_on"),
+        # Room on each page for a row's next version (a game's rows change with every deal).
+        {"postgresql_with": {"fillfactor": 75}},
     )
 
 
@@ -264,3 +263,19 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
         # PostgreSQL can write it beside the old one without touching any index.
         {"postgresql_with": {"fillfactor": 75}},
     )
+
+
+class KeptWindow(db.Model):  # type: ignore[name-defined,misc]
+    """The first day of the games summed in ``player_totals``' rows of ``RECENT`` (one row or none).
+
+    Rolled forward once a day (``stats.keep_recent``): the rows are summed again from
+    ``game_results`` for the new day's last 30 days.  In between, every write to a game
+    played on or after ``since`` moves them with the others; none there yet: none kept.
+    """
+
+    __tablename__ = "kept_window"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    since: Mapped[date]
+
+    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)

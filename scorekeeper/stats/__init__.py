@@ -16,7 +16,16 @@ from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
 from .sums import DEFAULT_RULESET, PERIODS, Filters, Record, average, percent
-from .writer import FigureChanges, Step, figure_changes, new_game_steps, refresh_totals, send, write_results
+from .writer import (
+    FigureChanges,
+    Step,
+    figure_changes,
+    keep_recent,
+    new_game_steps,
+    refresh_totals,
+    send,
+    write_results,
+)
 
 __all__ = [
     "CHART_GAMES",
@@ -42,6 +51,7 @@ __all__ = [
     "figure_changes",
     "figures",
     "game_list",
+    "keep_recent",
     "known_players",
     "latest_write",
     "new_game_steps",

@@ -1,7 +1,8 @@
 """Which games count (``Filters``), and each player's summed figures under them (``Record``).
 
-The rankings and the player pages both read these sums: all time and this year from the
-kept ``player_totals``, for the last 30 days summed from ``game_results`` in SQL.  Percentages are
+The rankings and the player pages both read these sums from the kept ``player_totals``: all
+time, this year, and the last 30 days (rolled forward each day: ``writer.keep_recent``); or,
+not kept, summed from ``game_results`` in SQL (the tests check both agree).  Percentages are
 shown from ``MIN_FOR_PERCENT`` games (or deals) on.
 """
 
@@ -17,7 +18,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, and_, case, cast, exists, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal
+from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, RECENT, GameResult, Player, PlayerTotal
 from ..rules import get_ruleset
 
 DEFAULT_RULESET = "mizerka"
@@ -39,13 +40,14 @@ class Filters:
             return today - timedelta(days=29)  # today and the 29 days before it
         return None
 
-    def kept_year(self, today: date) -> int | None:
-        """The ``player_totals.year`` that holds the period's sums (None: a sliding period, summed)."""
+    def kept_year(self, today: date) -> int:
+        """The ``player_totals.year`` that holds the period's sums (those of the last 30 days are
+        those of ``today`` once ``writer.keep_recent(today)`` has rolled them forward)."""
         if self.period == "all":
             return ALL_TIME
         if self.period == "year":
             return today.year
-        return None
+        return RECENT
 
     def where(self, today: date) -> list[ColumnElement[bool]]:
         conditions: list[ColumnElement[bool]] = [GameResult.ruleset == self.ruleset]
@@ -139,12 +141,12 @@ def summed_records(
     """Per player with a game or a deal, the sums under ``filters``, with the name and the sort
     keys (``player_totals``'s): a subquery.
 
-    All time and this year, they are the kept ``player_totals`` (``kept``); for the last 30
-    days (or not ``kept``) they are summed from ``game_results``, which the covering index
-    gives by date (only the period's rows are read), the names joined afterwards.
+    ``kept``: the kept ``player_totals`` (for the last 30 days, the caller has called
+    ``writer.keep_recent(today)``); else summed from ``game_results``, the names joined
+    afterwards.
     """
     year = filters.kept_year(today)
-    if kept and year is not None:
+    if kept:
         kept_rows = select(
             PlayerTotal.player_id,
             PlayerTotal.games,
@@ -196,7 +198,7 @@ def _kept_rows(ruleset: str, year: int) -> list[Any]:
 
 def named_page(filters: Filters, today: date, descending: bool, limit: int, offset: int) -> Any:
     """The ids of one page of the players with kept sums under ``filters``, in the order of
-    their names (a subquery; None where the sums are not kept).
+    their names (a subquery).
 
     Read from the players' index by name, each player's kept row found by its key, until the
     page is full: the same work at 1,000 players as at 10,000.  Given the kept rows and the
@@ -204,8 +206,6 @@ def named_page(filters: Filters, today: date, descending: bool, limit: int, offs
     sorts them instead.
     """
     year = filters.kept_year(today)
-    if year is None:
-        return None
     has_kept_row = exists().where(PlayerTotal.player_id == Player.id, *_kept_rows(filters.ruleset, year))
     by_name = Player.name_key.desc() if descending else Player.name_key.asc()
     return select(Player.id).where(has_kept_row).order_by(by_name).limit(limit).offset(offset).subquery()
@@ -215,7 +215,7 @@ def ranked_count(filters: Filters, today: date, *, kept: bool = True) -> Any:
     """The number of players ``summed_records`` gives, as a column of a query on it: counted
     from an index (kept sums), else over the summed rows (a window)."""
     year = filters.kept_year(today)
-    if kept and year is not None:
+    if kept:
         counted = select(func.count()).select_from(PlayerTotal).where(*_kept_rows(filters.ruleset, year))
         return counted.scalar_subquery()
     return func.count().over()

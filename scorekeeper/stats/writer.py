@@ -19,6 +19,7 @@ from datetime import date
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
+    Date,
     Integer,
     and_,
     bindparam,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    text,
     union_all,
     update,
 )
@@ -40,10 +42,10 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ..database import first_write
 from ..extensions import db
-from ..models import ALL_TIME, DealResult, Game, GameResult, Player, PlayerTotal
+from ..models import ALL_TIME, RECENT, DealResult, Game, GameResult, KeptWindow, Player, PlayerTotal
 from ..rules import GameState
 from .figures import Figures, figures
-from .sums import record_columns
+from .sums import Filters, record_columns
 
 #: A statement and its parameters: a dict, or a list of them (one per row, sent as executemany).
 Step = tuple[Any, Any]
@@ -165,7 +167,7 @@ def figure_changes(
     ruleset = before.setup.ruleset
     moves, resum = _planned_moves(old_games, new_games)
     if moves:
-        steps.append(_move_totals(ruleset, moves))
+        steps.extend(_move_totals(ruleset, moves, played_on))
     return FigureChanges(
         steps=steps,
         ruleset=ruleset,
@@ -252,7 +254,7 @@ class Compiled(NamedTuple):
 def _foldable(step: Step) -> bool:
     """Whether ``step`` can be a CTE of ``_send_together``: several rows only for an INSERT."""
     statement, params = step
-    return not isinstance(params, list) or isinstance(statement, Insert)
+    return not isinstance(params, list) or isinstance(statement, Insert | Recent)
 
 
 def _shaped(
@@ -263,6 +265,10 @@ def _shaped(
     An INSERT's rows become one ``INSERT ... VALUES (...), (...)``; an UPDATE sets the columns
     its parameters name (as when SQLAlchemy runs it).
     """
+    if isinstance(statement, Recent):
+        assert isinstance(params, dict)
+        (_, columns, count), values = _shaped(number, statement.statement, params["rows"])
+        return (statement, columns, count), {**values, f"step{number}_played_on": params["played_on"]}
     if isinstance(statement, Insert):
         given = params if isinstance(params, list) else [params]
         rows = [_with_defaults(statement, row) for row in given]
@@ -287,9 +293,11 @@ def _prepared(connection: Any, step: Step) -> functools.partial[int]:
     SQLAlchemy runs it.
     """
     statement, params = step
-    if connection.dialect.name == "postgresql":
+    if connection.dialect.name == "postgresql" and not isinstance(statement, Recent):
         return functools.partial(_rows_changed, connection.execute, statement, params)
     shape, values = _shaped(0, statement, params)
+    if connection.dialect.name == "postgresql":
+        return functools.partial(_rows_changed, connection.execute, _built(0, shape), values)
     compiled = _compiled((shape,), connection.dialect)
     if isinstance(params, list) and not isinstance(statement, Insert):  # once per set
         sent: Any = [compiled.parameters(row) for row in params]
@@ -388,6 +396,10 @@ def _built(number: int, shape: Shape, only_if: Any = None) -> Any:
     it holds, an UPDATE or DELETE narrowed by it).
     """
     statement, columns, rows = shape
+    if isinstance(statement, Recent):
+        played_on = bindparam(f"step{number}_played_on", type_=Date())
+        within = played_on >= select(KeptWindow.since).scalar_subquery()
+        return _built(number, (statement.statement, columns, rows), and_(within, *_also(only_if)))
     typed = statement.table.c
 
     def row_values(row: int) -> list[Any]:
@@ -406,6 +418,10 @@ def _built(number: int, shape: Shape, only_if: Any = None) -> Any:
     if columns:
         statement = statement.values({name: bindparam(name, type_=typed[name].type) for name in columns})
     return statement if only_if is None else statement.where(only_if)
+
+
+def _also(condition: Any) -> tuple[Any, ...]:
+    return () if condition is None else (condition,)
 
 
 def _together(shapes: tuple[Shape, ...], gated: bool = False) -> Any:
@@ -474,9 +490,10 @@ def _planned_moves(
     return moves, resum
 
 
-def _move_totals(ruleset: str, moves: list[Move]) -> Step:
-    """One statement moving the players' totals by their differences (and its rows): each
-    player's all-time row and the row of the game's year.
+def _move_totals(ruleset: str, moves: list[Move], played_on: date) -> list[Step]:
+    """The statements moving the players' totals by their differences (and their rows): each
+    player's all-time row and the row of the game's year, then their row of the last 30 days,
+    moved only if the game was played within the kept window (``Recent``).
 
     An upsert: a player with no row yet (their first deal, of all time or of the year) gets
     one holding the difference, which is then their whole total, since a missing row sums
@@ -484,17 +501,20 @@ def _move_totals(ruleset: str, moves: list[Move]) -> Step:
     cannot lose the difference: the row it inserts is waited for and then moved, or the
     re-sum waits and counts the game.
     """
-    rows = [
-        {
-            "player_id": move.player_id,
-            "ruleset": ruleset,
-            "year": year,
-            **dict(zip(_TOTALS, move.delta, strict=True)),
-            "best": move.new_best,
-        }
-        for move in moves
-        for year in (ALL_TIME, move.year)
-    ]
+
+    def rows(*years: int | None) -> list[dict[str, Any]]:
+        return [
+            {
+                "player_id": move.player_id,
+                "ruleset": ruleset,
+                "year": move.year if year is None else year,
+                **dict(zip(_TOTALS, move.delta, strict=True)),
+                "best": move.new_best,
+            }
+            for move in moves
+            for year in years
+        ]
+
     # Most deals move only the deal columns, which no index holds: the upsert then sets only
     # those, so the database rewrites no index entry (SQLite updates the indexes of the
     # columns an UPDATE sets, whether or not their values change).
@@ -502,7 +522,21 @@ def _move_totals(ruleset: str, moves: list[Move]) -> Step:
         move.new_best is None and not any(move.delta[_TOTALS.index(column)] for column in _GAME_TOTALS)
         for move in moves
     )
-    return _move_totals_statement(db.session.get_bind().dialect.name, only_deals), rows
+    statement = _move_totals_statement(db.session.get_bind().dialect.name, only_deals)
+    return [
+        (statement, rows(ALL_TIME, None)),
+        (Recent(statement), {"played_on": played_on, "rows": rows(RECENT)}),
+    ]
+
+
+class Recent(NamedTuple):
+    """A step's INSERT whose rows go in only for a game played within the kept window: on or after
+    ``kept_window.since``, which the statement reads itself, so that it agrees with the rows it
+    moves whenever the window was rolled (``keep_recent``).  Its parameters: ``{"played_on": the
+    game's date, "rows": [...]}``.
+    """
+
+    statement: Any
 
 
 _DEAL_ROW_KEY = ("game_id", "number", "seat")
@@ -562,7 +596,7 @@ def _move_totals_statement(dialect: str, only_deals: bool = False) -> Any:
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
     """Rewrite ``player_totals`` from ``game_results``: for some players (and one ruleset), or all;
-    all time and every year.
+    all time, every year, and the kept window of the last 30 days (``keep_recent``).
 
     The players' rows are locked first (PostgreSQL), so two games sharing a player that
     are written at the same moment take turns here, and the second sums what the first wrote.
@@ -582,15 +616,55 @@ def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None 
     if ruleset is not None:
         stale = stale.where(PlayerTotal.ruleset == ruleset)
         chosen.append(GameResult.ruleset == ruleset)
-    # All time, and year by year: the year's sums are those of its games.
+    # All time, year by year (the year's sums are those of its games), and the kept window.
     played_in = cast(func.extract("year", GameResult.played_on), Integer)
+    within = GameResult.played_on >= select(KeptWindow.since).scalar_subquery()
     sums = [
-        select(GameResult.player_id, GameResult.ruleset, year, *record_columns())
-        .where(*chosen)
-        .group_by(GameResult.player_id, GameResult.ruleset, *grouped)
-        .having(func.sum(GameResult.deals_played) > 0)  # every kept row ranks: a player with a deal
-        for year, grouped in ((literal(ALL_TIME, Integer), ()), (played_in, (played_in,)))
+        _summed(literal(ALL_TIME, Integer), chosen),
+        _summed(played_in, chosen, played_in),
+        _summed(literal(RECENT, Integer), [*chosen, within]),
     ]
     db.session.execute(stale)
-    columns = ["player_id", "ruleset", "year", "games", "wins", "deals", "deal_wins", "points", "best"]
-    db.session.execute(insert(PlayerTotal).from_select(columns, union_all(*sums)))
+    db.session.execute(insert(PlayerTotal).from_select(_KEPT_COLUMNS, union_all(*sums)))
+
+
+_KEPT_COLUMNS = ["player_id", "ruleset", "year", "games", "wins", "deals", "deal_wins", "points", "best"]
+
+
+def _summed(year: Any, where: list[Any], *grouped: Any) -> Any:
+    """Rows of ``player_totals`` (``_KEPT_COLUMNS``) summed from the ``game_results`` ``where`` holds."""
+    return (
+        select(GameResult.player_id, GameResult.ruleset, year, *record_columns())
+        .where(*where)
+        .group_by(GameResult.player_id, GameResult.ruleset, *grouped)
+        .having(func.sum(GameResult.deals_played) > 0)  # every kept row ranks: a player with a deal
+    )
+
+
+def keep_recent(today: date) -> None:
+    """Make the kept window the last 30 days as of ``today``: roll it forward if it is not yet.
+
+    Usually one read of ``kept_window``.  Once a day (at the first view of a ranking or a
+    player's figures of the last 30 days) the rows of ``RECENT`` are summed again from the
+    new period's ``game_results``, in a transaction of their own, committed here.  Writers
+    wait meanwhile: on PostgreSQL the table is locked against their upserts (which read the
+    window's first day in the same statement, so each either moved the rows before the roll,
+    which then sums its committed game, or moves them after it, from the new day on); on
+    SQLite the roll holds the write lock.
+    """
+    since = Filters(period="30d").since(today)
+    if db.session.scalar(select(KeptWindow.since)) == since:
+        return
+    db.session.rollback()  # a transaction of its own, begun by a write
+    connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        db.session.execute(text("LOCK TABLE player_totals IN SHARE ROW EXCLUSIVE MODE"))
+    else:
+        first_write(connection, lambda: db.session.execute(update(KeptWindow).values(since=KeptWindow.since)))
+    if db.session.scalar(select(KeptWindow.since)) != since:  # not rolled by another meanwhile
+        db.session.execute(delete(PlayerTotal).where(PlayerTotal.year == RECENT))
+        recent = _summed(literal(RECENT, Integer), [GameResult.played_on >= since])
+        db.session.execute(insert(PlayerTotal).from_select(_KEPT_COLUMNS, recent))
+        db.session.execute(delete(KeptWindow))
+        db.session.execute(insert(KeptWindow).values(id=1, since=since))
+    db.session.commit()

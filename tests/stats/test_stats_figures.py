@@ -88,10 +88,11 @@ def test_rankings_sort_by_any_column(
 @pytest.mark.parametrize("descending", [True, False])
 @pytest.mark.parametrize("sort", list(stats.COLUMNS))
 def test_kept_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: str, descending: bool) -> None:
-    """All time and this year the rankings read the kept sums, page by page from an index (by
-    name: the players' names first): the same pages as summing every game of the period."""
+    """The rankings read the kept sums (all time, this year, the window of the last 30 days), page
+    by page from an index (by name: the players' names first): the same pages as summing every
+    game of the period."""
     for ruleset in ("mizerka", "misere"):
-        for period in ("all", "year"):
+        for period in ("all", "year", "30d"):
             filters = stats.Filters(ruleset, period)
             for page in (1, 2, 3):
                 kept, summed = (
