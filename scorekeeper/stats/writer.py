@@ -644,8 +644,8 @@ def _summed(year: Any, where: list[Any], *grouped: Any) -> Any:
 def keep_recent(today: date) -> None:
     """Make the kept window the last 30 days as of ``today``: roll it forward if it is not yet.
 
-    Usually one read of ``kept_window``.  Once a day (at the first view of a ranking or a
-    player's figures of the last 30 days) the rows of ``RECENT`` are summed again from the
+    Usually one read of ``kept_window``.  Once a day (at the first view of the rankings of
+    the last 30 days) the rows of ``RECENT`` are summed again from the
     new period's ``game_results``, in a transaction of their own, committed here.  Writers
     wait meanwhile: on PostgreSQL the table is locked against their upserts (which read the
     window's first day in the same statement, so each either moved the rows before the roll,
