@@ -88,6 +88,32 @@ def first_write(connection: Any, send: Callable[[], T]) -> T:
         driver.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
 
 
+@contextlib.contextmanager
+def on_its_own(connection: Any) -> Iterator[bool]:
+    """On PostgreSQL, when no transaction has begun yet: each statement of the block is its own
+    transaction (the driver's autocommit), so none costs a BEGIN or COMMIT round trip.  Yields
+    whether it is so; elsewhere, or within a transaction, the block runs as it would.
+
+    For a single read whose result a later claim checks (a snapshot), or a single statement that
+    is the whole write: under PostgreSQL's READ COMMITTED a statement sees the same data either
+    way, and one statement is atomic on its own.
+    """
+    if connection.dialect.name != "postgresql":
+        yield False
+        return
+    import psycopg
+
+    driver = connection.connection.driver_connection
+    if driver.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        yield False
+        return
+    driver.autocommit = True
+    try:
+        yield True
+    finally:
+        driver.autocommit = False
+
+
 def postgresql_settings(lock_timeout_ms: int) -> Any:
     """A connect hook: a lock wait longer than ``lock_timeout_ms`` fails (and becomes a 409 conflict)."""
 

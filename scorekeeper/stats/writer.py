@@ -12,6 +12,7 @@ stored figures always equal the replay.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert, Update
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..database import first_write
+from ..database import first_write, on_its_own
 from ..extensions import db
 from ..models import ALL_TIME, RECENT, DealResult, Game, GameResult, KeptWindow, Player, PlayerTotal
 from ..rules import GameState
@@ -334,15 +335,12 @@ def _send_together(
     driver = connection.connection.driver_connection
     usual = driver.cursor_factory
     driver.cursor_factory = psycopg.RawCursor
-    alone = whole and driver.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-    if alone:
-        driver.autocommit = True  # no BEGIN: the statement is its own transaction
     try:
-        counts = connection.exec_driver_sql(compiled.sql, compiled.parameters(values)).one()
+        # ``whole``: no BEGIN and COMMIT when nothing came before (the statement is its own transaction).
+        with on_its_own(connection) if whole else contextlib.nullcontext():
+            counts = connection.exec_driver_sql(compiled.sql, compiled.parameters(values)).one()
     finally:
         driver.cursor_factory = usual
-        if alone:
-            driver.autocommit = False
     return [int(count) for count in counts]
 
 

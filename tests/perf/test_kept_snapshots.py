@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from flask import Flask
 from perf_support import DEALS, PLAYERS, StatementCounter, is_full_read, new_game, with_pencil
 from sqlalchemy import func, select, update
@@ -22,7 +23,7 @@ from scorekeeper.rules import DealRecord
 from scorekeeper.services import store
 from scorekeeper.services.deals import deal_values
 from tests.helpers import csrf_from
-from tests.perf.test_write_path import WRITE_BUDGET, by_name, post_deal
+from tests.perf.test_write_path import WRITE_BUDGET, by_name, driver_commands, post_deal
 from tests.stats.checks import assert_figures_match
 
 STAMP = "SELECT games.version, games.updated_at, games.edit_key_hash FROM games WHERE games.id = "
@@ -193,6 +194,42 @@ def test_another_workers_write_is_read_not_the_kept_copy(app: Flask) -> None:
         db.session.remove()
     with other.app_context():
         db.engine.dispose()
+
+
+@pytest.mark.parametrize("behind", ["another worker wrote", "nothing kept"])
+def test_a_deal_read_afresh_goes_without_begin_and_commit(app: Flask, backend: str, behind: str) -> None:
+    """The game read for a write (its copy one write behind, or none kept) and the write after it:
+    on PostgreSQL each its own transaction, no BEGIN or COMMIT round trip around either.  The
+    claim checks that the row is still the one read."""
+    game_id, key = new_game(app, 2)
+    writer = app
+    if behind == "nothing kept":
+        writer = create_app({**app.config, "SNAPSHOT_CACHE_SIZE": 0})
+        assert writer.test_client().get("/healthz").status_code == 200  # its connection set up first
+        number = 3
+    else:
+        with create_app({**app.config}).app_context():
+            services.record_deal(game_id, number=3, contract=DEALS[2][0], tricks=list(DEALS[2][1]))
+            db.session.remove()
+            db.engine.dispose()
+        number = 4
+    commands: list[bytes] = []
+    with StatementCounter(writer, whole=True).counting() as statements, driver_commands(commands):
+        response = post_deal(writer.test_client(), game_id, key, number)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert is_full_read(statements[0]), statements
+    if backend == "postgresql":
+        assert len(statements) == 2 and statements[1].startswith("WITH step_0 AS (UPDATE games"), statements
+        assert commands == [], commands
+    else:
+        assert len(statements) == WRITE_BUDGET, statements
+    with app.app_context():
+        assert [deal.number for deal in services.get_game(game_id).state.deals] == list(range(1, number + 1))
+        assert_figures_match(game_id)
+        db.session.remove()
+    if writer is not app:
+        with writer.app_context():
+            db.engine.dispose()
 
 
 def test_a_game_changed_behind_the_apps_back_is_read_again(app: Flask) -> None:
