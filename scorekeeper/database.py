@@ -111,7 +111,8 @@ def on_its_own(connection: Any) -> Iterator[bool]:
     try:
         yield True
     finally:
-        driver.autocommit = False
+        if not driver.closed:  # a connection lost meanwhile is dropped by the pool with its error
+            driver.autocommit = False
 
 
 def postgresql_settings(lock_timeout_ms: int) -> Any:

@@ -13,7 +13,7 @@ from flask import Flask
 from sqlalchemy import event, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from scorekeeper.database import LOCK_TIMEOUT_MS, first_write
+from scorekeeper.database import LOCK_TIMEOUT_MS, first_write, on_its_own
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import is_contention
@@ -263,3 +263,32 @@ def test_a_write_on_a_replaced_sqlite_snapshot_is_not_waited_out() -> None:
     assert is_contention(OperationalError("UPDATE games ...", {}, error))
     driver = connection.connection.driver_connection
     assert driver.execute("PRAGMA busy_timeout").fetchone()[0] == 5000  # the driver's own, put back
+
+
+def test_a_statement_on_its_own_outside_a_transaction_and_never_inside_one(app: Flask, backend: str) -> None:
+    """``on_its_own``: on PostgreSQL outside a transaction the statement commits alone (no BEGIN);
+    within one, or on SQLite, it stays part of the transaction; afterwards the connection is as
+    before.  A connection lost meanwhile raises the loss itself, and the next request reconnects."""
+    with app.app_context():
+        connection = db.session.connection()
+        with on_its_own(connection) as alone:
+            connection.execute(text("SELECT 1"))
+        assert alone is (backend == "postgresql")
+        connection.execute(update(Game).values(note=Game.note))  # begins a transaction
+        with on_its_own(connection) as alone:
+            connection.execute(text("SELECT 1"))
+        assert alone is False
+        db.session.rollback()
+        if backend != "postgresql":
+            return
+        connection = db.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver.autocommit is False
+        with pytest.raises(OperationalError), on_its_own(connection):
+            with db.engine.connect() as other:
+                other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": driver.info.backend_pid})
+            connection.execute(text("SELECT 1"))
+        db.session.rollback()
+        db.session.remove()
+        assert db.session.scalar(text("SELECT 1")) == 1
+        db.session.remove()
