@@ -4,7 +4,8 @@ Pages, styles, scripts, SVG icons, JSON and CSV are compressed when the client a
 ETag is left as it is: the live game page's conditional polling compares it, and ``Vary:
 Accept-Encoding`` keeps caches from mixing the two encodings up. (BREACH needs a secret and
 attacker-chosen text reflected in the same response; no page echoes request input, and the CSRF
-token in forms is time-salted, different in every response.)
+token in forms is time-salted, different in every response; in a kept page it is not even
+compressed: ``pagecache.Kept.gzipped_with``.)
 """
 
 from __future__ import annotations
