@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask import Flask
@@ -12,6 +13,15 @@ from scorekeeper.extensions import db
 from scorekeeper.models import today
 from tests.helpers import MIZERKA_DEALS
 from tests.stats.checks import assert_totals_match
+
+
+def play_each(play: Callable[[str], None], games: list[str]) -> None:
+    """``play`` for every game at once, each in a thread of its own; back when all are done."""
+    threads = [threading.Thread(target=play, args=(game_id,)) for game_id in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
 
 
 def test_simultaneous_writes_to_games_sharing_a_player(app: Flask) -> None:
@@ -38,11 +48,7 @@ def test_simultaneous_writes_to_games_sharing_a_player(app: Flask) -> None:
             failures.append(error)
             barrier.abort()
 
-    threads = [threading.Thread(target=play, args=(game_id,)) for game_id in games]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    play_each(play, games)
     assert not failures, failures
     with app.app_context():
         assert_totals_match()
@@ -94,11 +100,7 @@ def test_the_window_rolled_while_games_in_it_are_written(app: Flask) -> None:
 
     roller = threading.Thread(target=roll)
     roller.start()
-    threads = [threading.Thread(target=play, args=(game_id,)) for game_id in games]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    play_each(play, games)
     playing.clear()
     roller.join(timeout=60)
     assert not failures, failures
