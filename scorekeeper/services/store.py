@@ -330,7 +330,7 @@ def _read_for_write(game_id: str) -> Snapshot:
 
     The write claims the game only if its row is still the one read, and then goes as one
     statement, its own transaction too: where a kept copy is one write behind (another
-    worker's), a deal costs the read and the write, not four round trips.
+    worker's), a deal costs the pool's ping, the read and the write, not five round trips.
     """
     with on_its_own(db.session.connection()):
         return snapshot(game_id)
