@@ -124,7 +124,9 @@ def serve() -> None:
             app, host=settings.host, port=settings.port, max_request_body_size=body_limit, **RUN_SERVER
         )
     except OSError as error:
-        sys.exit(f"Cannot serve on {settings.host}:{settings.port} ({error.strerror or error}).")
+        reason = error.strerror or str(error)
+        where = f"{settings.host}:{settings.port}"
+        sys.exit(f"Cannot serve on {where}: {reason}. (Another port: PORT=8001 make run)")
     signal.signal(signal.SIGTERM, _stop)
     print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
     server.run()  # until Ctrl+C; then running requests get up to 5 s to finish

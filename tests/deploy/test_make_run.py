@@ -257,3 +257,16 @@ def test_the_host_reaches_the_app_and_proxy_headers_count_only_when_trusted(
         link = f"scores.example.org/games/{game_id}"
         assert seen_as(proxied, game_id, cookie, PROXY) == (f"https://{link}", True)
         assert seen_as(proxied, game_id, cookie, {}) == (f"http://{link}", False)
+
+
+@pytest.mark.slow
+def test_a_port_in_use_is_said_in_one_line(server: Served, tmp_path: Path) -> None:
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(server.port), "SCOREKEEPER_INSTANCE": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve"]
+    second = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert second.returncode == 1
+    assert second.stderr.strip() == (
+        f"Cannot serve on 127.0.0.1:{server.port}: Address already in use. (Another port: PORT=8001 make run)"
+    )
+    assert "Scorekeeper is running" not in second.stdout
