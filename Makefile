@@ -34,10 +34,12 @@ db-upgrade: runtime
 	$(BIN)/flask --app scorekeeper db-upgrade
 
 # For a person at the table: upgrades the database, prints the address (and its QR code), serves
-# with gunicorn on HOST:PORT.
+# with Waitress on HOST:PORT (pure Python; reads each request whole, so slow phones hold up no one).
 run: runtime
 	@HOST=$(HOST) PORT=$(PORT) $(BIN)/scorekeeper serve
 
+# For a club: gunicorn's sync workers, behind a proxy that buffers requests (README: "Running it
+# for a club"), since a slow client holds a sync worker for as long as it takes to send.
 serve: db-upgrade
 	$(BIN)/gunicorn --workers $${WORKERS:-2} --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
 

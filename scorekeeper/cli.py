@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+import signal
 import socket
 import sqlite3
 import sys
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import click
 import segno
@@ -73,17 +75,39 @@ def _terminal_qr(code: segno.QRCode) -> str:
     return "\n".join(out)
 
 
-#: ``make run``: enough sync workers for a few tables' phones polling every few seconds.
-RUN_WORKERS = 2
+#: ``make run``: Waitress, a pure-Python server (Linux, macOS and Windows alike) whose one
+#: event loop reads every request whole, body included, before a thread runs the app: a phone
+#: that sends half a request and waits (or twenty, or fifty) costs a socket and a buffer, never
+#: a thread, and everyone else is answered at once.  The settings (``waitress.create_server``):
+RUN_SERVER: dict[str, Any] = {
+    # Threads running the app.  A request holds one for milliseconds, or up to the database's
+    # lock timeout (15 s) behind another writer: eight keep a few tables' phones answered.
+    "threads": 8,
+    # Connections held open at once.  Phones keep a few each between polls; half-sent requests
+    # count too.  Each is a file descriptor: 150 stays within macOS's default of 256 per process.
+    "connection_limit": 150,
+    # A connection silent this long (idle, or stopped mid-request) is closed, checked this often.
+    "channel_timeout": 30,
+    "cleanup_interval": 10,
+    # Headers beyond this are refused (431).  Bodies are refused (413) from a length well past the
+    # app's own limit (MAX_CONTENT_LENGTH, whose 413 comes in the API's words), so that what the
+    # server buffers for a request stays small.  Set from the app's limit in ``serve``.
+    "max_request_header_size": 64 * 1024,
+    # The app alone reads X-Forwarded-* (SCOREKEEPER_PROXY_HOPS: ProxyFix), as under gunicorn:
+    # Waitress neither trusts nor strips them (its default would strip them from every client).
+    "clear_untrusted_proxy_headers": False,
+    "url_scheme": "http",  # no TLS here: behind a proxy that terminates it, the app takes its word
+}
 
 
-def serve(workers: int = RUN_WORKERS) -> None:
-    """``make run``: upgrade the database, print the address to open on a phone, serve with gunicorn.
+def serve() -> None:
+    """``make run``: upgrade the database, print the address to open on a phone, serve with Waitress.
 
-    The app is built (and the schema upgraded) once, in this process, before the workers
-    are forked: a person sees the address at once, and no development server is involved.
+    The app is built (and the schema upgraded) before the socket is opened, and the address
+    is printed once it is listening: a person sees it at once, and no development server is
+    involved.  Ctrl+C (or SIGTERM) stops it cleanly.
     """
-    from gunicorn.app.base import BaseApplication
+    from waitress.server import create_server
 
     from . import create_app
     from .config import Settings
@@ -93,20 +117,23 @@ def serve(workers: int = RUN_WORKERS) -> None:
     app = create_app()
     if not app.config["AUTO_MIGRATE"]:  # create_app has upgraded it otherwise
         upgrade_schema(app)
-
-    class Server(BaseApplication):  # gunicorn ships no type hints: see pyproject's mypy overrides
-        def load_config(self) -> None:
-            self.cfg.set("bind", f"{settings.host}:{settings.port}")
-            self.cfg.set("workers", workers)
-            self.cfg.set("worker_class", "sync")
-            self.cfg.set("timeout", 30)
-            self.cfg.set("loglevel", "warning")  # the banner stays in view; errors still show
-
-        def load(self) -> Flask:
-            return app
-
+    logging.basicConfig(format="%(asctime)s [%(levelname)s] %(name)s: %(message)s", level=logging.WARNING)
+    body_limit = 16 * int(app.config["MAX_CONTENT_LENGTH"])
+    try:
+        server = create_server(
+            app, host=settings.host, port=settings.port, max_request_body_size=body_limit, **RUN_SERVER
+        )
+    except OSError as error:
+        reason = error.strerror or str(error)
+        where = f"{settings.host}:{settings.port}"
+        sys.exit(f"Cannot serve on {where}: {reason}. (Another port: PORT=8001 make run)")
+    signal.signal(signal.SIGTERM, _stop)
     print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
-    Server().run()
+    server.run()  # until Ctrl+C; then running requests get up to 5 s to finish
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(0)  # Waitress's loop closes down on it as on Ctrl+C
 
 
 @click.command("db-upgrade")

@@ -1,4 +1,4 @@
-"""Browser tests: the real server (gunicorn, SQLite) driven by Playwright in Debian's Chromium.
+"""Browser tests: the real server (`make run`'s, SQLite) driven by Playwright in Debian's Chromium.
 
 They run once, on SQLite, whatever TEST_DATABASE_URL says: they prove what a person sees, not the
 storage layer. Without a Chromium they are skipped on a laptop with a clear message, and fail under CI.
@@ -71,15 +71,15 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The production server (gunicorn, one worker with threads) on a free port, fresh SQLite database."""
+    """The server a person runs (``make run``: ``scorekeeper serve``), on a free port and a fresh SQLite."""
     instance = tmp_path_factory.mktemp("e2e-instance")
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     # The browser tests make games through the API far faster than people do: no rate limit here.
     env.update(SCOREKEEPER_INSTANCE=str(instance), SECRET_KEY="e2e-secret-key", RATELIMIT_ENABLED="0")
+    env.update(HOST="127.0.0.1", PORT=str(port))
     log_path = instance / "server.log"
-    command = [sys.executable, "-m", "gunicorn", "--workers", "1", "--threads", "8", "--no-control-socket"]
-    command += ["--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"]
+    command = [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve"]
     with log_path.open("wb") as log:
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
