@@ -18,6 +18,7 @@ from scorekeeper.rules import (
     Ruleset,
     get_ruleset,
 )
+from scorekeeper.rules.kierki import KIERKI
 from scorekeeper.rules.state import Preset
 
 MIZERKA = get_ruleset("mizerka")
@@ -47,9 +48,16 @@ def test_the_misere_scoring_option_is_its_preset_choice() -> None:
 
 def test_each_ruleset_says_its_player_counts_and_presets_per_count() -> None:
     assert [(r.id, r.seat_counts) for r in RULESETS.values()] == [("mizerka", (3,)), ("misere", (4,))]
+    assert KIERKI.seat_counts == (3, 4)
     assert MIZERKA.presets_for(3) == MIZERKA.presets
     assert MISERE.presets_for(4) == MISERE.presets
     assert MISERE.presets_for(3) == MISERE.presets  # no preset of the Misère names a count
+
+
+def test_kierki_is_importable_but_not_yet_offered_by_the_app() -> None:
+    assert "kierki" not in RULESETS
+    with pytest.raises(RuleError):
+        get_ruleset("kierki")
 
 
 def test_games_of_tricks_alone_keep_their_next_deal_and_schedule_shape() -> None:
