@@ -170,6 +170,11 @@ class Ruleset(ABC):
         """How many deals the game ``setup`` has (its preset's and its players', where they decide)."""
         return self.deal_count
 
+    @property
+    def most_deals(self) -> int:
+        """The most deals a game of this ruleset can have, whatever its preset and player count."""
+        return self.deal_count
+
     def tricks_per_deal(self, setup: GameSetup) -> int:
         """Tricks in each deal of the game ``setup`` (the cards each player holds)."""
         return TRICKS_PER_DEAL

@@ -300,6 +300,16 @@ class Kierki(Ruleset):
     def deals_in(self, setup: GameSetup) -> int:
         return len(self.order_of(setup))
 
+    @property
+    def most_deals(self) -> int:
+        return max(
+            len(preset.order(count))
+            for preset in self.presets
+            if isinstance(preset, KierkiPreset)
+            for count in self.seat_counts
+            if preset.plays_with(count)
+        )
+
     def tricks_per_deal(self, setup: GameSetup) -> int:
         return TRICKS_BY_PLAYERS[len(setup.players)]
 

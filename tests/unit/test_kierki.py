@@ -300,6 +300,10 @@ def test_the_schedule_of_each_preset(preset: str, count: int) -> None:
     assert KIERKI.replay(setup, []).remaining_contracts == tuple(order for _ in range(count))
 
 
+def test_the_most_deals_a_kierki_game_can_have() -> None:
+    assert KIERKI.most_deals == max(DEAL_COUNTS.values()) == 15
+
+
 @pytest.mark.parametrize(("preset", "count"), sorted(ORDERS))
 def test_the_dealer_rotates_through_both_parts_and_names_trumps(preset: str, count: int) -> None:
     for first in range(count):

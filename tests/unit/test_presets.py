@@ -66,6 +66,7 @@ def test_games_of_tricks_alone_keep_their_next_deal_and_schedule_shape() -> None
     assert state.next_deal is not None and state.next_deal.fields == ()
     assert all(deal.fields == () for deal in MIZERKA.schedule(setup))
     assert MIZERKA.tricks_per_deal(setup) == 13
+    assert (MIZERKA.most_deals, MISERE.most_deals) == (18, 8)
 
 
 def test_a_deal_is_pending_until_a_result_is_in() -> None:
