@@ -425,21 +425,18 @@ class Kierki(Ruleset):
         self.check_presence(
             setup, number, fixed, {name for name, value in given.items() if value is not None}
         )
-        trumps = given["trumps"]
-        counts = {name: given[name] for name in COUNTS}
-        takers = {name: given[name] for name in TAKERS}
-        places = given["places"]
+        # Each field in K5's order: the keyword arguments are evaluated in the order written.
         return DealRecord(
             contract=fixed,
-            trumps=None if trumps is None else self.suit(trumps),
+            trumps=None if given["trumps"] is None else self.suit(given["trumps"]),
             tricks=None if tricks is None else self.tricks_for(setup, tricks),
-            hearts=self.counts_or_none(setup, "hearts", counts["hearts"]),
-            queens=self.counts_or_none(setup, "queens", counts["queens"]),
-            kings_jacks=self.counts_or_none(setup, "kings_jacks", counts["kings_jacks"]),
-            king_of_hearts=self.taker_or_none(setup, "king_of_hearts", takers["king_of_hearts"]),
-            seventh_trick=self.taker_or_none(setup, "seventh_trick", takers["seventh_trick"]),
-            last_trick=self.taker_or_none(setup, "last_trick", takers["last_trick"]),
-            places=None if places is None else self.places_for(setup, places),
+            hearts=self.counts_or_none(setup, "hearts", given["hearts"]),
+            queens=self.counts_or_none(setup, "queens", given["queens"]),
+            kings_jacks=self.counts_or_none(setup, "kings_jacks", given["kings_jacks"]),
+            king_of_hearts=self.taker_or_none(setup, "king_of_hearts", given["king_of_hearts"]),
+            seventh_trick=self.taker_or_none(setup, "seventh_trick", given["seventh_trick"]),
+            last_trick=self.taker_or_none(setup, "last_trick", given["last_trick"]),
+            places=None if given["places"] is None else self.places_for(setup, given["places"]),
         )
 
     def deal_input(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
