@@ -78,6 +78,13 @@ CODES: Mapping[str, ErrorCode] = {
         "invalid_players invalid_options unknown_ruleset unknown_contract unknown_player contract_used "
         "tricks_range tricks_sum tricks_players bids_required bids_not_allowed bid_range hook_rule",
     ),
+    # Kierki's deal facts (API.md K6).
+    **_codes(
+        422,
+        Kind.RULE,
+        "field_required field_not_allowed count_players count_range count_sum unknown_suit places_invalid "
+        "robber_inconsistent",
+    ),
     **_codes(422, Kind.INPUT, "unknown_field invalid_deals invalid_export invalid_date invalid_note"),
     **_codes(422, Kind.INPUT, "invalid_name name_taken same_player form", api=False),
 }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .names import name_key, validate_name
 from .refusal import RuleError
 from .state import (
+    DEAL_FACTS,
     TRICKS_PER_DEAL,
     Contract,
     DealRecord,
@@ -22,11 +23,15 @@ from .state import (
     GameState,
     NextDeal,
     OptionSpec,
+    Preset,
     ScheduledDeal,
     standings_for,
     totals_after,
 )
 from .words import N_, Term
+
+# NOTE: the one preset of a game that has no other (its rules as RULES.md gives them).
+STANDARD = Preset("standard", N_("Standard"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,32 @@ SEAT_VALUE_MESSAGES = {
         each=N_("Give bids for each player."),
         value_range=N_("%(player)s's bid must be a whole number from 0 to %(most)d (got %(value)s)."),
     ),
+    "hearts": SeatValueMessages(
+        not_playing=N_("%(player)s is not playing in this game; give hearts for %(players)s."),
+        twice=N_("%(player)s appears twice in the hearts."),
+        missing=N_("Hearts missing for %(players)s."),
+        count=N_("Give hearts for exactly the %(count)d players."),
+        each=N_("Give the hearts each player took."),
+        value_range=N_("%(player)s's hearts must be a whole number from 0 to %(most)d (got %(value)s)."),
+    ),
+    "queens": SeatValueMessages(
+        not_playing=N_("%(player)s is not playing in this game; give queens for %(players)s."),
+        twice=N_("%(player)s appears twice in the queens."),
+        missing=N_("Queens missing for %(players)s."),
+        count=N_("Give queens for exactly the %(count)d players."),
+        each=N_("Give the queens each player took."),
+        value_range=N_("%(player)s's queens must be a whole number from 0 to %(most)d (got %(value)s)."),
+    ),
+    "kings_jacks": SeatValueMessages(
+        not_playing=N_("%(player)s is not playing in this game; give kings and jacks for %(players)s."),
+        twice=N_("%(player)s appears twice in the kings and jacks."),
+        missing=N_("Kings and jacks missing for %(players)s."),
+        count=N_("Give kings and jacks for exactly the %(count)d players."),
+        each=N_("Give the kings and jacks each player took."),
+        value_range=N_(
+            "%(player)s's kings and jacks must be a whole number from 0 to %(most)d (got %(value)s)."
+        ),
+    ),
 }
 
 
@@ -78,6 +109,75 @@ class Ruleset(ABC):
 
     declares_contract: bool = True
     """Whether a player chooses each deal's contract (else the deal number fixes it)."""
+
+    presets: tuple[Preset, ...] = (STANDARD,)
+    """The house rules a table may play by (RULES.md "House rules"), the standard one first: the
+    default.  The engine scores from the one in force (``preset_of``)."""
+    preset_option: str | None = None
+    """The option (of ``options``) that chooses the preset, its choices the presets; None where
+    the table does not choose (one preset).  Misère: ``scoring``; Kierki: ``preset``."""
+    player_counts: tuple[int, ...] = ()
+    """The numbers of players the game is played by; empty: ``player_count`` alone.
+    ``player_count`` and ``deal_count`` are the default game's (first preset, ``player_count``)."""
+
+    def __post_init__(self) -> None:
+        if self.preset_option is not None:
+            spec = {option.id: option for option in self.options}[self.preset_option]
+            if spec.choices != tuple((preset.id, preset.label) for preset in self.presets):
+                raise ValueError(f"{self.id}: the {spec.id} option's choices are not its presets")
+        elif len(self.presets) != 1:
+            raise ValueError(f"{self.id}: several presets need the option that chooses one")
+        if self.player_count not in self.seat_counts:
+            raise ValueError(f"{self.id}: {self.player_count} players is not one of its counts")
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """The numbers of players the game is played by."""
+        return self.player_counts or (self.player_count,)
+
+    def presets_for(self, player_count: int) -> tuple[Preset, ...]:
+        """The presets a table of ``player_count`` may choose, the default first."""
+        return tuple(preset for preset in self.presets if preset.plays_with(player_count))
+
+    def preset_of(self, setup: GameSetup) -> Preset:
+        """The preset in force in the game ``setup`` (``invalid_options`` for one it cannot have)."""
+        if self.preset_option is None:
+            return self.presets[0]
+        chosen = setup.option(self.preset_option, self.presets[0].id)
+        spec = {option.id: option for option in self.options}[self.preset_option]
+        for preset in self.presets:
+            if preset.id == chosen:
+                if not preset.plays_with(len(setup.players)):
+                    raise RuleError(
+                        "invalid_options",
+                        N_("%(preset)s is for %(counts)s players only (this game has %(got)d)."),
+                        "options",
+                        {
+                            "preset": preset,
+                            "counts": tuple(str(count) for count in preset.player_counts),
+                            "got": len(setup.players),
+                        },
+                    )
+                return preset
+        raise RuleError(
+            "invalid_options",
+            N_("%(option)s must be one of %(choices)s."),
+            "options",
+            {"option": spec, "choices": ", ".join(preset.id for preset in self.presets)},
+        )
+
+    def deals_in(self, setup: GameSetup) -> int:
+        """How many deals the game ``setup`` has (its preset's and its players', where they decide)."""
+        return self.deal_count
+
+    @property
+    def most_deals(self) -> int:
+        """The most deals a game of this ruleset can have, whatever its preset and player count."""
+        return self.deal_count
+
+    def tricks_per_deal(self, setup: GameSetup) -> int:
+        """Tricks in each deal of the game ``setup`` (the cards each player holds)."""
+        return TRICKS_PER_DEAL
 
     def bids_in(self, number: int) -> bool:
         """Whether players bid before deal ``number``."""
@@ -131,26 +231,41 @@ class Ruleset(ABC):
         """Validate names, first dealer and options, and return the setup.
 
         ``first_dealer`` is a player's name (matched ignoring case) or None;
-        when None, ``draw`` (a seat index the caller drew at random) is used.
+        when None, ``draw`` (a seat index the caller drew at random) is used, modulo the
+        number of players.
         """
         names = self.validate_players(players)
         if first_dealer is None:
             if draw is None:
                 raise RuleError("unknown_player", N_("Choose the first dealer."), "first_dealer")
-            dealer_seat = draw % self.player_count
+            dealer_seat = draw % len(names)
         else:
             dealer_seat = self.seat_of(names, first_dealer, "first_dealer")
-        return GameSetup(
+        setup = GameSetup(
             ruleset=self.id,
             players=names,
             first_dealer=dealer_seat,
             options=self.validate_options(options or {}),
         )
+        self.check_setup(setup)
+        return setup
 
     def validate_players(self, players: Sequence[object]) -> tuple[str, ...]:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise RuleError("invalid_players", N_("Players must be a list of names."), "players")
-        if len(players) != self.player_count:
+        if len(players) not in self.seat_counts:
+            if len(self.seat_counts) > 1:
+                raise RuleError(
+                    "invalid_players",
+                    N_("%(game)s needs %(fewest)d to %(most)d players (got %(got)d)."),
+                    "players",
+                    {
+                        "game": self.term,
+                        "fewest": min(self.seat_counts),
+                        "most": max(self.seat_counts),
+                        "got": len(players),
+                    },
+                )
             raise RuleError(
                 "invalid_players",
                 N_("%(game)s needs exactly %(count)d players (got %(got)d)."),
@@ -220,12 +335,14 @@ class Ruleset(ABC):
         mismatch_code: str,
         range_code: str,
         noun: str,
+        most: int = TRICKS_PER_DEAL,
     ) -> tuple[int, ...]:
         """Turn ``{"Ann": 3, ...}`` (or a list in seat order) into a tuple by seat.
 
         Every player must be there exactly once and every value must be a
-        whole number 0..13; anything else raises with the given codes.  ``noun`` is the
-        kind of value, ``"tricks"`` or ``"bids"`` (the refusals' sentences: ``SEAT_VALUE_MESSAGES``).
+        whole number 0..``most``; anything else raises with the given codes.  ``noun`` is the
+        kind of value, ``"tricks"``, ``"bids"``, ``"hearts"``, ``"queens"`` or ``"kings_jacks"``
+        (the refusals' sentences: ``SEAT_VALUE_MESSAGES``).
         """
         says = SEAT_VALUE_MESSAGES[noun]
         if isinstance(values, Mapping):
@@ -255,29 +372,37 @@ class Ruleset(ABC):
             raise RuleError(mismatch_code, says.each, field_name)
         result: list[int] = []
         for seat, value in enumerate(ordered):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= TRICKS_PER_DEAL:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
                 raise RuleError(
                     range_code,
                     says.value_range,
                     field_name,
-                    {"player": setup.players[seat], "most": TRICKS_PER_DEAL, "value": repr(value)},
+                    {"player": setup.players[seat], "most": most, "value": repr(value)},
                 )
             result.append(value)
         return tuple(result)
 
     def tricks_for(self, setup: GameSetup, tricks: object) -> tuple[int, ...]:
-        """Validated tricks by seat: one whole number 0..13 per player, summing to 13."""
+        """Validated tricks by seat: one whole number 0..13 per player, summing to 13 (the game's
+        ``tricks_per_deal``)."""
+        total = self.tricks_per_deal(setup)
         counted = self.seat_values(
-            setup, tricks, "tricks", mismatch_code="tricks_players", range_code="tricks_range", noun="tricks"
+            setup,
+            tricks,
+            "tricks",
+            mismatch_code="tricks_players",
+            range_code="tricks_range",
+            noun="tricks",
+            most=total,
         )
-        check_tricks_sum(counted)
+        check_tricks_sum(counted, total)
         return counted
 
     # -- the game --------------------------------------------------------------------
 
     def dealer_of(self, setup: GameSetup, number: int) -> int:
-        """Seat index of the dealer of deal ``number`` (1-based)."""
-        return (setup.first_dealer + number - 1) % self.player_count
+        """Seat index of the dealer of deal ``number`` (1-based): the deal passes to the next seat."""
+        return (setup.first_dealer + number - 1) % len(setup.players)
 
     def schedule(self, setup: GameSetup) -> tuple[ScheduledDeal, ...]:
         """Every deal of the game as the setup fixes it: dealer, chooser, roles, fixed contract, bids.
@@ -285,25 +410,27 @@ class Ruleset(ABC):
         What a deal depends on beyond this (the contracts a chooser has left, the dealer's
         forbidden bid given the others' bids) is the state's, as the deals are played.
         """
+        self.check_setup(setup)
         deals: list[ScheduledDeal] = []
         remaining = self.remaining_for(setup, ())
-        for number in range(1, self.deal_count + 1):
+        for number in range(1, self.deals_in(setup) + 1):
             dealer = self.dealer_of(setup, number)
             chooser = self.chooser_of(setup, number)
-            fixed, _ = self.offer(number, chooser, remaining)
+            fixed, _ = self.offer_for(setup, number, chooser, remaining)
             hook_total = None
             if self.bids_in(number):
                 # With nobody else bidding anything, the forbidden bid is the total itself.
-                hook_total = self.dealer_forbidden_bid(setup, number, [0] * self.player_count)
+                hook_total = self.dealer_forbidden_bid(setup, number, [0] * len(setup.players))
             deals.append(
                 ScheduledDeal(
                     number=number,
                     dealer=dealer,
                     chooser=chooser,
-                    roles=self.roles(dealer),
+                    roles=self.roles_for(setup, dealer),
                     contract=fixed,
                     bidding_order=self.bidding_order(setup, number),
                     hook_total=hook_total,
+                    fields=self.fields_for(setup, number),
                 )
             )
         return tuple(deals)
@@ -331,19 +458,21 @@ class Ruleset(ABC):
 
         The one replay loop of every game (``push`` takes one deal); what differs between
         games lives in the hooks below (``check_setup``, ``chooser_of``, ``roles``,
-        ``check_declaration``, ``dealer_forbidden_bid``, ``quotas_for``, ``deal_scores``,
-        ``aims_made``, ``remaining_for``, ``offer``).
+        ``check_declaration``, ``dealer_forbidden_bid``, ``quotas_for``, ``check_facts``,
+        ``scores_for`` (``deal_scores``), ``aims_made``, ``remaining_for``, ``offer_for``,
+        ``fields_for``).
         """
         self.check_setup(setup)
-        totals = totals_after(done, self.player_count)
+        deal_count = self.deals_in(setup)
+        totals = totals_after(done, len(setup.players))
         states: list[DealState] = list(done)
         for number, record in enumerate(deals, start=len(done) + 1):
-            if number > self.deal_count:
+            if number > deal_count:
                 raise RuleError(
                     "game_finished",
                     N_("The game is over after %(count)d deals."),
                     "number",
-                    {"count": self.deal_count},
+                    {"count": deal_count},
                 )
             if states and states[-1].pending:
                 raise RuleError(
@@ -358,21 +487,22 @@ class Ruleset(ABC):
             states.append(deal)
 
         remaining = self.remaining_for(setup, states)
-        finished = len(states) == self.deal_count and not states[-1].pending
+        finished = len(states) == deal_count and not states[-1].pending
         next_deal: NextDeal | None = None
         if not finished and not (states and states[-1].pending):
             number = len(states) + 1
             dealer = self.dealer_of(setup, number)
             chooser = self.chooser_of(setup, number)
-            contract, available = self.offer(number, chooser, remaining)
+            contract, available = self.offer_for(setup, number, chooser, remaining)
             next_deal = NextDeal(
                 number=number,
                 dealer=dealer,
                 chooser=chooser,
                 contract=contract,
                 available_contracts=available,
-                roles=self.roles(dealer),
+                roles=self.roles_for(setup, dealer),
                 bidding_order=self.bidding_order(setup, number),
+                fields=self.fields_for(setup, number),
             )
         return GameState(
             setup=setup,
@@ -382,7 +512,7 @@ class Ruleset(ABC):
             remaining_contracts=remaining,
             standings=standings_for(totals),
             finished=finished,
-            deal_count=self.deal_count,
+            deal_count=deal_count,
         )
 
     def push(
@@ -400,38 +530,83 @@ class Ruleset(ABC):
         """
         dealer = self.dealer_of(setup, number)
         chooser = self.chooser_of(setup, number)
-        roles = self.roles(dealer)
+        roles = self.roles_for(setup, dealer)
         contract = self.parse_contract(setup, number, record.contract)
         assert contract is not None  # every deal 1..deal_count has a contract
         bids = self.parse_bids(setup, number, record.bids)
         self.check_declaration(setup, done, number, contract, bids)
         quotas = self.quotas_for(roles, contract, bids)
         forbidden = None if bids is None else self.dealer_forbidden_bid(setup, number, bids)
-        if record.tricks is None:
+        self.check_facts(setup, number, contract, record)
+        facts = {name: getattr(record, name) for name in DEAL_FACTS if name != "tricks"}
+        if record.pending:
             return DealState(
-                number, dealer, chooser, contract, roles, bids, None, quotas, None, None, forbidden
+                number, dealer, chooser, contract, roles, bids, None, quotas, None, None, forbidden, **facts
             )
-        tricks = self.tricks_for(setup, record.tricks)
-        scores = self.deal_scores(setup, number, contract, quotas, tricks)
+        tricks = None if record.tricks is None else self.tricks_for(setup, record.tricks)
+        scores = self.scores_for(setup, number, contract, quotas, tricks, record)
         after = tuple(total + score for total, score in zip(totals, scores, strict=True))
-        made = self.aims_made(number, contract, quotas, tricks)
+        made = None if tricks is None else self.aims_made(number, contract, quotas, tricks)
         return DealState(
-            number, dealer, chooser, contract, roles, bids, tricks, quotas, scores, after, forbidden, made
+            number,
+            dealer,
+            chooser,
+            contract,
+            roles,
+            bids,
+            tricks,
+            quotas,
+            scores,
+            after,
+            forbidden,
+            made,
+            **facts,
         )
 
     # -- the hooks each game fills in ----------------------------------------------------
 
     def check_setup(self, setup: GameSetup) -> None:
-        """Raise ``RuleError`` if ``setup`` cannot be played (an option this game lacks)."""
-        return None  # nothing beyond ``make_setup``'s checks, unless a game says otherwise
+        """Raise ``RuleError`` if ``setup`` cannot be played (a preset this game or table cannot have)."""
+        self.preset_of(setup)
 
     def chooser_of(self, setup: GameSetup, number: int) -> int | None:
-        """The seat that chooses the contract of deal ``number``; None where the number fixes it."""
+        """The seat that chooses the contract (or the trumps) of deal ``number``; None where nobody does."""
         return None
 
-    @abstractmethod
     def roles(self, dealer: int) -> tuple[str, ...]:
-        """Role of each seat in a deal that ``dealer`` deals."""
+        """Role of each seat in a deal that ``dealer`` deals, for a game of one player count.
+
+        The replay asks ``roles_for``, which says this unless the game says otherwise.
+        """
+        raise NotImplementedError(f"{self.id}: roles_for says the roles")
+
+    def roles_for(self, setup: GameSetup, dealer: int) -> tuple[str, ...]:
+        """Role of each seat of the game ``setup`` in a deal that ``dealer`` deals."""
+        return self.roles(dealer)
+
+    def declares_in(self, setup: GameSetup, number: int) -> bool:
+        """Whether deal ``number`` of the game ``setup`` has a declaration before its cards are played
+        (a contract chosen, bids, trumps named)."""
+        return self.declares(number)
+
+    def fields_for(self, setup: GameSetup, number: int) -> tuple[str, ...]:
+        """The facts deal ``number`` takes (``NextDeal.fields``); empty where a game says nothing."""
+        return ()
+
+    def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
+        """Raise ``RuleError`` if deal ``number``'s facts beyond its contract and bids break a rule.
+
+        Called for every deal, pending or not, before it is scored.  A game that takes only
+        tricks refuses the facts it has no use for; a game that takes more checks them here.
+        """
+        for name in DEAL_FACTS:
+            if name != "tricks" and getattr(record, name) is not None:
+                raise RuleError(
+                    "unknown_field",
+                    N_("%(game)s takes no %(given)s."),
+                    name,
+                    {"game": self.term, "given": repr(name)},
+                )
 
     def check_declaration(
         self,
@@ -458,7 +633,6 @@ class Ruleset(ABC):
     ) -> tuple[int, ...] | None:
         """Each seat's target in a deal (quota or bid); None where a deal has none."""
 
-    @abstractmethod
     def deal_scores(
         self,
         setup: GameSetup,
@@ -467,7 +641,24 @@ class Ruleset(ABC):
         quotas: Sequence[int] | None,
         tricks: Sequence[int],
     ) -> tuple[int, ...]:
-        """Each seat's points in deal ``number``."""
+        """Each seat's points in deal ``number``, a game that scores tricks alone."""
+        raise NotImplementedError(f"{self.id}: scores_for says the scores")
+
+    def scores_for(
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        quotas: Sequence[int] | None,
+        tricks: Sequence[int] | None,
+        record: DealRecord,
+    ) -> tuple[int, ...]:
+        """Each seat's points in the complete deal ``number`` (``record``, checked; ``tricks`` validated).
+
+        ``deal_scores`` of the tricks, unless the game scores more than tricks.
+        """
+        assert tricks is not None, "a game that scores tricks alone has them in every complete deal"
+        return self.deal_scores(setup, number, contract, quotas, tricks)
 
     def aims_made(
         self, number: int, contract: str, quotas: Sequence[int] | None, tricks: Sequence[int]
@@ -479,11 +670,20 @@ class Ruleset(ABC):
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """Per seat, the contracts still to come after ``deals``."""
 
-    @abstractmethod
     def offer(
         self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
     ) -> tuple[str | None, tuple[str, ...]]:
-        """What deal ``number`` offers: its fixed contract (or None) and the contracts allowed."""
+        """What deal ``number`` offers: its fixed contract (or None) and the contracts allowed.
+
+        The replay asks ``offer_for``, which says this unless the game says otherwise.
+        """
+        raise NotImplementedError(f"{self.id}: offer_for says what a deal offers")
+
+    def offer_for(
+        self, setup: GameSetup, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """What deal ``number`` of the game ``setup`` offers (``offer``, where the setup changes nothing)."""
+        return self.offer(number, chooser, remaining)
 
     def parse_deal(
         self,
@@ -493,11 +693,21 @@ class Ruleset(ABC):
         contract: object = None,
         bids: object = None,
         tricks: object = None,
+        **facts: object,
     ) -> DealRecord:
         """Turn loosely typed input (names as keys) into a ``DealRecord`` for deal ``number``.
 
-        Only the shape is checked here; ``replay`` checks the rules.
+        Only the shape is checked here; ``replay`` checks the rules.  ``facts`` are the deal
+        facts beyond tricks (``DEAL_FACTS``: Kierki's); a game that takes none refuses them.
         """
+        for name, value in facts.items():
+            if value is not None:
+                raise RuleError(
+                    "unknown_field",
+                    N_("%(game)s takes no %(given)s."),
+                    name,
+                    {"game": self.term, "given": repr(name)},
+                )
         return DealRecord(
             contract=self.parse_contract(setup, number, contract),
             bids=self.parse_bids(setup, number, bids),
@@ -511,12 +721,12 @@ class Ruleset(ABC):
     def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None: ...
 
 
-def check_tricks_sum(tricks: Sequence[int]) -> None:
-    total = sum(tricks)
-    if total != TRICKS_PER_DEAL:
+def check_tricks_sum(tricks: Sequence[int], total: int = TRICKS_PER_DEAL) -> None:
+    got = sum(tricks)
+    if got != total:
         raise RuleError(
             "tricks_sum",
             N_("Tricks must add up to %(total)d (got %(got)d)."),
             "tricks",
-            {"total": TRICKS_PER_DEAL, "got": total},
+            {"total": total, "got": got},
         )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .base import Ruleset
 from .refusal import RuleError
-from .state import TRICKS_PER_DEAL, Contract, DealState, GameSetup, OptionSpec
+from .state import TRICKS_PER_DEAL, Contract, DealState, GameSetup, OptionSpec, Preset
 from .words import N_
 
 DEALER = "dealer"
@@ -73,6 +73,26 @@ VARIANT = "variant"
 # NOTE: the option choosing how Misère deals are scored, and its two choices.
 SCORING = OptionSpec("scoring", N_("Scoring"), ((STANDARD, N_("Standard")), (VARIANT, N_("Variant"))))
 
+#: The two scorings are the Misère's presets (RULES.md "House rules"), chosen by its ``scoring`` option.
+PRESETS = (
+    Preset(
+        STANDARD,
+        N_("Standard"),
+        N_(
+            "Bids made score 10 a trick (a misère 50), bids missed lose 10 a trick off; "
+            "ciapa-ciapa and misère 10 a trick."
+        ),
+    ),
+    Preset(
+        VARIANT,
+        N_("Variant"),
+        N_(
+            "Bids made score 10 plus the bid (a misère 25), bids missed the tricks taken; "
+            "ciapa-ciapa and misère 3 a trick."
+        ),
+    ),
+)
+
 
 def bid_score(bid: int, tricks: int, scoring: str = STANDARD) -> int:
     """Points for a player who bid ``bid`` and took ``tricks`` in deals 1-6."""
@@ -121,15 +141,8 @@ class Misere(Ruleset):
         return tuple(roles)
 
     def scoring(self, setup: GameSetup) -> str:
-        scoring = setup.option(SCORING.id, SCORING.default)
-        if scoring not in (STANDARD, VARIANT):
-            raise RuleError(
-                "invalid_options",
-                N_("%(option)s must be one of %(choices)s."),
-                "options",
-                {"option": SCORING, "choices": f"{STANDARD}, {VARIANT}"},
-            )
-        return scoring
+        """The scoring in force: the game's preset (``invalid_options`` for one it cannot have)."""
+        return self.preset_of(setup).id
 
     # -- the hook rule -----------------------------------------------------------------
 
@@ -206,9 +219,6 @@ class Misere(Ruleset):
 
     # -- the game ----------------------------------------------------------------------
 
-    def check_setup(self, setup: GameSetup) -> None:
-        self.scoring(setup)
-
     def check_declaration(
         self,
         setup: GameSetup,
@@ -270,6 +280,8 @@ MISERE = Misere(
     deal_count=8,
     contracts=CONTRACTS,
     options=(SCORING,),
+    presets=PRESETS,
+    preset_option=SCORING.id,
     seating_direction="counter-clockwise",
     summary=N_("Italian, 4 players, 8 fixed deals: six played to exact bids, then ciapa-ciapa and misère."),
 )

@@ -37,6 +37,24 @@ class OptionSpec(Term):
 
 
 @dataclass(frozen=True)
+class Preset(Term):
+    """A house rule set a table plays by (RULES.md "House rules"): its id, its label (a message id)...
+
+    A ruleset declares its presets, the standard one first (the default); the game stores the
+    one chosen at its start (in its options, under the ruleset's ``preset_option``) and the
+    engine scores from it.  A game's own preset class adds its values and deal order.
+    """
+
+    summary: str = ""
+    """One line saying what the preset changes (a message id)."""
+    player_counts: tuple[int, ...] = ()
+    """The player counts the preset is played with; empty: every count the ruleset takes."""
+
+    def plays_with(self, player_count: int) -> bool:
+        return not self.player_counts or player_count in self.player_counts
+
+
+@dataclass(frozen=True)
 class GameSetup:
     """The facts fixed when a game starts."""
 
@@ -56,18 +74,52 @@ class GameSetup:
         return dict(self.options)
 
 
+#: The facts that are a deal's result (not its declaration), in API.md K5's order.
+RESULT_FIELDS = (
+    "tricks",
+    "hearts",
+    "queens",
+    "kings_jacks",
+    "king_of_hearts",
+    "seventh_trick",
+    "last_trick",
+    "places",
+)
+
+#: The facts a deal may carry beyond the contract and the bids, in API.md K5's order.
+DEAL_FACTS = ("trumps", *RESULT_FIELDS)
+
+
 @dataclass(frozen=True)
 class DealRecord:
     """What happened at the table in one deal, by seat index.
 
     ``contract`` is the chosen contract (Mizerka) or None where the deal
-    number fixes it (Misère).  ``bids`` is None for games or deals without
-    bidding.  ``tricks`` is None while the deal is pending.
+    number fixes it (Misère, Kierki).  ``bids`` is None for games or deals without
+    bidding.  Every result fact (``tricks``, and Kierki's counts and takers) is None while
+    the deal is pending; a deal that counts no tricks has ``tricks`` None when complete.
     """
 
     contract: str | None = None
     bids: tuple[int, ...] | None = None
     tricks: tuple[int, ...] | None = None
+    # The facts of a deal that counts more than tricks (Kierki, API.md K4), by seat where per player:
+    trumps: str | None = None
+    """The trump suit the chooser named (a declaration: given before the cards are played)."""
+    hearts: tuple[int, ...] | None = None
+    queens: tuple[int, ...] | None = None
+    kings_jacks: tuple[int, ...] | None = None
+    king_of_hearts: int | None = None
+    """The seat that took the king of hearts."""
+    seventh_trick: int | None = None
+    last_trick: int | None = None
+    places: tuple[int, ...] | None = None
+    """The seats that went out first and second (Fan Tan)."""
+
+    @property
+    def pending(self) -> bool:
+        """Whether no result of the deal is in yet (its declaration may be)."""
+        return all(getattr(self, name) is None for name in RESULT_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -93,10 +145,20 @@ class DealState:
     made: tuple[bool, ...] | None = None
     """Per seat, whether the player reached their aim in this deal (quota or bid); None while
     pending and in deals where players have no aim of their own (ciapa-ciapa, misère)."""
+    # The facts beyond tricks, as ``DealRecord`` has them (Kierki; None where a deal has none):
+    trumps: str | None = None
+    hearts: tuple[int, ...] | None = None
+    queens: tuple[int, ...] | None = None
+    kings_jacks: tuple[int, ...] | None = None
+    king_of_hearts: int | None = None
+    seventh_trick: int | None = None
+    last_trick: int | None = None
+    places: tuple[int, ...] | None = None
 
     @property
     def pending(self) -> bool:
-        return self.tricks is None
+        """Whether no result of the deal is in yet (a deal that counts no tricks has ``tricks`` None)."""
+        return all(getattr(self, name) is None for name in RESULT_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -112,6 +174,9 @@ class NextDeal:
     roles: tuple[str, ...]
     bidding_order: tuple[int, ...] = ()
     """Seats in the order they bid (dealer last); empty when nobody bids."""
+    fields: tuple[str, ...] = ()
+    """The facts this deal takes, in API.md K5's order, where the game says (Kierki: ``("trumps",
+    "tricks")`` on a trump deal); empty for games whose deals take a contract, bids and tricks."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +197,8 @@ class ScheduledDeal:
     hook_total: int | None = None
     """Where the dealer may not bid what would bring the bids to a total: that total (the
     dealer's forbidden bid is it minus the others' bids, when that is a possible bid)."""
+    fields: tuple[str, ...] = ()
+    """The facts the deal takes, as ``NextDeal.fields``."""
 
 
 @dataclass(frozen=True)
