@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .names import name_key, validate_name
+from .names import name_key, player_key, validate_name
 from .refusal import RuleError
 from .state import (
     TRICKS_PER_DEAL,
@@ -200,8 +200,10 @@ class Ruleset(ABC):
 
     @staticmethod
     def seat_of(players: Sequence[str], name: object, field_name: str = "player") -> int:
-        if isinstance(name, str):
-            key = name_key(name)
+        """The seat of the player ``name`` names (case and compatibility forms aside), else a
+        ``RuleError`` (``unknown_player``): also when ``name`` is no name at all (``player_key``)."""
+        key = player_key(name)
+        if key is not None:
             for seat, player in enumerate(players):
                 if name_key(player) == key:
                     return seat

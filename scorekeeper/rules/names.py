@@ -153,6 +153,25 @@ def validate_name(raw: object, *, in_game: bool = False) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=4096)
+def _key_of_a_name(text: str) -> str | None:
+    try:
+        return name_key(validate_name(text))
+    except RuleError:
+        return None
+
+
+def player_key(raw: object) -> str | None:
+    """The ``name_key`` of ``raw`` when it is a name ``validate_name`` would store, else None.
+
+    Whatever names a player in a request (the first dealer, the names that key tricks and bids)
+    is matched by this key, so a name the rules would refuse to store never names anyone:
+    "Ann\u0000" or "Ann\u200b" is not Ann, although ``name_key`` drops what hides in it.
+    Kept for the names last seen, as ``name_key`` is.
+    """
+    return _key_of_a_name(raw) if isinstance(raw, str) else None
+
+
 def validate_note(raw: object, *, limit: int, field: str = "note") -> str | None:
     """An optional free-text note as stored (blank is none), or a ``RuleError`` (``invalid_note``)."""
     if raw is None:
