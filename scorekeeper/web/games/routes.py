@@ -175,6 +175,8 @@ def _render_game(
     tricks: TricksForm | None = None,
 ) -> Response:
     editable = can_edit(request, game)
+    # Drawn again after a refused post too: the language switch comes back to the game, not the post.
+    pagecache.drawn_at(url_for("web.game", game_id=game.id))
     view = game_view(game, editable=editable)
     forbidden = None
     if view.turn is not None and not view.turn.pending and declare is not None:
@@ -247,7 +249,7 @@ def game(game_id: str) -> Any:
         response.headers["Cache-Control"] = "no-cache, private"
         return response
     key = ("game", game_id, version, editable, request.url_root)
-    reusable = pagecache.usable()
+    reusable = pagecache.usable(url_for("web.game", game_id=game_id))
     body = pagecache.cached(key) if reusable else None
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
@@ -372,7 +374,7 @@ def scoresheet(game_id: str) -> str:
     if version is None:
         abort(404)
     key = ("scoresheet", game_id, version, request.url_root)
-    reusable = pagecache.usable()
+    reusable = pagecache.usable(url_for("web.scoresheet", game_id=game_id))
     body = pagecache.cached(key) if reusable else None
     if body is None:
         game = load_game(game_id)
