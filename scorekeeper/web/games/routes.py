@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
 from ...errors import Kind, kind_of, status_for
+from ...extensions import limit_game_creation
 from ...i18n import current_language
 from ...messages import say, shown, term
 from ...models import today, utcnow
@@ -73,6 +74,7 @@ def home() -> str:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limit_game_creation
 def new_game() -> Any:
     """New game: the names in seating order and the first dealer (or a random draw)."""
     ruleset_id = request.values.get("game", "mizerka")
@@ -133,6 +135,7 @@ def new_game() -> Any:
 
 
 @bp.post("/games/<game_id>/rematch")
+@limit_game_creation
 def rematch(game_id: str) -> Any:
     """A new game with the same people, seats and options; the first deal moves on one seat.
 
