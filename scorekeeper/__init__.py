@@ -45,6 +45,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.update(default_config(app.instance_path, settings, config))
     app.config.update(config or {})
+    # The pool tests each connection before lending it, whatever other engine options are given:
+    # a connection the server cut while it sat idle is replaced, not handed to a request.
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+        "pool_pre_ping": True,
+        **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
+    }
     app.session_interface = SessionInterface()
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

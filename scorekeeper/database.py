@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import re
 import time
@@ -17,6 +18,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from .extensions import db
+
+logger = logging.getLogger(__name__)
 
 ADVISORY_LOCK_ID = 727_115_001  # any constant shared by every worker of this app
 
@@ -130,7 +133,35 @@ def postgresql_settings(lock_timeout_ms: int) -> Any:
     return on_connect
 
 
+def release_session(_error: BaseException | None = None) -> None:
+    """The request's session ended at teardown, without raising when its connection was lost.
+
+    Ending a session rolls back what it holds.  When the server cut the connection meanwhile
+    (``pg_terminate_backend``, a restart, a network cut), that rollback raises; Flask-SQLAlchemy's
+    own teardown would then fail the request after its answer was made, and leave the broken
+    session in its registry for a later request of the same scope.  Here the session's
+    connections are invalidated instead (SQLAlchemy's ``Session.invalidate``: the pool drops
+    them and opens new ones) and the session is dropped.  Registered after Flask-SQLAlchemy's
+    teardown, so it runs first (Flask runs them in reverse); that one then finds nothing to do.
+    """
+    try:
+        db.session.remove()
+    except DBAPIError:
+        logger.warning("The database connection was lost; it is replaced.", exc_info=True)
+        registry = db.session.registry
+        if registry.has():
+            with contextlib.suppress(DBAPIError):
+                registry().invalidate()
+        registry.clear()
+
+
 def configure_engine(app: Flask) -> None:
+    """The engine's connect hooks, and the teardown that survives a lost connection (``release_session``).
+
+    ``pool_pre_ping`` (the config's default) replaces a connection lost while idle in the pool
+    before a request uses it; ``release_session`` one lost during a request.
+    """
+    app.teardown_appcontext(release_session)
     lock_timeout_ms = int(app.config.get("LOCK_TIMEOUT_MS") or LOCK_TIMEOUT_MS)
     with app.app_context():
         engine: Engine = db.engine

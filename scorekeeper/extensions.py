@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask import current_app
+from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_sqlalchemy import SQLAlchemy
@@ -28,3 +30,27 @@ csrf = CSRFProtect()
 # Keyed by the client's address (behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
 limiter = Limiter(key_func=get_remote_address)
+
+
+def game_create_rate_limit() -> str:
+    """Games one client address may create (config ``GAME_CREATE_RATE_LIMIT``); over it: 429 rate_limited."""
+    return str(current_app.config["GAME_CREATE_RATE_LIMIT"])
+
+
+def too_many_games() -> str:
+    """What a client over the creation budget is told (the page, or the API's error message)."""
+    return str(
+        gettext(
+            "Too many games have been started from this connection in a short time. "
+            "Wait a while and try again; the games already started are safe."
+        )
+    )
+
+
+#: One budget for every way of creating a game, counted together per client address: the API's
+#: create and import, the new-game and import pages, the rematch. A shared limit (one scope), on
+#: the POST only, checked before the view reads the body: a refused request costs no parsing, and
+#: every post counts, a refused one too. Stored where RATELIMIT_STORAGE_URI says.
+limit_game_creation = limiter.shared_limit(
+    game_create_rate_limit, scope="game_creation", methods=["POST"], error_message=too_many_games
+)

@@ -66,10 +66,13 @@ class Shown:
     code: str
     field: str | None
     message: str
+    seat: int | None = None
+    """The one seat of a list of inputs (a game's players) the refusal concerns, when it says so."""
 
 
 def shown(refused: Refusal | None) -> Shown | None:
     """``refused`` as a page shows it (None stays None)."""
     if refused is None:
         return None
-    return Shown(refused.code, refused.field, say(refused))
+    seat = refused.params.get("seat")
+    return Shown(refused.code, refused.field, say(refused), seat if isinstance(seat, int) else None)

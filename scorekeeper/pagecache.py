@@ -10,8 +10,11 @@ is most of a page's time (bench/README.md).
 
 A copy is kept per language (the request's, ``i18n.current_language``).  What else differs
 between requests stays out of the copy: a page waiting to show
-flashed messages is neither served from nor stored in the cache, and the
-CSRF token of the forms is stored as a placeholder and filled in afresh.
+flashed messages is neither served from nor stored in the cache, the
+CSRF token of the forms is stored as a placeholder and filled in afresh, and the page's own
+address (where the language switch brings a visitor back, ``page_address``) is the one its key
+names, never the request's query string: a copy served to everyone holds nothing that one
+visitor put in a URL.
 ``PAGE_CACHE_SIZE`` (entries per worker, 0 turns it off) and ``PAGE_CACHE_BYTES`` (the
 pages' bytes per worker, their gzip allowed for) bound the memory: pages run from 5 to
 50 kB, so a count alone let a worker's copies grow from under 1 MB to over 6 MB as
@@ -201,6 +204,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("PAGE_CACHE_SIZE", DEFAULT_SIZE)
     app.config.setdefault("PAGE_CACHE_BYTES", DEFAULT_BYTES)
     app.config.setdefault("CLUB_PAGE_SETTLE_SECONDS", settle_seconds(app.config.get("LOCK_TIMEOUT_MS")))
+    app.add_template_global(page_address)
     app.extensions["scorekeeper_page_cache"] = PageCache(
         int(app.config["PAGE_CACHE_SIZE"]), int(app.config["PAGE_CACHE_BYTES"])
     )
@@ -219,10 +223,30 @@ def _cache() -> PageCache:
     return cache
 
 
-def usable() -> bool:
-    """Whether this request may use the cache: ask before rendering (rendering takes the flashes)."""
+def usable(address: str) -> bool:
+    """Whether this request may use the cache: ask before rendering (rendering takes the flashes).
+
+    ``address`` is the page's own, as its key names it (``drawn_at``).
+    """
+    drawn_at(address)
     # Flashed messages belong to one visit: such a page is rendered, and not kept.
     return _cache().size > 0 and "_flashes" not in session
+
+
+def drawn_at(address: str) -> None:
+    """The address of the page this request draws (path and query), for ``page_address``."""
+    g.page_address = address
+
+
+def page_address() -> str:
+    """The address of the page being drawn, where the language switch brings a visitor back.
+
+    A page that may be kept gives it (``usable``, ``drawn_at``) from what its key holds: the game
+    and its scoresheet their bare path, whatever query came with the request, a club page the
+    path and query it is kept for.  Any other page is drawn for its visitor alone: the request's.
+    """
+    address: str | None = g.get("page_address")
+    return address if address is not None else request.full_path.rstrip("?")
 
 
 def cached(key: Hashable) -> str | None:
@@ -293,8 +317,9 @@ def club_page(
     """
     settle = timedelta(seconds=float(current_app.config["CLUB_PAGE_SETTLE_SECONDS"]))
     settled = latest_write is None or now - latest_write >= settle
-    reusable = settled and usable()
-    key = ("club", request.full_path, request.url_root, latest_write, today, variant)
+    address = request.full_path.rstrip("?")
+    reusable = usable(address) and settled
+    key = ("club", address, request.url_root, latest_write, today, variant)
     body = cached(key) if reusable else None
     if body is None:
         body = render()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
@@ -44,8 +45,10 @@ FIELDS = (
 )
 DEAL_FIELDS = ("number", "contract", "bids", "tricks")
 
-#: A cell starting with one of these is read as a formula by spreadsheets.
-_FORMULA_STARTS = ("=", "+", "-", "@")
+#: A cell starting with one of these is read as a formula by spreadsheets (OWASP, CSV injection:
+#: = + - @, a tab, a line break), and the minus sign some read as "-".  Judged once the text is
+#: NFKC-normalised, as spreadsheets read full-width and small forms: "＝", "﹦", "＋", "⁺", "＠", "－".
+FORMULA_STARTS = frozenset("=+-@\t\r\n\u2212")
 
 
 class ImportRefused(RuleError):
@@ -92,8 +95,18 @@ def export_game(loaded: Snapshot) -> dict[str, Any]:
 
 
 def spreadsheet_safe(text: str) -> str:
-    """A name as a CSV cell no spreadsheet will run as a formula (OWASP: prefix a single quote)."""
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    """Text as a CSV cell no spreadsheet will run as a formula (OWASP: prefix a single quote).
+
+    A cell is guarded when its first character that is not white space is a formula's start once
+    normalised (``FORMULA_STARTS``): "=SUM(A1)", "＝SUM(A1)" and "⩵1" alike.
+    """
+    read = unicodedata.normalize("NFKC", text).lstrip()
+    return "'" + text if read[:1] in FORMULA_STARTS else text
+
+
+def _cells(row: Sequence[object]) -> list[object]:
+    """A CSV row with every text cell made formula-safe; numbers stay numbers (-2 is still -2)."""
+    return [spreadsheet_safe(cell) if isinstance(cell, str) else cell for cell in row]
 
 
 def _same(message: str) -> str:
@@ -106,12 +119,13 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     Columns: deal, dealer, chooser, contract, then for each figure in turn
     (bid, only in a game with bids; tricks; score; running total) one column
     per player in seating order, as on the scoresheet.  A pending deal leaves
-    its figures empty.  Names are made formula-safe;
-    numbers stay numbers, so a score of -2 is still -2 in the spreadsheet.  The header and
-    the contracts are in English, or in the language ``translate`` (gettext) speaks.
+    its figures empty.  Every text cell is made formula-safe (``spreadsheet_safe``): names,
+    headings and contracts alike; numbers stay numbers, so a score of -2 is still -2 in the
+    spreadsheet.  The header and the contracts are in English, or in the language ``translate``
+    (gettext) speaks.
     """
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
-    names = [spreadsheet_safe(name) for name in setup.players]
+    names = list(setup.players)
     with_bids = any(ruleset.bids_in(number) for number in range(1, ruleset.deal_count + 1))
     # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
     per_player = ([N_("%(player)s bid")] if with_bids else []) + [
@@ -125,8 +139,10 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     # NOTE: column headings of the CSV deal log.
     heading = [N_("deal"), N_("dealer"), N_("chooser"), N_("contract")]
     writer.writerow(
-        [translate(word) for word in heading]
-        + [translate(what) % {"player": name} for what in per_player for name in names]
+        _cells(
+            [translate(word) for word in heading]
+            + [translate(what) % {"player": name} for what in per_player for name in names]
+        )
     )
     for deal in state.deals:
         row: list[object] = [
@@ -138,7 +154,7 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
         columns = ([deal.bids] if with_bids else []) + [deal.tricks, deal.scores, deal.totals]
         for values in columns:
             row += [""] * len(names) if values is None else list(values)
-        writer.writerow(row)
+        writer.writerow(_cells(row))
     return out.getvalue()
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from .. import pagecache, services, transfer
 from ..access import bearer_key
 from ..errors import not_found, refusal, status_for
-from ..extensions import limiter
+from ..extensions import limit_game_creation
 from ..messages import say
 from ..rules import N_, Refusal
 from ..services import Snapshot
@@ -216,15 +216,6 @@ def rulesets() -> Response:
 def openapi() -> Response:
     """200: the OpenAPI 3.1 document describing this API."""
     return json_response(openapi_document())
-
-
-def game_create_rate_limit() -> str:
-    """Games one client address may create (config ``GAME_CREATE_RATE_LIMIT``); over it: 429 rate_limited."""
-    return str(current_app.config["GAME_CREATE_RATE_LIMIT"])
-
-
-# One budget for every way of creating a game (create and import), per client address.
-limit_game_creation = limiter.shared_limit(game_create_rate_limit, scope="game_creation")
 
 
 @bp.post("/games")

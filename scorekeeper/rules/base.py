@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .names import name_key, validate_name
+from .names import name_key, player_key, validate_name
 from .refusal import RuleError
 from .state import (
     DEAL_FACTS,
@@ -273,19 +273,27 @@ class Ruleset(ABC):
                 {"game": self.term, "count": self.player_count, "got": len(players)},
             )
 
-        names = tuple(validate_name(raw, in_game=True) for raw in players)
+        # A refused name says its seat (param ``seat``), so a form marks that one field alone.
+        names: list[str] = []
+        for seat, raw in enumerate(players):
+            try:
+                names.append(validate_name(raw, in_game=True))
+            except RuleError as refused:
+                raise RuleError(
+                    refused.code, refused.template, refused.field, {**refused.params, "seat": seat}
+                ) from None
         seen: dict[str, str] = {}
-        for name in names:
+        for seat, name in enumerate(names):
             key = name_key(name)
             if key in seen:
                 raise RuleError(
                     "invalid_players",
                     N_("Two players are called %(player)s — names must differ (ignoring case)."),
                     "players",
-                    {"player": name},
+                    {"player": name, "seat": seat},
                 )
             seen[key] = name
-        return names
+        return tuple(names)
 
     def validate_options(self, options: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
         known = {spec.id: spec for spec in self.options}
@@ -315,8 +323,10 @@ class Ruleset(ABC):
 
     @staticmethod
     def seat_of(players: Sequence[str], name: object, field_name: str = "player") -> int:
-        if isinstance(name, str):
-            key = name_key(name)
+        """The seat of the player ``name`` names (case and compatibility forms aside), else a
+        ``RuleError`` (``unknown_player``): also when ``name`` is no name at all (``player_key``)."""
+        key = player_key(name)
+        if key is not None:
             for seat, player in enumerate(players):
                 if name_key(player) == key:
                     return seat

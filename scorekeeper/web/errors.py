@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -61,12 +62,15 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
+        # A limit with a message of its own (the games one client may start) says it, translated.
+        limited = isinstance(error, RateLimitExceeded) and error.limit.error_message
+        own = error.description if limited else None
         if _wants_json():
             from ..api.errors import error_body
 
             return error_body(
                 HTTP_CODES.get(status, HTTP_CODES[400]),
-                message_for(status, error.description or error.name),
+                own or message_for(status, error.description or error.name),
                 None,
                 status,
             )
@@ -75,7 +79,7 @@ def register(app: Flask) -> None:
                 "errors/error.html",
                 status=status,
                 title=title_for(status, error.name),
-                message=message_for(status, error.description),
+                message=own or message_for(status, error.description),
             ),
             status,
         )

@@ -18,9 +18,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import is_invisible, name_key
+from scorekeeper.rules import emoji_sequences, is_invisible, name_key
+from scorekeeper.rules.names import is_pictographic
 from tests.helpers import db_snapshot, edit_key, page, parse_html, start_mizerka
-from tests.hostile.hostile_support import BASE, Unchanged, api_game, assert_api_error, bearer, token
+from tests.hostile.hostile_support import BASE, NAMES, Unchanged, api_game, assert_api_error, bearer, token
 
 #: NUL breaks PostgreSQL; the rest are invisible, or render blank, or disguise a name.
 HOSTILE = [
@@ -265,8 +266,11 @@ def test_any_names_are_stored_visibly_distinct_or_refused(client: FlaskClient, n
     stored = response.get_json()["players"]
     assert len({name_key(name) for name in stored}) == 3
     for name in stored:
-        assert name == name.strip() and not any(is_invisible(char) for char in name)
-        assert any(unicodedata.category(char)[0] in "LNPS" for char in name)
+        # Nothing hidden, but for the joiners and selectors of an emoji sequence ("👩‍💻").
+        in_sequences = {at for start, end in emoji_sequences(name) for at in range(start, end)}
+        assert name == name.strip()
+        assert not any(is_invisible(char) and at not in in_sequences for at, char in enumerate(name))
+        assert any(unicodedata.category(char)[0] in "LNPS" or is_pictographic(char) for char in name)
 
 
 @PROPERTY
@@ -278,3 +282,64 @@ def test_any_text_in_the_forms_is_a_4xx_or_stored(client: FlaskClient, text: str
         "/players/merge", data={"csrf_token": token(client), "duplicate": text, "keep": "Ann"}
     )
     assert response.status_code in (403, 404, 409, 422)
+
+
+#: A seated name with something the name rules refuse to store: it names no one (issue 31, point 10).
+NOT_A_NAME = [
+    "Ann\x00",
+    "\x00Ann",
+    "A\x00nn",
+    "Ann\u200b",  # zero-width space
+    "A\u200dnn",  # zero-width joiner between letters
+    "Ann\ufe0f",  # a variation selector after a letter
+    "An\u034fn",  # combining grapheme joiner
+    "\u202eAnn",  # right-to-left override
+    "A\u00adnn",  # soft hyphen
+    "Ann\U000e0041",  # tag character
+    "Ann\x07",
+    "A\ud800nn",  # a lone surrogate (only as a JSON escape)
+]
+
+
+def _misere_game(client: FlaskClient) -> tuple[str, str]:
+    players = ["Ann", "Bob", "Cid", "Dan"]
+    body = {"ruleset": "misere", "players": players, "first_dealer": "Ann"}
+    created = client.post(f"{BASE}/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    return created.get_json()["id"], created.get_json()["edit_key"]
+
+
+@pytest.mark.parametrize("hostile", NOT_A_NAME)
+def test_a_name_the_rules_would_refuse_names_no_player(app: Flask, client: FlaskClient, hostile: str) -> None:
+    game_id, key = api_game(client, deals=1)
+    export = client.get(f"{BASE}/games/{game_id}/export").get_json()
+    misere_id, misere_key = _misere_game(client)
+    tricks = {hostile: 4, "Bob": 4, "Cid": 5}
+    deals = f"{BASE}/games/{game_id}/deals"
+    with Unchanged(app):
+        created = client.post(f"{BASE}/games", json={"players": NAMES, "first_dealer": hostile})
+        assert assert_api_error(created, 422, "unknown_player")["field"] == "first_dealer"
+        for query in ("", "?dry_run=true"):
+            body = {"number": 2, "contract": "mizerka", "tricks": tricks}
+            recorded = client.post(deals + query, json=body, headers=bearer(key))
+            assert assert_api_error(recorded, 422, "tricks_players")["field"] == "tricks"
+        corrected = client.put(f"{deals}/1", json={"tricks": tricks}, headers=bearer(key))
+        assert_api_error(corrected, 422, "tricks_players")
+        patched = client.patch(deals, json={"deals": [{"number": 1, "tricks": tricks}]}, headers=bearer(key))
+        assert_api_error(patched, 422, "tricks_players")
+        bids = {hostile: 3, "Bob": 3, "Cid": 3, "Dan": 3}
+        bid = client.post(f"{BASE}/games/{misere_id}/deals", json={"bids": bids}, headers=bearer(misere_key))
+        assert assert_api_error(bid, 422, "bids_required")["field"] == "bids"
+        # An export names players too: its first dealer and the keys of its deals' tricks.
+        by_hostile = {**export, "first_dealer": hostile}
+        imported = client.post(f"{BASE}/games/import", json=by_hostile)
+        assert_api_error(imported, 422, "unknown_player")
+        deal = dict(export["deals"][0])
+        deal["tricks"] = {(hostile if name == "Ann" else name): n for name, n in deal["tricks"].items()}
+        imported = client.post(f"{BASE}/games/import", json={**export, "deals": [deal]})
+        assert_api_error(imported, 422, "tricks_players")
+    # The same name as the rules store it still names its player: case, spaces, full-width forms.
+    for same in ("ann", " Ann ", "\uff21\uff4e\uff4e"):
+        body = {"players": NAMES, "first_dealer": same}
+        created = client.post(f"{BASE}/games", json=body)
+        assert created.status_code == 201 and created.get_json()["first_dealer"] == "Ann", created.get_json()

@@ -65,6 +65,48 @@ def test_the_switch_never_leaves_the_site(client: FlaskClient, target: str) -> N
     assert response.headers["Location"] == "/"
 
 
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/\t/127.0.0.1:5499/phish",  # a browser drops tabs and newlines: //127.0.0.1:5499/phish
+        "/\n/127.0.0.1:5499/phish",
+        "/\r\n/127.0.0.1:5499/phish",
+        "\t//example.org/",
+        " //example.org/",  # leading spaces and controls are trimmed
+        "\x00//example.org/",
+        "/\\example.org",
+        "\\/example.org",
+        "\\\\example.org",
+        "/\t\\example.org",
+        "/\x0b/example.org",  # any other control character: a header cannot carry it
+        "/\x7f/example.org",
+        "/\x85/example.org",
+        "/\u202e/gro.elpmaxe",
+        "https:/example.org",
+        "HTTPS://example.org",
+        "java\tscript:alert(1)",
+        "data:text/html,hi",
+        "example.org",
+        "rankings",
+    ],
+)
+def test_anything_a_browser_reads_as_another_place_goes_home(client: FlaskClient, target: str) -> None:
+    response = client.get("/language/pl", query_string={"next": target})
+    assert response.status_code == 303, response.status_code
+    assert response.headers["Location"] == "/"
+    assert "lang=pl" in response.headers["Set-Cookie"]
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["/rankings?game=misere&period=year", "/games/abc?from=x#top", "/players/3", "/ranking%2F%2Fs", "/a//b"],
+)
+def test_a_path_on_this_site_is_kept(client: FlaskClient, target: str) -> None:
+    response = client.get("/language/pl", query_string={"next": target})
+    assert response.status_code == 303
+    assert response.headers["Location"] == target
+
+
 def test_an_unknown_language_is_not_found_and_sets_nothing(client: FlaskClient) -> None:
     response = client.get("/language/de?next=/")
     assert response.status_code == 404

@@ -131,6 +131,39 @@ def test_each_phone_gets_its_own_working_form_token(app: Flask) -> None:
     assert response.status_code == 303
 
 
+REFLECTED = "ATTACKER7q"
+
+
+@pytest.mark.parametrize("scorer", [False, True], ids=["watcher", "scorer"])
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_kept_page_holds_nothing_of_one_visitor_s_request(app: Flask, scorer: bool, language: str) -> None:
+    """One visitor's query string never reaches another visitor through a kept copy (issue 31, 5)."""
+    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0  # club pages are kept at once
+    game_id, key = new_game(app, 9)
+    with app.app_context():
+        player_id = services.find_player("Ann").id
+        db.session.remove()
+    attacker, visitor = app.test_client(), app.test_client()
+    for client in (attacker, visitor):
+        client.get(f"/language/{language}?next=/")
+        if scorer:
+            with_pencil(client, game_id, key)
+    game, sheet = f"/games/{game_id}", f"/games/{game_id}/scoresheet"
+    for url in ["/", "/rankings", f"/players/{player_id}", game, sheet]:
+        page(attacker, f"{url}?from={REFLECTED}&next=//evil.example")
+        for seen in (url, f"{url}?other=1"):
+            html = page(visitor, seen)
+            assert REFLECTED not in html and "evil.example" not in html, seen
+    # The game's pages name themselves, whatever came with the request: the language switch comes
+    # back to the page itself.
+    other = "it" if language == "pl" else "pl"
+    for url in (game, sheet):
+        html = page(attacker, f"{url}?from={REFLECTED}")
+        assert REFLECTED not in html, url
+        links = {a.attrs.get("href") for a in parse_html(html).find_all("a")}
+        assert f"/language/{other}?next={url}" in links
+
+
 def test_the_bench_routes_exist_only_when_asked_for(app: Flask) -> None:
     client = app.test_client()
     assert client.post("/_bench/insert").status_code in (404, 405)

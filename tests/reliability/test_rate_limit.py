@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,7 +14,8 @@ from limits import parse_many
 from scorekeeper.config import GAME_CREATE_RATE_LIMIT, rate_limit_defaults
 from scorekeeper.extensions import db
 from tests.conftest import make_test_app
-from tests.helpers import game_count
+from tests.helpers import csrf_from, game_count, page
+from tests.perf.perf_support import new_game
 from tests.reliability.conftest import LiveServer, report
 
 PLAYERS = ["Ann", "Bob", "Cid"]
@@ -68,6 +70,83 @@ def test_over_the_limit_a_client_gets_429_and_nothing_is_created(limited: Callab
     )
     # Another address has its own budget.
     assert create(client, address="192.0.2.11").status_code == 201
+
+
+def _finished_export(app: Flask) -> dict[str, Any]:
+    """A finished game's export, the game made by the services (outside any client's budget)."""
+    game_id, _key = new_game(app, 18)
+    exported = app.test_client().get(f"/api/v1/games/{game_id}/export")
+    assert exported.status_code == 200
+    data: dict[str, Any] = exported.get_json()
+    return data
+
+
+def _new_game_form(client: FlaskClient, names: list[str]) -> Any:
+    data = {"csrf_token": csrf_from(page(client, "/games/new")), "first_dealer": "0"}
+    data.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    return client.post("/games/new?game=mizerka", data=data)
+
+
+def _import_form(client: FlaskClient, export: dict[str, Any] | None) -> Any:
+    text = "" if export is None else json.dumps(export)
+    data = {"csrf_token": csrf_from(page(client, "/games/import")), "text": text, "again": "1"}
+    return client.post("/games/import", data=data)
+
+
+def assert_page_rate_limited(response: Any, language: str) -> None:
+    assert response.status_code == 429, response.get_data(as_text=True)[:300]
+    assert response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert f'<html lang="{language}">' in html
+    assert int(response.headers["Retry-After"]) > 0
+
+
+#: What the 429 page says, in each language (a word of it).
+TOO_MANY = {"en": "Too many games", "pl": "zbyt wiele", "it": "troppe partite"}
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "it"])
+def test_one_budget_for_every_way_to_create_a_game(limited: Callable[..., Flask], language: str) -> None:
+    """API create and import, the new-game and import pages, rematch: counted together (issue 31, 6)."""
+    app = limited(GAME_CREATE_RATE_LIMIT="5 per minute")
+    export = _finished_export(app)
+    client = app.test_client()
+    client.get(f"/language/{language}?next=/")
+    # One game by each of the five ways.
+    assert client.post("/api/v1/games", json=GAME).status_code == 201
+    assert client.post("/api/v1/games/import", json=export).status_code == 201
+    assert _new_game_form(client, PLAYERS).status_code == 303
+    imported = _import_form(client, export)  # this phone now holds the imported game's pencil
+    assert imported.status_code == 303, imported.get_data(as_text=True)[:300]
+    finished_id = imported.headers["Location"].rsplit("/", 1)[1]
+    rematch_token = csrf_from(page(client, f"/games/{finished_id}"))
+    rematch = client.post(f"/games/{finished_id}/rematch", data={"csrf_token": rematch_token})
+    assert rematch.status_code == 303, rematch.get_data(as_text=True)[:300]
+    assert game_count(app) == 1 + 5
+    # Over the budget every way is refused, before the body is judged (these bodies are all bad).
+    headers = {"Accept-Language": language}
+    assert_rate_limited(client.post("/api/v1/games", json={"players": []}, headers=headers))
+    refused = client.post("/api/v1/games/import", data="not json", headers=headers)
+    assert_rate_limited(refused)
+    assert TOO_MANY[language] in refused.get_json()["error"]["message"]
+    for response in (
+        _new_game_form(client, ["", "", ""]),
+        _new_game_form(client, PLAYERS),
+        _import_form(client, None),
+        _import_form(client, export),
+        client.post(f"/games/{finished_id}/rematch", data={"csrf_token": rematch_token}),
+    ):
+        assert_page_rate_limited(response, language)
+        assert TOO_MANY[language] in response.get_data(as_text=True)
+    assert game_count(app) == 1 + 5
+    # The forms are still there to read; another client has its own budget.
+    assert client.get("/games/new").status_code == 200
+    assert client.get("/games/import").status_code == 200
+    other = app.test_client()
+    data = {"csrf_token": csrf_from(page(other, "/games/new")), "first_dealer": "0"}
+    data.update({f"players-{seat}": name for seat, name in enumerate(PLAYERS)})
+    answer = other.post("/games/new?game=mizerka", data=data, environ_base={"REMOTE_ADDR": "192.0.2.77"})
+    assert answer.status_code == 303
 
 
 def test_the_limit_is_only_on_creating_games(limited: Callable[..., Flask]) -> None:

@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -274,6 +275,33 @@ def test_the_csv_deal_log_for_spreadsheets(client: FlaskClient) -> None:
     ]
     rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
     assert rows[2][2] == "'=SUM(A1)" and rows[1][1] == 'Zoë "Z", Jr' and rows[3][8] == "-2"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["\uff1dSUM(A1)", "\uff0bBob", "\uff20Cid"],  # full-width = + @: NFKC makes them = + @
+        ["\ufe66x", "\u207a1", "\uff0d2"],  # small equals, superscript plus, full-width minus
+        ["\u2a751", "\u22121", "\ufe6bAnn"],  # two equals signs in one, the minus sign, small @
+    ],
+)
+def test_the_csv_guards_every_character_that_starts_a_formula_once_normalised(
+    client: FlaskClient, names: list[str]
+) -> None:
+    created = client.post(f"{API}/games", json={"players": names, "first_dealer": names[0]})
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    auth = {"Authorization": f"Bearer {created.get_json()['edit_key']}"}
+    body = {"contract": "hearts", "tricks": dict(zip(names, [8, 4, 1], strict=True))}
+    assert client.post(f"{API}/games/{game_id}/deals", json=body, headers=auth).status_code == 201
+    text = client.get(f"/games/{game_id}/export.csv").get_data().decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][4:7] == [f"'{name} tricks" for name in names]
+    assert rows[1][1:3] == [f"'{names[0]}", f"'{names[1]}"]
+    for row in rows:
+        for cell in row:
+            read = unicodedata.normalize("NFKC", cell)
+            assert not read or read[0] not in "=+-@\u2212" or cell.lstrip("-").isdigit(), cell
 
 
 def test_the_csv_of_a_misere_game_has_the_bids(client: FlaskClient) -> None:

@@ -7,7 +7,18 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import csrf_from, db_snapshot, follow, game_count, page, parse_html, start_game, text_of
+from helpers import (
+    MIZERKA_DEALS,
+    csrf_from,
+    db_snapshot,
+    follow,
+    game_count,
+    page,
+    parse_html,
+    play,
+    start_game,
+    text_of,
+)
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
@@ -158,3 +169,95 @@ def test_a_seat_left_out_of_the_post_is_missing_not_filled_by_its_neighbour(
         == "Every player needs a name."
     )
     assert game_count(app) == 0
+
+
+# -- emoji names (issue 31, point 12) ----------------------------------------------------------------
+
+SPADES, CODER, FAMILY = (
+    "\u2660\ufe0f Pik",
+    "\U0001f469\u200d\U0001f4bb Ada",
+    "\U0001f469\u200d\U0001f469\u200d\U0001f467",
+)
+EMOJI_TABLE = [SPADES, CODER, FAMILY]
+
+
+def marked(response: Any) -> list[str]:
+    """The name inputs the page marks as wrong."""
+    doc = parse_html(response.get_data(as_text=True))
+    return [
+        node.attrs["name"] or "" for node in doc.find_all("input") if node.attrs.get("aria-invalid") == "true"
+    ]
+
+
+def test_emoji_names_play_a_whole_game_and_show_everywhere(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, EMOJI_TABLE)
+    play(client, game_id, [(deal.contract, list(deal.tricks)) for deal in MIZERKA_DEALS[:3]])
+    game_page = page(client, f"/games/{game_id}")
+    sheet = page(client, f"/games/{game_id}/scoresheet")
+    for name in EMOJI_TABLE:
+        assert name in game_page and name in sheet, name
+    # The chart's key and marks: a mark never splits an emoji sequence (no dangling joiner).
+    for html in (game_page, sheet):
+        chart = parse_html(html).find("svg")
+        assert chart is not None
+        for mark in parse_html(html).find_all("span", cls="mark"):
+            assert not mark.text.endswith("\u200d") and not mark.text.startswith(("\u200d", "\ufe0f")), (
+                mark.text
+            )
+    assert "\U0001f469\u200d\U0001f469" in text_of(sheet)
+    # Exports carry the names as typed.
+    exported = client.get(f"/games/{game_id}/export.json").get_json()
+    assert exported["players"] == EMOJI_TABLE
+    assert list(exported["deals"][0]["tricks"]) == EMOJI_TABLE
+    csv_text = client.get(f"/games/{game_id}/export.csv").get_data().decode("utf-8-sig")
+    assert f"{CODER} tricks" in csv_text and f"{FAMILY} total" in csv_text
+    api = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert api["players"] == EMOJI_TABLE and list(api["totals"]) == EMOJI_TABLE
+
+
+@pytest.mark.parametrize(
+    ("names", "wrong"),
+    [
+        (["Ann", "Bo\u200db", "Cid"], ["players-1"]),  # a joiner between letters
+        (["Ann", "Bob", "Cid\ufe0f"], ["players-2"]),  # a selector after a letter
+        (["\u200dAnn", "Bob", "Cid"], ["players-0"]),  # a leading joiner
+        (["\U0001f469\u200d", "Bob", "Cid"], ["players-0"]),  # a joiner with nothing to join
+        (["Ann", "\ufe0f", "Cid"], ["players-1"]),  # a selector alone
+        (["Ann", "Bob", "ANN"], ["players-2"]),  # the same name twice: the second is wrong
+        ([SPADES, "Bob", "\u2660 PIK"], ["players-2"]),
+    ],
+)
+def test_a_refused_name_marks_its_own_field_alone(
+    app: Flask, client: FlaskClient, names: list[str], wrong: list[str]
+) -> None:
+    response = post_new_game(client, names, first_dealer="0")
+    assert response.status_code == 422
+    assert marked(response) == wrong
+    assert parse_html(response.get_data(as_text=True)).find(id="error-players").text
+    assert game_count(app) == 0
+
+
+def test_emoji_names_through_the_api(client: FlaskClient) -> None:
+    names = ["\U0001f44d\U0001f3fd Bo", "\U0001f1f5\U0001f1f1 Ola", "#\ufe0f\u20e3 Kim"]
+    created = client.post("/api/v1/games", json={"players": names, "first_dealer": names[1]})
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    assert body["players"] == names and body["first_dealer"] == names[1]
+    auth = {"Authorization": f"Bearer {body['edit_key']}"}
+    deal = {"contract": "hearts", "tricks": dict(zip(names, [1, 7, 5], strict=True))}
+    recorded = client.post(f"/api/v1/games/{body['id']}/deals", json=deal, headers=auth)
+    assert recorded.status_code == 201, recorded.get_json()
+    assert list(recorded.get_json()["tricks"]) == names
+    # A joiner or selector that hides is refused where a name is given, and where one names a player.
+    for hidden in ("Bo\u200db", "\u200d", "Ola\ufe0f"):
+        refused = client.post("/api/v1/games", json={"players": ["Ann", hidden, "Cid"]})
+        assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "invalid_players"
+    tricks = {"\U0001f44d\U0001f3fd Bo\u200d": 1, names[1]: 7, names[2]: 5}
+    refused = client.post(
+        f"/api/v1/games/{body['id']}/deals", json={"contract": "clubs", "tricks": tricks}, headers=auth
+    )
+    assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "tricks_players"
+    # The export comes back as the same game.
+    export = client.get(f"/api/v1/games/{body['id']}/export").get_json()
+    imported = client.post("/api/v1/games/import", json=export)
+    assert imported.status_code == 201 and imported.get_json()["players"] == names

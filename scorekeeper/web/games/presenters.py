@@ -13,7 +13,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from ...messages import term
-from ...rules import N_, DealState, GameSetup, Ruleset
+from ...rules import N_, DealState, GameSetup, Ruleset, graphemes
 from ...services import Snapshot
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
@@ -197,8 +197,12 @@ def name_marks(names: Sequence[str]) -> tuple[str, ...]:
     one-word name ("Wo"); the seat numbers when two marks would look alike."""
     marks = []
     for name in names:
-        words = name.split() or [name]
-        marks.append((words[0][:1] + words[1][:1]).upper() if len(words) > 1 else words[0][:2].capitalize())
+        # Cut by what a reader sees (graphemes): an emoji is one, never split between its code points.
+        words = [graphemes(word) for word in name.split()] or [graphemes(name)]
+        if len(words) > 1:
+            marks.append("".join(words[0][:1] + words[1][:1]).upper())
+        else:
+            marks.append("".join(words[0][:2]).capitalize())
     if len({mark.casefold() for mark in marks}) < len(marks):
         return tuple(str(seat + 1) for seat in range(len(names)))
     return tuple(marks)

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 from ... import charts, pagecache, services, stats
 from ...access import can_edit, page_key, remember_key
 from ...errors import Kind, kind_of, status_for
+from ...extensions import limit_game_creation
 from ...i18n import current_language
 from ...messages import say, shown, term
 from ...models import today, utcnow
@@ -73,6 +74,7 @@ def home() -> str:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limit_game_creation
 def new_game() -> Any:
     """New game: the names in seating order and the first dealer (or a random draw)."""
     ruleset_id = request.values.get("game", "mizerka")
@@ -133,6 +135,7 @@ def new_game() -> Any:
 
 
 @bp.post("/games/<game_id>/rematch")
+@limit_game_creation
 def rematch(game_id: str) -> Any:
     """A new game with the same people, seats and options; the first deal moves on one seat.
 
@@ -175,6 +178,8 @@ def _render_game(
     tricks: TricksForm | None = None,
 ) -> Response:
     editable = can_edit(request, game)
+    # Drawn again after a refused post too: the language switch comes back to the game, not the post.
+    pagecache.drawn_at(url_for("web.game", game_id=game.id))
     view = game_view(game, editable=editable)
     forbidden = None
     if view.turn is not None and not view.turn.pending and declare is not None:
@@ -247,7 +252,7 @@ def game(game_id: str) -> Any:
         response.headers["Cache-Control"] = "no-cache, private"
         return response
     key = ("game", game_id, version, editable, request.url_root)
-    reusable = pagecache.usable()
+    reusable = pagecache.usable(url_for("web.game", game_id=game_id))
     body = pagecache.cached(key) if reusable else None
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
@@ -372,7 +377,7 @@ def scoresheet(game_id: str) -> str:
     if version is None:
         abort(404)
     key = ("scoresheet", game_id, version, request.url_root)
-    reusable = pagecache.usable()
+    reusable = pagecache.usable(url_for("web.scoresheet", game_id=game_id))
     body = pagecache.cached(key) if reusable else None
     if body is None:
         game = load_game(game_id)

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from ... import transfer
 from ...access import remember_key
+from ...extensions import limit_game_creation
 from ...messages import shown, term
 from ...rules import N_, Refusal, RuleError
 from .. import bp
@@ -67,6 +68,7 @@ def _read_export(form: ImportForm) -> Any:
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
+@limit_game_creation
 def import_game() -> Any:
     """Import a game from an export: a new game with a new edit key, held by this browser."""
     form = ImportForm()
