@@ -140,9 +140,9 @@ def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
 def kept_copy_will_do(trusted: bool) -> bool:
     """Whether a write (``trusted``: one that needs nothing else from the game) may start from
     this worker's kept copy unread (``services.snapshot_for_write``): never with ``If-Match``,
-    whose version must be the game's own, nor with an ``Idempotency-Key``, whose kept answer
-    is given only to whoever holds the game's edit key as it is now."""
-    return trusted and not request.headers.get("If-Match") and "Idempotency-Key" not in request.headers
+    whose version must be the game's own.  (With an ``Idempotency-Key``, the key's look-up
+    reads the game's row too: ``once``.)"""
+    return trusted and not request.headers.get("If-Match")
 
 
 def expected_version(seen: services.Snapshot) -> int | None:
@@ -187,10 +187,16 @@ def dry_run() -> bool:
 Answer = Callable[[Written], tuple[int, str]]
 
 
-def once(game_id: str, path: str, answer: Answer, *, preview: bool = False) -> Once | None:
-    """The request's ``Idempotency-Key`` (None without one, or for a dry run), once it is new.
+def once(
+    game_id: str, path: str, answer: Answer, seen: Snapshot, *, preview: bool = False
+) -> tuple[Once | None, Snapshot]:
+    """The request's ``Idempotency-Key`` (None without one, or for a dry run), once it is new, and
+    the snapshot the write starts from (``seen``, the game as read when the edit key was shown).
 
-    Called once the edit key is shown and before the request is judged.  ``path``: the write's
+    Called once the edit key is shown and before the request is judged.  The key's look-up
+    reads the game's row too: the edit key shown must still be the game's before any kept
+    answer is given, and a kept copy still the game is then known to be so
+    (``services.keyed_start``).  ``path``: the write's
     path within the game (``deals``, ``deals/3``), so that the API's route and the game page's
     (``/games/<id>/sync/``) are the same request.  A key not 1-64 characters of A-Z a-z 0-9 - _
     is 400 ``bad_idempotency_key`` (a dry run's too, as the real call's would be); a key this
@@ -199,14 +205,13 @@ def once(game_id: str, path: str, answer: Answer, *, preview: bool = False) -> O
     """
     key = request.headers.get("Idempotency-Key")
     if key is None:
-        return None
+        return None, seen
     key = services.valid_key(key)
     if preview:
-        return None
+        return None, seen
     fingerprint = services.fingerprint(request.method, path, request.get_data(cache=True))
     kept = Once(game_id, key, fingerprint, answer)
-    kept.check()
-    return kept
+    return kept, services.keyed_start(seen, kept)
 
 
 def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
@@ -352,7 +357,7 @@ def record(game_id: str, seen: Snapshot) -> Response:
         assert written.deal is not None
         return 200 if preview else 201, json_body(deal_body(written.setup, written.deal))
 
-    kept = once(game_id, "deals", answer, preview=preview)
+    kept, seen = once(game_id, "deals", answer, seen, preview=preview)
     body = parse_body(shapes.RecordDeal)
     written = services.record_deal(
         game_id,
@@ -381,7 +386,7 @@ def correct_deal(game_id: str, number: int) -> Response:
 def correct(game_id: str, number: int, seen: Snapshot) -> Response:
     """Complete or correct deal ``number`` on ``seen``: the view's body."""
     preview = dry_run()
-    kept = once(game_id, f"deals/{number}", _deal_answer, preview=preview)
+    kept, seen = once(game_id, f"deals/{number}", _deal_answer, seen, preview=preview)
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id,
@@ -413,7 +418,7 @@ def correct_deals(game_id: str) -> Response:
     def answer(written: Written) -> tuple[int, str]:
         return 200, json_body(state_body(game_id, written.setup, written.state))
 
-    kept = once(game_id, "deals", answer, preview=preview)
+    kept, seen = once(game_id, "deals", answer, seen, preview=preview)
     body = parse_body(shapes.CorrectDeals)
     corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
     written = services.correct_deals(
@@ -430,7 +435,7 @@ def undo_deal(game_id: str, number: int) -> Response:
 
 def undo(game_id: str, number: int, seen: Snapshot) -> Response:
     """Remove the last deal ``number`` from ``seen``: the view's body."""
-    kept = once(game_id, f"deals/{number}", _undone)
+    kept, seen = once(game_id, f"deals/{number}", _undone, seen)
     version = expected_version(seen)
     written = services.undo_deal(game_id, number, expected_version=version, seen=seen, once=kept)
     return answered(_undone, written, kept)

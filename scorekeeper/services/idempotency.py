@@ -12,10 +12,11 @@ Only answers of committed changes are kept.  A refusal changes nothing, so there
 repeat could apply twice: a repeated refused request is judged afresh (an old form, a lost race
 or a wrong key may well be mended by then).  A dry run neither reads nor stores keys.
 
-Where the key is looked for: once before the request is judged (``check``, by the view, once the
-edit key is shown), and again wherever a write finds that another write came first (the lock
-after a lost claim, a key row the database refused as a duplicate): two requests racing with one
-key apply it once, and the second answers the first's answer.
+Where the key is looked for: once before the request is judged (``store.keyed_start``, by the
+view once the edit key is shown: one query of the game's row and the key's), and again wherever
+a write finds that another write came first (``check``: the game read again, the lock after a
+lost claim, a key row the database refused as a duplicate): two requests racing with one key
+apply it once, and the second answers the first's answer.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import and_, bindparam, insert, select
 
 from ..database import on_its_own
 from ..errors import refusal
 from ..extensions import db
-from ..models import IDEMPOTENCY_KEY_LENGTH, IdempotencyKey, utcnow
+from ..models import IDEMPOTENCY_KEY_LENGTH, Game, IdempotencyKey, utcnow
 from ..rules import N_
 
 KEY_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{IDEMPOTENCY_KEY_LENGTH}}}")
@@ -41,6 +42,22 @@ _FIND = select(_keys.c.fingerprint, _keys.c.status, _keys.c.body).where(
     _keys.c.game_id == bindparam("game_id"), _keys.c.key == bindparam("key")
 )
 KEEP = insert(_keys)
+#: The game's stamp (as ``store._STAMP``) and the key's row, if any, in one query: a keyed write's
+#: first look-up, which also tells whether the snapshot it starts from is still the game.
+_games = Game.__table__
+STAMP_AND_KEY = (
+    select(
+        _games.c.version,
+        _games.c.updated_at,
+        _games.c.edit_key_hash,
+        _keys.c.fingerprint,
+        _keys.c.status,
+        _keys.c.body,
+    )
+    .select_from(_games)
+    .outerjoin(_keys, and_(_keys.c.game_id == _games.c.id, _keys.c.key == bindparam("key")))
+    .where(_games.c.id == bindparam("game_id"))
+)
 
 
 class Replayed(Exception):
@@ -102,7 +119,20 @@ class Once:
         connection = db.session.connection()
         with on_its_own(connection):
             kept = connection.execute(_FIND, {"game_id": self.game_id, "key": self.key}).one_or_none()
-        if kept is None:
+        self.judge(kept)
+
+    def stamp_and_key(self) -> Any:
+        """The game's version, last write and key hash, with the key's kept answer (None if the
+        key is new; the row None if there is no game): ``STAMP_AND_KEY``, on PostgreSQL its own
+        transaction when none has begun."""
+        connection = db.session.connection()
+        with on_its_own(connection):
+            return connection.execute(STAMP_AND_KEY, {"game_id": self.game_id, "key": self.key}).one_or_none()
+
+    def judge(self, kept: Any) -> None:
+        """Raise ``Replayed`` or ``idempotency_key_reused`` for the key's row ``kept`` (its
+        ``fingerprint``, ``status`` and ``body``; a ``fingerprint`` None is a key not kept)."""
+        if kept is None or kept.fingerprint is None:
             return
         if kept.fingerprint != self.fingerprint:
             raise refusal(

@@ -368,6 +368,26 @@ def keep(written: Snapshot) -> None:
         _kept().put(written.id, replace(written, checked=False) if written.checked else written)
 
 
+def keyed_start(seen: Snapshot, once: Once) -> Snapshot:
+    """The snapshot a keyed write starts from, once its key is new (else ``Replayed`` or
+    ``idempotency_key_reused``): ``seen`` (the edit key shown was checked against it), from one
+    query of the game's row and the key's.
+
+    That query also tells whether ``seen`` is still the game (a kept copy then counts as read,
+    ``checked``) and whether the edit key it was checked against is still the game's (else
+    ``bad_key``, before any kept answer is given).
+    """
+    row = once.stamp_and_key()
+    if row is None:
+        raise not_found()
+    if row.edit_key_hash != seen.edit_key_hash:
+        raise bad_key()
+    once.judge(row)
+    if seen.checked or row.version != seen.version or row.updated_at != seen.updated_at:
+        return seen
+    return replace(seen, checked=True)
+
+
 def bad_key() -> Refusal:
     return refusal("bad_key", N_("That is not this game's edit key."), None)
 
@@ -393,27 +413,20 @@ def _claim_params(seen: Snapshot, finished: bool, now: datetime) -> dict[str, An
     }
 
 
-def _lock(game_id: str, expected_version: int | None, once: Once | None = None) -> Snapshot:
+def _lock(game_id: str, expected_version: int | None) -> Snapshot:
     """Lock the game (by bumping its version) whatever its version, then read it again.
 
     For a write whose claim failed: another writer got there in between.  Writers to
     one game queue up on this UPDATE (a row lock on PostgreSQL, the write lock on
-    SQLite) and each then reads the state its predecessor committed.  ``once``: the
-    write's key is looked for again first (the other writer may have been the same
-    request, sent twice), before ``If-Match`` is judged.
+    SQLite) and each then reads the state its predecessor committed.
     """
     params = {"game_id": game_id, "now": utcnow(), "expected": expected_version}
-    statement = _LOCK if expected_version is None or once is not None else _LOCK_VERSION
-    locked = db.session.connection().execute(statement, params).one_or_none()
-    if locked is None:
+    statement = _LOCK if expected_version is None else _LOCK_VERSION
+    if db.session.connection().execute(statement, params).one_or_none() is None:
         db.session.rollback()
         if expected_version is not None and game_version(game_id) is not None:
             raise stale()
         raise not_found()
-    if once is not None:
-        once.check()
-        if expected_version is not None and locked.version != expected_version + 1:
-            raise stale()
     return snapshot(game_id)
 
 
@@ -508,6 +521,8 @@ def _write(
             # game's last deal (a phone's requests land on any worker).  Read the game at once
             # rather than first asking its row whether the copy is still it.
             current = _same_key(seen, _read_again(game_id))
+            if once is not None:
+                once.check()  # the other write may have been this one, sent twice
             change = plan(current)
         now = utcnow()
         made = _make(current, change, claim=now, once=once)
@@ -526,7 +541,15 @@ def _write(
             # Another write landed since the read: what went with the claim is undone; lock the
             # game, read it again and work the change out again.
             db.session.rollback()
-            current = _same_key(seen, _lock(game_id, expected_version, once))
+            if once is None:
+                current = _same_key(seen, _lock(game_id, expected_version))
+            else:
+                # The other write may have been this one, sent twice: its key is looked for
+                # before If-Match is judged (the lock bumped the version it read).
+                current = _same_key(seen, _lock(game_id, None))
+                once.check()
+                if expected_version is not None and current.version != expected_version + 1:
+                    raise stale()
             change = plan(current)
             made = _make(current, change, claim=None, once=once)
             assert made is not None

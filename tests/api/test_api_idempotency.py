@@ -487,3 +487,24 @@ def test_a_key_the_database_refuses_twice_is_a_replay(app: Flask, api: Api) -> N
     with app.app_context():
         assert_figures_match(game_id)
         db.session.remove()
+
+
+def test_a_kept_answer_is_never_given_for_an_edit_key_the_game_no_longer_has(app: Flask, api: Api) -> None:
+    """This worker keeps the game as its last write left it (with the key hash of then); the key's
+    look-up reads the game's row too, so an old edit key gets no kept answer."""
+    game_id, key = game_with(api, 4)
+    first = keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key=key)
+    assert first.status_code == 201
+    with app.app_context():
+        db.session.execute(
+            db.text("UPDATE games SET edit_key_hash = :hash WHERE id = :id"),
+            {"hash": services.hash_key("the-new-key"), "id": game_id},
+        )
+        db.session.commit()
+        db.session.remove()
+    with nothing_changes(app, api, game_id):
+        old = keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key=key)
+        assert old.status_code == 403 and old.get_json()["error"]["code"] == "bad_key"
+        assert "Idempotent-Replayed" not in old.headers
+        again = keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key="the-new-key")
+    assert_replay_of(first, again)
