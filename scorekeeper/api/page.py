@@ -53,6 +53,12 @@ def correct_deal(game_id: str, number: int) -> Response:
     return routes.correct(game_id, number, authorised(game_id, trusted=True))
 
 
+@bp.patch("/deals")
+def correct_deals(game_id: str) -> Response:
+    """As ``PATCH /api/v1/games/<id>/deals``."""
+    return routes.correct_several(game_id, authorised(game_id))
+
+
 @bp.delete("/deals/<int:number>")
 def undo_deal(game_id: str, number: int) -> Response:
     """As ``DELETE /api/v1/games/<id>/deals/<number>``."""

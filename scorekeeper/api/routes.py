@@ -412,7 +412,11 @@ def correct_deals(game_id: str) -> Response:
 
     Any refusal changes nothing.  ``?dry_run=true``: the same answer, nothing stored.
     """
-    seen = authorised(game_id)
+    return correct_several(game_id, authorised(game_id))
+
+
+def correct_several(game_id: str, seen: Snapshot) -> Response:
+    """Correct several deals at once on ``seen``: the view's body."""
     preview = dry_run()
 
     def answer(written: Written) -> tuple[int, str]:

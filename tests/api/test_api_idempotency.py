@@ -508,3 +508,20 @@ def test_a_kept_answer_is_never_given_for_an_edit_key_the_game_no_longer_has(app
         assert "Idempotent-Replayed" not in old.headers
         again = keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key="the-new-key")
     assert_replay_of(first, again)
+
+
+def test_the_page_corrects_several_deals_at_once_as_the_api_does(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=4)
+    url = f"/games/{game_id}/sync/deals"
+    swap = {"deals": [{"number": 3, "contract": "clubs"}, {"number": 2, "contract": "mizerka"}]}
+    headers = {"Idempotency-Key": "swap-2-3", "Sec-Fetch-Site": "same-origin"}
+    first = sync(client, "PATCH", url, swap, **headers)
+    assert first.status_code == 200, first.get_json()
+    assert [deal["contract"] for deal in first.get_json()["deals"][1:3]] == ["mizerka", "clubs"]
+    back = {"deals": [{"number": 3, "contract": "mizerka"}, {"number": 2, "contract": "clubs"}]}
+    assert sync(client, "PATCH", url, back).status_code == 200  # another phone swaps them back
+    with nothing_changes(app, Api(client), game_id):
+        assert_replay_of(first, sync(client, "PATCH", url, swap, **headers))
+        assert sync(app.test_client(), "PATCH", url, swap, **headers).status_code == 401
+    with app.app_context():
+        assert [deal.contract for deal in services.get_game(game_id).state.deals[1:3]] == ["clubs", "mizerka"]
