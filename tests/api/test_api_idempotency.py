@@ -214,6 +214,7 @@ def test_keys_are_per_game(api: Api) -> None:
     assert first.status_code == other.status_code == 201
     assert "Idempotent-Replayed" not in other.headers
     assert deal_numbers(api, game_b) == [1, 2, 3, 4, 5]
+    assert_replay_of(first, keyed(api, "POST", f"/games/{game_a}/deals", deal_body(5), key=key_a))
     # Keys are compared exactly: another case is another key.
     undo = keyed(api, "DELETE", f"/games/{game_a}/deals/5", key=key_a, idem=KEY.upper())
     assert undo.status_code == 204 and "Idempotent-Replayed" not in undo.headers
@@ -251,11 +252,11 @@ def test_a_malformed_key_is_refused(
 
 def test_the_longest_and_shortest_keys_are_taken(api: Api) -> None:
     game_id, key = game_with(api, 4)
-    for idem in ("A" * 64, "-"):
-        answer = keyed(
-            api, "DELETE", f"/games/{game_id}/deals/{deal_numbers(api, game_id)[-1]}", key=key, idem=idem
-        )
-        assert answer.status_code == 204 and "Idempotent-Replayed" not in answer.headers
+    for number, idem in ((4, "A" * 64), (3, "-")):
+        url = f"/games/{game_id}/deals/{number}"
+        first = keyed(api, "DELETE", url, key=key, idem=idem)
+        assert first.status_code == 204
+        assert_replay_of(first, keyed(api, "DELETE", url, key=key, idem=idem))
     assert deal_numbers(api, game_id) == [1, 2]
 
 
@@ -314,6 +315,7 @@ def test_a_kept_answer_is_given_only_with_the_edit_key(
             assert answer.get_json()["error"]["code"] == code
             assert "Idempotent-Replayed" not in answer.headers
             assert b'"scores"' not in answer.get_data()
+        assert_replay_of(first, keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key=key))
 
 
 def test_the_key_goes_with_the_change_and_the_game(app: Flask, api: Api) -> None:
