@@ -196,9 +196,9 @@ def once(
     Called once the edit key is shown and before the request is judged.  The key's look-up
     reads the game's row too: the edit key shown must still be the game's before any kept
     answer is given, and a kept copy still the game is then known to be so
-    (``services.keyed_start``).  ``path``: the write's
-    path within the game (``deals``, ``deals/3``), so that the API's route and the game page's
-    (``/games/<id>/sync/``) are the same request.  A key not 1-64 characters of A-Z a-z 0-9 - _
+    (``services.keyed_start``).  ``path``: the write's path within the game (``deals``,
+    ``deals/3``), so that the API's route and the game page's (``/games/<id>/sync/``) are the
+    same request.  A key not 1-64 characters of A-Z a-z 0-9 - _
     is 400 ``bad_idempotency_key`` (a dry run's too, as the real call's would be); a key this
     game already took raises ``Replayed`` (the same request: its first answer again) or
     422 ``idempotency_key_reused`` (another request).  A dry run neither reads nor keeps keys.
