@@ -7,6 +7,7 @@ database as it was.
 
 - ``store``: a game's snapshot (one query), the claim by version, the lock, the transaction;
 - ``keys``: game ids and edit keys;
+- ``keyring``: the keys a phone holds (devices, grants), hand-over tokens, admin sessions;
 - ``games``: create, read, list, rematch, rebuild the figures;
 - ``deals``: record, complete or correct (one deal or several at once), undo; each may be a dry run;
 - ``people``: names, rename, merge.
@@ -14,6 +15,7 @@ database as it was.
 
 from __future__ import annotations
 
+from . import keyring
 from .deals import UNSET, correct_deals, record_deal, undo_deal, update_deal
 from .games import (
     _player_named,
@@ -74,6 +76,7 @@ __all__ = [
     "hash_matches",
     "is_contention",
     "key_matches",
+    "keyring",
     "may_manage",
     "merge_players",
     "new_edit_key",
