@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -69,14 +70,20 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+@contextmanager
+def running_server(instance: Path, **settings: str) -> Iterator[LiveServer]:
     """The production server (gunicorn, one worker with threads) on a free port, fresh SQLite database."""
-    instance = tmp_path_factory.mktemp("e2e-instance")
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    # The browser tests make games through the API far faster than people do: no rate limit here.
-    env.update(SCOREKEEPER_INSTANCE=str(instance), SECRET_KEY="e2e-secret-key", RATELIMIT_ENABLED="0")
+    # The browser tests make games through the API far faster than people do: no rate limit here,
+    # and no creation budget (one test makes 300 games in one phone).
+    env.update(
+        SCOREKEEPER_INSTANCE=str(instance),
+        SECRET_KEY="e2e-secret-key",
+        RATELIMIT_ENABLED="0",
+        GAME_CREATE_RATE_LIMIT="100000 per minute",
+        **settings,
+    )
     log_path = instance / "server.log"
     command = [sys.executable, "-m", "gunicorn", "--workers", "1", "--threads", "8", "--no-control-socket"]
     command += ["--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"]
@@ -103,6 +110,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The production server (gunicorn, one worker with threads) on a free port, fresh SQLite database."""
+    with running_server(tmp_path_factory.mktemp("e2e-instance")) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
