@@ -124,8 +124,11 @@ def give_pencil(game_ids: Iterable[str]) -> None:
 
 
 def _made_device(device_hash: str, token: str | None) -> None:
+    """Set the device cookie: a new device's, or this one's again (each grant renews its max-age)."""
     if token is not None:
         g.device_hash, g.device_token = device_hash, token
+    elif not isinstance(g.get("device_token"), str) and request.cookies.get(DEVICE_COOKIE):
+        g.device_token = request.cookies[DEVICE_COOKIE]
 
 
 def take_hand_over(game_id: str, token: str) -> keyring.HandOverOutcome:

@@ -300,6 +300,10 @@ def test_a_phone_holds_one_device_cookie_and_no_key(app: Flask) -> None:
     assert rows["devices"] and all(device.value not in str(row) for row in rows["devices"])
     assert {row[1] for row in rows["grants"]} == set(games)
     assert all(parse_html(page(scorer, f"/games/{game}")).first("form", cls="declare-form") for game in games)
+    # Each new grant renews the same cookie (browsers keep one 400 days at most).
+    data = {"csrf_token": token(scorer), "first_dealer": "0", "players-0": "Ann", "players-1": "Bob"}
+    response = scorer.post("/games/new", data={**data, "players-2": "Cid"})
+    assert f"sk_device={device.value};" in response.headers["Set-Cookie"]
     # Over HTTPS the cookie is Secure.
     secure, https = app.test_client(), "https://localhost"
     csrf = csrf_from(secure.get("/games/new", base_url=https).get_data(as_text=True))
