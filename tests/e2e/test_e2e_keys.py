@@ -143,8 +143,14 @@ def open_link(browser: Browser, link: str) -> tuple[BrowserContext, Page]:
 def test_a_hand_over_link_works_once(browser: Browser, live_server: LiveServer) -> None:
     game = api_game(live_server, deals=2)
     scorer = scorer_of(browser, live_server, game)
+    from playwright.sync_api import expect
+
+    scorer.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.origin)
     page = scorer.new_page()
     link = make_hand_over_link(page, live_server, game)
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#hand-over-said")).to_have_text("Link copied: send it to the next scorer only.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
     # The game page the phone keeps carries neither the code nor a link to take the pencil.
     code = link.split("#", 1)[1]
     kept = page.request.get(live_server.origin + game.path()).text()

@@ -436,7 +436,7 @@ def test_ten_wrong_hand_over_codes_a_minute_answer_429(limited: Flask) -> None:
     # The right code waits too, and still works once the address may try again.
     form = parse_html(page(scorer, f"/games/{game_id}")).find("form", action=f"/games/{game_id}/hand-over")
     shown = parse_html(submit(scorer, form).get_data(as_text=True))
-    code = (shown.find("input", id="hand-over-link").attrs["value"] or "").split("#", 1)[1]
+    code = (shown.find("textarea", id="hand-over-link").text).split("#", 1)[1]
     assert take(code) == 429
     assert (
         phone.post(

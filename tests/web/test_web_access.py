@@ -120,7 +120,7 @@ def hand_over_link(client: FlaskClient, game_id: str) -> tuple[str, Any]:
     form = doc.find("form", action=f"/games/{game_id}/hand-over")
     response = submit(client, form)
     assert response.status_code == 200, response.status_code
-    link = parse_html(response.get_data(as_text=True)).find("input", id="hand-over-link").attrs["value"] or ""
+    link = parse_html(response.get_data(as_text=True)).find("textarea", id="hand-over-link").text
     prefix = f"http://localhost/games/{game_id}/take#"
     assert link.startswith(prefix), link
     return link[len(prefix) :], response
