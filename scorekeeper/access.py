@@ -35,6 +35,8 @@ KEY_COOKIE_MAX_AGE = 400 * 24 * 3600  # about the longest browsers keep a cookie
 PEOPLE_PATH = "/players"
 ADMIN_SESSION = "admin"
 ADMIN_SESSION_SECONDS = 12 * 3600
+#: Old key cookies expired in one answer (two Set-Cookie lines each, on their two paths).
+MOST_EXPIRED = 12
 #: Grants this worker has seen, remembered so a write need not ask the database again.
 KNOWN_GRANTS = 50_000
 
@@ -160,7 +162,9 @@ def take_over_key_cookies() -> None:
     names = [name for name in request.cookies if name.startswith(KEY_COOKIE_PREFIX)]
     if not names:
         return
-    g.expired_key_cookies = [name[len(KEY_COOKIE_PREFIX) :] for name in names]
+    # All are taken over at once; a few are expired per answer, so that its headers stay small
+    # (the people pages receive every game's copy): the rest come again, already held.
+    g.expired_key_cookies = [name[len(KEY_COOKIE_PREFIX) :] for name in names][:MOST_EXPIRED]
     held = {name[len(KEY_COOKIE_PREFIX) :]: request.cookies[name] for name in names if request.cookies[name]}
     if held:
         give_pencil(keyring.games_with_keys(held))

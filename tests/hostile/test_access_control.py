@@ -446,3 +446,30 @@ def test_ten_wrong_hand_over_codes_a_minute_answer_429(limited: Flask) -> None:
         ).status_code
         == 303
     )
+
+
+def test_many_old_key_cookies_are_all_held_at_once_and_expired_a_few_an_answer(app: Flask) -> None:
+    """The people pages received every game's copy: all are taken over at the first visit, and a
+    dozen expired an answer, so no answer's headers grow with the number of games."""
+    from scorekeeper import services
+    from scorekeeper.access import MOST_EXPIRED
+
+    with app.app_context():
+        made = [services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann") for _ in range(30)]
+        keyed = [(game.id, key) for game, key in made]
+    phone = app.test_client()
+    for game_id, key in keyed:
+        phone.set_cookie(cookie_name(game_id), key, path="/players")
+    answers = []
+    while [cookie for cookie in phone._cookies.values() if cookie.key.startswith("sk_edit_")]:
+        response = phone.get("/players")
+        assert response.status_code == 200
+        expired = [line for line in response.headers.getlist("Set-Cookie") if line.startswith("sk_edit_")]
+        assert len(expired) <= 2 * MOST_EXPIRED
+        answers.append(response)
+        assert len(answers) <= 3
+    rows = db_snapshot(app)
+    assert {row[1] for row in rows["grants"]} == {game_id for game_id, _key in keyed}
+    assert len(rows["devices"]) == 1
+    ann = Table.person(type("T", (), {"app": app})(), "Ann")  # type: ignore[arg-type]
+    assert parse_html(page(phone, f"/players/{ann}")).first("form", action=f"/players/{ann}/rename")
