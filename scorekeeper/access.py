@@ -228,7 +228,10 @@ def sign_in_admin(key: str) -> bool:
     if not admin or not hmac.compare_digest(key.encode("utf-8"), admin.encode("utf-8")):
         return False
     lifetime = timedelta(seconds=float(current_app.config["ADMIN_SESSION_SECONDS"]))
+    before = session.get(ADMIN_SESSION)
     with transaction():
+        if isinstance(before, str) and before:  # signed in again: the session it replaces ends
+            keyring.close_admin_session(before)
         token = keyring.open_admin_session(_admin_mark(), lifetime)
     session[ADMIN_SESSION] = token
     g.is_admin = True

@@ -410,6 +410,7 @@ def test_ten_wrong_admin_keys_a_minute_answer_429(limited: Flask) -> None:
 
     # Good sign-ins do not count: only failures do.
     assert [sign_in(ADMIN_KEY) for _ in range(12)] == [303] * 12
+    assert len(db_snapshot(limited)["admin_sessions"]) == 1  # each sign-in ends the one it replaces
     assert [sign_in(f"wrong-{n}") for n in range(10)] == [403] * 10
     assert sign_in("wrong-again") == 429
     response = phone.post("/admin", data={"csrf_token": csrf, "key": ADMIN_KEY}, environ_base=here)
