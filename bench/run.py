@@ -624,7 +624,10 @@ def count_statements(
     watcher = app.test_client()
     scorer = app.test_client()
     if key is not None:
+        # The old key cookie is taken over at the first visit (not counted, and on a page no route
+        # measures, which keeps no copy): then the keyring, as on a phone all evening.
         scorer.set_cookie(cookie_name(game_id), key, path=f"/games/{game_id}")
+        assert scorer.get(f"/games/{game_id}/take").status_code == 200
     counts: dict[str, Any] = {}
     if any(route.path.endswith("period=30d") for route in routes):
         # The day's first view of the last 30 days rolls the kept window forward (a write, once a
@@ -1007,8 +1010,10 @@ def phone_cookies(base: str, game_id: str, key: str | None) -> dict[str, str]:
             jar: SimpleCookie = SimpleCookie()
             for header in response.headers.get_all("Set-Cookie") or []:
                 jar.load(header)
-        session = "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items())
-        cookies[phone] = "; ".join(part for part in (sent, session) if part)
+        # The scorer's old key cookie is taken over (a grant in the keyring) and expired: the phone
+        # then holds its device cookie and its session, as a browser does after its first visit.
+        session = "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items() if morsel.value)
+        cookies[phone] = session
     return cookies
 
 

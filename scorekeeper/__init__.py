@@ -81,6 +81,7 @@ def register_proxy_fix(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
+    from . import access
     from .database import configure_engine
     from .services import store
 
@@ -92,6 +93,7 @@ def register_extensions(app: Flask) -> None:
     configure_engine(app)
     pagecache.init_app(app)
     store.init_app(app)
+    access.init_app(app)  # the keyring: old key cookies taken over before any view reads it
 
 
 def register_blueprints(app: Flask) -> None:

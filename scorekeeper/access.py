@@ -1,58 +1,196 @@
 """Who may change what.
 
-A game: the holder of its edit key (cookie for pages, bearer for the API).
-People (rename, merge): the instance's administrator, signed in with the admin
-key, or whoever holds the edit key of every game the people concerned sat in.
-The key cookie of each game is therefore also sent to the people pages
-(``/players``), and only there.
+A game: the holder of its edit key.  Through the API that is the bearer of the key.  A
+phone's pages never see a key: the games a phone holds the pencil of are its keyring on the
+server (``services.keyring``: a device and its grants), named by ONE random device cookie
+(HTTP-only, SameSite=Lax, path ``/``; only its hash is stored), so no request header grows
+with the number of games.  A phone gets a grant when it creates a game (page, import,
+rematch), takes the pencil through a one-time hand-over link, or shows an old per-game key
+cookie (``sk_edit_<id>``), which is then taken over and expired.
+People (rename, merge): the instance's administrator, signed in with the admin key (a
+session held on the server: sign-out ends it, it expires), or whoever holds the pencil of
+every game the people concerned sat in (the same keyring).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterable
+from datetime import timedelta
 
-from flask import Request, current_app, session
+from flask import Flask, Request, current_app, g, request, session
 from werkzeug.wrappers import Response
 
-from .services import Snapshot, key_matches
+from .config import HAND_OVER_SECONDS
+from .pagecache import Lru
+from .services import Snapshot, hash_key, keyring
+from .services.store import transaction
 
+#: The one cookie that names this browser's keyring.
+DEVICE_COOKIE = "sk_device"
 KEY_COOKIE_PREFIX = "sk_edit_"
 KEY_COOKIE_MAX_AGE = 400 * 24 * 3600  # about the longest browsers keep a cookie
-#: The people pages, where rename and merge check the keys of every game a person sat in.
+#: Where old per-game key cookies were sent besides their game's pages (they are expired there too).
 PEOPLE_PATH = "/players"
 ADMIN_SESSION = "admin"
+ADMIN_SESSION_SECONDS = 12 * 3600
+#: Old key cookies expired in one answer (two Set-Cookie lines each, on their two paths).
+MOST_EXPIRED = 12
+#: Grants this worker has seen, remembered so a write need not ask the database again.
+KNOWN_GRANTS = 50_000
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("ADMIN_SESSION_SECONDS", ADMIN_SESSION_SECONDS)
+    app.config.setdefault("HAND_OVER_SECONDS", HAND_OVER_SECONDS)  # the environment's, else 10 minutes
+    app.extensions["scorekeeper_grants"] = Lru[bool](KNOWN_GRANTS)
+    app.before_request(take_over_key_cookies)
+    app.after_request(_set_cookies)
 
 
 def cookie_name(game_id: str) -> str:
+    """The name of an old per-game key cookie (taken over by the keyring on the first visit)."""
     return KEY_COOKIE_PREFIX + game_id
 
 
-def remember_key(response: Response, request: Request, game_id: str, key: str) -> None:
-    """Give this browser the pencil for one game (a secure, HTTP-only, SameSite cookie).
+# -- the keyring -----------------------------------------------------------------------------------
 
-    A copy goes to the people pages, where holding the keys of all of a person's
-    games allows renaming or merging them; no other page receives it.
+
+def device() -> str | None:
+    """The hash of this browser's device token (the one made during this request, if any)."""
+    made = g.get("device_hash")
+    if isinstance(made, str):
+        return made
+    token = request.cookies.get(DEVICE_COOKIE)
+    return hash_key(token) if token else None
+
+
+def _known() -> Lru[bool]:
+    known: Lru[bool] = current_app.extensions["scorekeeper_grants"]
+    return known
+
+
+def remember_grant(device_hash: str, game_id: str) -> None:
+    # Grants are only ever added: one seen once stays true for the life of the device and game.
+    _known().put((device_hash, game_id), True)
+    g.get("keyring_refused", set()).discard(game_id)
+
+
+def holds_key(game_id: str) -> bool:
+    """Whether this browser holds the game's pencil (its keyring has the game)."""
+    device_hash = device()
+    if device_hash is None:
+        return False
+    if _known().get((device_hash, game_id)):
+        return True
+    refused: set[str] = g.setdefault("keyring_refused", set())
+    if game_id in refused:  # asked already during this request
+        return False
+    if keyring.holds(device_hash, game_id):
+        remember_grant(device_hash, game_id)
+        return True
+    refused.add(game_id)
+    return False
+
+
+def can_edit(request: Request, game: Snapshot) -> bool:
+    """Whether this browser holds the game's pencil."""
+    return holds_key(game.id)
+
+
+def version_and_editable(game_id: str) -> tuple[int, bool] | None:
+    """The game's version and whether this browser holds its pencil, in one query; None: no game."""
+    device_hash = device()
+    known = device_hash is not None and bool(_known().get((device_hash, game_id)))
+    found = keyring.version_and_grant(game_id, None if known else device_hash)
+    if found is None:
+        return None
+    version, granted = found
+    if granted and device_hash is not None:
+        remember_grant(device_hash, game_id)
+    return version, known or granted
+
+
+def give_pencil(game_ids: Iterable[str]) -> None:
+    """Grant this browser the pencil of ``game_ids``; a browser without a device gets one (its cookie)."""
+    game_ids = list(game_ids)
+    if not game_ids:
+        return
+    with transaction():
+        device_hash, token = keyring.device_for_grant(device())
+        keyring.add_grants(device_hash, game_ids)
+    _made_device(device_hash, token)
+    for game_id in game_ids:
+        remember_grant(device_hash, game_id)
+
+
+def _made_device(device_hash: str, token: str | None) -> None:
+    """Set the device cookie: a new device's, or this one's again (each grant renews its max-age)."""
+    if token is not None:
+        g.device_hash, g.device_token = device_hash, token
+    elif not isinstance(g.get("device_token"), str) and request.cookies.get(DEVICE_COOKIE):
+        g.device_token = request.cookies[DEVICE_COOKIE]
+
+
+def take_hand_over(game_id: str, token: str) -> keyring.HandOverOutcome:
+    """Spend a hand-over token and, if it was good, grant this browser the game's pencil (one transaction)."""
+    with transaction():
+        outcome = keyring.use_hand_over(game_id, token)
+        if outcome is keyring.HandOverOutcome.TAKEN:
+            device_hash, made = keyring.device_for_grant(device())
+            keyring.add_grants(device_hash, [game_id])
+    if outcome is keyring.HandOverOutcome.TAKEN:
+        _made_device(device_hash, made)
+        remember_grant(device_hash, game_id)
+    return outcome
+
+
+def new_hand_over(game_id: str) -> str:
+    """A one-time hand-over token for the game (the caller holds its pencil)."""
+    lifetime = timedelta(seconds=float(current_app.config["HAND_OVER_SECONDS"]))
+    with transaction():
+        return keyring.new_hand_over(game_id, lifetime)
+
+
+def take_over_key_cookies() -> None:
+    """Old per-game key cookies: each right key becomes a grant, and every one is expired.
+
+    Runs before every request that carries one, so the request itself (a game page, its
+    sync, the people pages) already finds the keyring holding them.
     """
-    for path in (f"/games/{game_id}", PEOPLE_PATH):
+    names = [name for name in request.cookies if name.startswith(KEY_COOKIE_PREFIX)]
+    if not names:
+        return
+    # All are taken over at once; a few are expired per answer, so that its headers stay small
+    # (the people pages receive every game's copy): the rest come again, already held.
+    g.expired_key_cookies = [name[len(KEY_COOKIE_PREFIX) :] for name in names][:MOST_EXPIRED]
+    held = {name[len(KEY_COOKIE_PREFIX) :]: request.cookies[name] for name in names if request.cookies[name]}
+    if held:
+        give_pencil(keyring.games_with_keys(held))
+
+
+def _set_cookies(response: Response) -> Response:
+    token = g.get("device_token")
+    if isinstance(token, str):
         response.set_cookie(
-            cookie_name(game_id),
-            key,
+            DEVICE_COOKIE,
+            token,
             max_age=KEY_COOKIE_MAX_AGE,
-            path=path,
+            path="/",
             secure=request.is_secure,
             httponly=True,
             samesite="Lax",
         )
+    for game_id in g.get("expired_key_cookies", ()):
+        for path in (f"/games/{game_id}", PEOPLE_PATH):
+            response.delete_cookie(
+                cookie_name(game_id), path=path, secure=request.is_secure, httponly=True, samesite="Lax"
+            )
+    return response
 
 
-def page_key(request: Request, game_id: str) -> str | None:
-    return request.cookies.get(cookie_name(game_id))
-
-
-def can_edit(request: Request, game: Snapshot) -> bool:
-    """Whether this browser holds the game's edit key (in its cookie for the game)."""
-    return key_matches(game, page_key(request, game.id))
+# -- the API ---------------------------------------------------------------------------------------
 
 
 def bearer_key(request: Request) -> str | None:
@@ -63,26 +201,25 @@ def bearer_key(request: Request) -> str | None:
     return token.strip()
 
 
-def held_keys(request: Request) -> dict[str, str]:
-    """Game id -> edit key, for every key cookie this request carries."""
-    return {
-        name[len(KEY_COOKIE_PREFIX) :]: value
-        for name, value in request.cookies.items()
-        if name.startswith(KEY_COOKIE_PREFIX) and value
-    }
+# -- the administrator -----------------------------------------------------------------------------
 
 
 def _admin_mark() -> str:
-    # What the session remembers: proof of the admin key, not the key; a new key signs everyone out.
+    # Which admin key signed a session in: proof of the key, not the key; a new key signs everyone out.
     secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
     admin = str(current_app.config["ADMIN_KEY"]).encode("utf-8")
     return hmac.new(secret, b"scorekeeper-admin:" + admin, hashlib.sha256).hexdigest()
 
 
 def is_admin() -> bool:
-    """Whether this browser is signed in as the instance's administrator."""
-    mark = session.get(ADMIN_SESSION)
-    return isinstance(mark, str) and hmac.compare_digest(mark, _admin_mark())
+    """Whether this browser is signed in as the instance's administrator (an open session on the server)."""
+    answer = g.get("is_admin")
+    if isinstance(answer, bool):
+        return answer
+    token = session.get(ADMIN_SESSION)
+    answer = isinstance(token, str) and bool(token) and keyring.admin_session_valid(token, _admin_mark())
+    g.is_admin = answer
+    return answer
 
 
 def sign_in_admin(key: str) -> bool:
@@ -90,9 +227,21 @@ def sign_in_admin(key: str) -> bool:
     admin = str(current_app.config.get("ADMIN_KEY") or "")
     if not admin or not hmac.compare_digest(key.encode("utf-8"), admin.encode("utf-8")):
         return False
-    session[ADMIN_SESSION] = _admin_mark()
+    lifetime = timedelta(seconds=float(current_app.config["ADMIN_SESSION_SECONDS"]))
+    before = session.get(ADMIN_SESSION)
+    with transaction():
+        if isinstance(before, str) and before:  # signed in again: the session it replaces ends
+            keyring.close_admin_session(before)
+        token = keyring.open_admin_session(_admin_mark(), lifetime)
+    session[ADMIN_SESSION] = token
+    g.is_admin = True
     return True
 
 
 def sign_out_admin() -> None:
-    session.pop(ADMIN_SESSION, None)
+    """End the session on the server (a copy of the cookie no longer works) and in this browser."""
+    token = session.pop(ADMIN_SESSION, None)
+    if isinstance(token, str) and token:
+        with transaction():
+            keyring.close_admin_session(token)
+    g.is_admin = False

@@ -11,6 +11,8 @@ from typing import Any
 
 #: Games one client address may create through the API (Flask-Limiter syntax, ";" between limits).
 GAME_CREATE_RATE_LIMIT = "30 per minute; 300 per day"
+#: How long a hand-over link works (it works once, too).
+HAND_OVER_SECONDS = 10 * 60
 
 
 def _text(environ: Mapping[str, str], name: str) -> str:
@@ -35,6 +37,7 @@ class Settings:
     rate_limit_enabled: bool = True  # RATELIMIT_ENABLED
     rate_limit_storage_uri: str = "memory://"  # RATELIMIT_STORAGE_URI
     game_create_rate_limit: str = GAME_CREATE_RATE_LIMIT  # GAME_CREATE_RATE_LIMIT
+    hand_over_seconds: int = HAND_OVER_SECONDS  # SCOREKEEPER_HAND_OVER_SECONDS
     host: str = "127.0.0.1"  # HOST, for `make run`
     port: int = 5000  # PORT, for `make run`
 
@@ -52,6 +55,7 @@ class Settings:
             rate_limit_enabled=_flag(env, "RATELIMIT_ENABLED", True),
             rate_limit_storage_uri=_text(env, "RATELIMIT_STORAGE_URI") or "memory://",
             game_create_rate_limit=_text(env, "GAME_CREATE_RATE_LIMIT") or GAME_CREATE_RATE_LIMIT,
+            hand_over_seconds=int(_text(env, "SCOREKEEPER_HAND_OVER_SECONDS") or HAND_OVER_SECONDS),
             host=_text(env, "HOST") or "127.0.0.1",
             port=int(_text(env, "PORT") or 5000),
         )
@@ -138,6 +142,7 @@ def default_config(
         "AUTO_MIGRATE": settings.auto_migrate,
         "PROXY_HOPS": settings.proxy_hops,
         "POLL_INTERVAL_MS": 3000,
+        "HAND_OVER_SECONDS": settings.hand_over_seconds,
         **rate_limit_defaults(settings),
     }
     if "SECRET_KEY" not in given:

@@ -305,3 +305,57 @@ class KeptWindow(db.Model):  # type: ignore[name-defined,misc]
     since: Mapped[date]
 
     __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
+
+
+class Device(db.Model):  # type: ignore[name-defined,misc]
+    """A browser that holds game keys: known by the hash of the random token in its one device cookie.
+
+    The keys a phone holds are its ``grants``, kept here and not in cookies, so that no request
+    header grows with the number of games a phone has scored (``scorekeeper.access``).
+    """
+
+    __tablename__ = "devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Grant(db.Model):  # type: ignore[name-defined,misc]
+    """One device holds one game's pencil: made when the device created the game (page, import,
+    rematch), took the pencil through a hand-over link, or showed the game's old key cookie."""
+
+    __tablename__ = "grants"
+
+    device_hash: Mapped[str] = mapped_column(
+        ForeignKey("devices.token_hash", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class HandOver(db.Model):  # type: ignore[name-defined,misc]
+    """A hand-over link's one-time token (its hash): good for one phone, until it expires."""
+
+    __tablename__ = "hand_overs"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+
+
+class AdminSession(db.Model):  # type: ignore[name-defined,misc]
+    """The administrator signed in on one browser: its session holds the token, the server its hash.
+
+    Signing out deletes the row, so a copied session cookie stops working with it; ``key_mark``
+    proves which admin key signed it in (a new key signs everyone out).
+    """
+
+    __tablename__ = "admin_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    key_mark: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)

@@ -83,6 +83,21 @@ def make_game(url: str, deals: int, declare_next: bool = False) -> tuple[str, st
     return game_id, key
 
 
+def scorer_cookie(url: str, games: dict[str, str]) -> str:
+    """The scorer's device cookie holding these games (id -> key): the server takes over the old
+    per-game key cookies sent once and answers with the phone's one device cookie."""
+    from http.cookies import SimpleCookie
+
+    old = "; ".join(f"sk_edit_{game_id}={key}" for game_id, key in games.items())
+    game_id = next(iter(games))
+    request = urllib.request.Request(f"{url}/games/{game_id}", headers={"Cookie": old})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        jar: SimpleCookie = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            jar.load(header)
+    return f"sk_device={jar['sk_device'].value}"
+
+
 def lhci(*args: str) -> int:
     return subprocess.run([str(LHCI), *args], cwd=ROOT).returncode
 
@@ -98,7 +113,7 @@ def main() -> int:
             # Pages as anyone sees them, then the game pages as the scorer's phone sees them all evening.
             collected = lhci("collect", f"--url={url}/", f"--url={url}/games/{finished}/scoresheet")
             if collected == 0:
-                cookie = f"sk_edit_{playing}={playing_key}; sk_edit_{finished}={finished_key}"
+                cookie = scorer_cookie(url, {playing: playing_key, finished: finished_key})
                 collected = lhci(
                     "collect",
                     "--additive",

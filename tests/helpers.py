@@ -199,10 +199,27 @@ def game_count(app: Flask) -> int:
 
 
 def edit_key(client: FlaskClient, game_id: str) -> str:
-    """The game's edit key, as the creating browser holds it in its cookie."""
-    cookie = client.get_cookie(f"sk_edit_{game_id}", path=f"/games/{game_id}")
-    assert cookie is not None, "this client has no edit cookie for the game"
-    return cookie.value
+    """An edit key of a game started through the pages, for the API (the bearer's key).
+
+    A browser is never given the key (its keyring on the server holds the pencil), so the test
+    sets a new one, as an administrator re-keying the game would; asked again, the same one.
+    """
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+    from scorekeeper.services import hash_key, new_edit_key, store
+
+    app = client.application
+    keys: dict[str, str] = app.extensions.setdefault("test_edit_keys", {})
+    if game_id not in keys:
+        keys[game_id] = new_edit_key()
+        with app.app_context():
+            game = db.session.get(Game, game_id)
+            assert game is not None, game_id
+            game.edit_key_hash = hash_key(keys[game_id])
+            db.session.commit()
+            db.session.remove()
+            store._kept().discard(game_id)  # a copy kept under the old key would be refused (bad_key)
+    return keys[game_id]
 
 
 def play(client: FlaskClient, game_id: str, deals: list[tuple[str, list[int]]], first: int = 1) -> None:
@@ -300,3 +317,22 @@ def start_mizerka(client: FlaskClient, deals: int = 0) -> str:
     game_id = start_game(client, MIZERKA_NAMES, first_dealer=MIZERKA_FIRST_DEALER)
     play(client, game_id, [(d.contract, list(d.tricks)) for d in MIZERKA_DEALS[:deals]])
     return game_id
+
+
+def hold_pencil(client: FlaskClient, game_id: str) -> FlaskClient:
+    """``client`` holding the game's pencil, as a phone that created it does: a grant in its keyring
+    on the server, named by its device cookie (one device per client, made at its first grant)."""
+    from scorekeeper.access import DEVICE_COOKIE
+    from scorekeeper.extensions import db
+    from scorekeeper.services import hash_key, keyring
+
+    app = client.application
+    cookie = client.get_cookie(DEVICE_COOKIE)
+    with app.app_context():
+        device, token = keyring.device_for_grant(None if cookie is None else hash_key(cookie.value))
+        keyring.add_grants(device, [game_id])
+        db.session.commit()
+        db.session.remove()
+    if token is not None:
+        client.set_cookie(DEVICE_COOKIE, token, path="/")
+    return client

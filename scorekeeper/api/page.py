@@ -1,13 +1,13 @@
-"""The API's deal writes for the game page's own script, authorised by the page's key cookie.
+"""The API's deal writes for the game page's own script, authorised by the phone's keyring.
 
-The scorer's phone holds the game's edit key in an HTTP-only cookie sent to the game's pages
-(``/games/<id>``) only; the page never sees the key.  Deals entered while the phone was
-offline are sent here when it is back, with the API's own bodies, answers and guards: the
+The scorer's phone holds the game's pencil in its keyring on the server, named by its
+HTTP-only device cookie (``scorekeeper.access``); the page never sees a key.  Deals entered
+while the phone was offline are sent here when it is back, with the API's own bodies, answers and guards: the
 deal ``number`` on a new deal, ``If-Match``, ``Idempotency-Key`` (the same key here and on the
-API's route is the same request), ``?dry_run=true``.  The cookie is
-the bearer key, and the views are the API's.
+API's route is the same request), ``?dry_run=true``.  The keyring
+stands for the bearer key, and the views are the API's.
 
-No CSRF token: the key cookie is ``SameSite=Lax`` (never sent with another site's POST, PUT
+No CSRF token: the device cookie is ``SameSite=Lax`` (never sent with another site's POST, PUT
 or DELETE), the writes take only ``application/json`` (which another site cannot send here
 without a preflight this app never grants), and a browser's ``Sec-Fetch-Site`` other than
 ``same-origin`` is refused.
@@ -18,10 +18,11 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from .. import services
-from ..access import page_key
+from ..access import device, holds_key
 from ..errors import refusal
-from ..rules import Refusal
+from ..rules import N_, Refusal
 from ..services import Replayed
+from ..services.store import bad_key
 from . import routes
 
 bp = Blueprint("page_api", __name__, url_prefix="/games/<game_id>/sync")
@@ -30,7 +31,7 @@ bp.register_error_handler(Replayed, routes.replayed_answer)
 
 
 def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
-    """The game, once the page's key cookie is shown to be its edit key (401, 403), from this site only.
+    """The game, once this phone's keyring is shown to hold it (401 without one, 403), from this site only.
 
     ``trusted``: as ``routes.authorised``.
     """
@@ -38,7 +39,14 @@ def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
     if site is not None and site != "same-origin":
         raise refusal("bad_key", "Only the game's own page may send its deals here.", None)
     trusted = routes.kept_copy_will_do(trusted)
-    return services.authorised_snapshot(game_id, page_key(request, game_id), trusted=trusted)
+    seen = services.snapshot_for_write(game_id, trusted=trusted)
+    if device() is None:
+        raise refusal(
+            "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
+        )
+    if not holds_key(game_id):
+        raise bad_key()
+    return seen
 
 
 @bp.post("/deals")

@@ -7,6 +7,7 @@ database as it was.
 
 - ``store``: a game's snapshot (one query), the claim by version, the lock, the transaction;
 - ``keys``: game ids and edit keys;
+- ``keyring``: the keys a phone holds (devices, grants), hand-over tokens, admin sessions;
 - ``games``: create, read, list, rematch, rebuild the figures;
 - ``deals``: record, complete or correct (one deal or several at once), undo; each may be a dry run;
 - ``idempotency``: a deal write's ``Idempotency-Key``, applied once for the life of the game;
@@ -15,6 +16,7 @@ database as it was.
 
 from __future__ import annotations
 
+from . import keyring
 from .deals import UNSET, correct_deals, record_deal, undo_deal, update_deal
 from .games import (
     _player_named,
@@ -81,6 +83,7 @@ __all__ = [
     "is_contention",
     "key_matches",
     "keyed_start",
+    "keyring",
     "may_manage",
     "merge_players",
     "new_edit_key",

@@ -7,8 +7,8 @@ refused (``not_allowed``) and nothing changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
 
@@ -17,27 +17,17 @@ from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, Seat, utcnow
 from ..rules import N_, RuleError, n_, name_key, validate_name
-from .keys import hash_matches
+from . import keyring
 from .store import transaction
 
 
 @dataclass(frozen=True)
 class Authority:
-    """What a visitor holds: the administrator's sign-in, and the edit keys of some games."""
+    """What a visitor holds: the administrator's sign-in, and a device whose keyring holds some keys."""
 
     admin: bool = False
-    keys: Mapping[str, str] = field(default_factory=dict)
-    """Game id -> the edit key this visitor holds for it."""
-
-    def holds_all(self, games: Iterable[tuple[str, str]]) -> bool:
-        """Whether the keys include the edit key of every game in ``games`` ((id, key hash) pairs)."""
-        if self.admin:
-            return True
-        games = list(games)
-        # A person with no game left is managed by the administrator alone.
-        return bool(games) and all(
-            hash_matches(key_hash, self.keys.get(game_id)) for game_id, key_hash in games
-        )
+    device: str | None = None
+    """The hash of this browser's device token (``services.keyring``), if it has one."""
 
 
 def not_allowed() -> Refusal:
@@ -50,22 +40,12 @@ def not_allowed() -> Refusal:
     )
 
 
-def _games_of(player_ids: Iterable[int]) -> list[tuple[str, str]]:
-    """(game id, edit key hash) of every game any of ``player_ids`` sat in."""
-    rows = db.session.execute(
-        select(Game.id, Game.edit_key_hash)
-        .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id.in_(list(player_ids)))))
-        .order_by(Game.id)
-    )
-    return [(row[0], row[1]) for row in rows]
-
-
 def may_manage(player_ids: Iterable[int], authority: Authority) -> bool:
     """Whether ``authority`` may rename or merge the people ``player_ids``."""
     if authority.admin:
         return True
     # Holding no key at all, nobody's games need looking at (a player's page stays within budget).
-    return bool(authority.keys) and authority.holds_all(_games_of(player_ids))
+    return authority.device is not None and keyring.holds_every_game_of(authority.device, list(player_ids))
 
 
 def _require(player_ids: Iterable[int], authority: Authority | None) -> None:

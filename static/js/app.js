@@ -235,6 +235,30 @@
     form.submit();
   }
 
+  // The hand-over page: its one-time link copied, or given to the phone's share sheet.
+  const link = d.getElementById('hand-over-link');
+  if (b.classList.contains('hand-over-page') && link) {
+    const said = d.getElementById('hand-over-said');
+    const tell = (text) => { said.textContent = text; said.hidden = false; };
+    const byHand = () => {
+      link.focus();
+      link.select();
+      if (d.execCommand('copy')) tell(t('hand_over.copied')); else tell(t('hand_over.select'));
+    };
+    d.addEventListener('click', (e) => {
+      const button = e.target.closest && e.target.closest('[data-copy], [data-share-link]');
+      if (!button) return;
+      e.preventDefault();
+      if (button.hasAttribute('data-share-link') && navigator.share) {
+        navigator.share({ title: d.title, url: link.value }).catch(() => {});
+      } else if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(link.value).then(() => tell(t('hand_over.copied')), byHand);
+      } else {
+        byHand();
+      }
+    });
+  }
+
   if (!b.classList.contains('game-page')) return;
 
   // Deals entered without a connection (kept on the phone, sent when it is back).

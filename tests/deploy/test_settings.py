@@ -35,6 +35,7 @@ def test_settings_from_the_environment() -> None:
         "RATELIMIT_ENABLED": "off",
         "RATELIMIT_STORAGE_URI": "redis://cache:6379",
         "GAME_CREATE_RATE_LIMIT": "5 per hour",
+        "SCOREKEEPER_HAND_OVER_SECONDS": "120",
         "HOST": "0.0.0.0",
         "PORT": "8000",
     }
@@ -47,6 +48,7 @@ def test_settings_from_the_environment() -> None:
         rate_limit_enabled=False,
         rate_limit_storage_uri="redis://cache:6379",
         game_create_rate_limit="5 per hour",
+        hand_over_seconds=120,
         host="0.0.0.0",
         port=8000,
     )

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -69,15 +70,22 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+@contextmanager
+def running_server(instance: Path, **settings: str) -> Iterator[LiveServer]:
     """The server a person runs (``make run``: ``scorekeeper serve``), on a free port and a fresh SQLite."""
-    instance = tmp_path_factory.mktemp("e2e-instance")
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    # The browser tests make games through the API far faster than people do: no rate limit here.
-    env.update(SCOREKEEPER_INSTANCE=str(instance), SECRET_KEY="e2e-secret-key", RATELIMIT_ENABLED="0")
-    env.update(HOST="127.0.0.1", PORT=str(port))
+    # The browser tests make games through the API far faster than people do: no rate limit here,
+    # and no creation budget (one test makes 300 games in one phone).
+    env.update(
+        SCOREKEEPER_INSTANCE=str(instance),
+        SECRET_KEY="e2e-secret-key",
+        RATELIMIT_ENABLED="0",
+        GAME_CREATE_RATE_LIMIT="100000 per minute",
+        HOST="127.0.0.1",
+        PORT=str(port),
+        **settings,
+    )
     log_path = instance / "server.log"
     command = [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve"]
     with log_path.open("wb") as log:
@@ -103,6 +111,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The server a person runs, for the whole run (``running_server``)."""
+    with running_server(tmp_path_factory.mktemp("e2e-instance")) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

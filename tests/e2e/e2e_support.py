@@ -221,6 +221,12 @@ def _a_player(page: Page, server: LiveServer, games: Games) -> None:
     page.goto(server.origin + href)
 
 
+def _hand_over_link(page: Page, server: LiveServer, games: Games) -> None:
+    page.goto(server.origin + games.declaring.path())
+    page.locator("details.share summary").click()
+    tap_and_load(page, page.get_by_role("button", name="Hand over the pencil"))
+
+
 def _goto(path_of: Any) -> Any:
     def show(page: Page, server: LiveServer, games: Games) -> None:
         response = page.goto(server.origin + path_of(games))
@@ -249,6 +255,7 @@ STATES: dict[str, Any] = {
     "watch-view": _watching,
     "rules": _goto(lambda games: "/rules"),
     "hand-over": _goto(lambda games: games.declaring.path("/take")),
+    "hand-over-link": _hand_over_link,
     "import": _goto(lambda games: "/games/import"),
     "rankings": _goto(lambda games: "/rankings"),
     "players": _goto(lambda games: "/players"),

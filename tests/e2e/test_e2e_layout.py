@@ -73,7 +73,14 @@ def test_every_page_fits_and_is_easy_to_tap(
         found = check_page(page)
         if found:
             problems[name] = found
-        if name in ("declaring", "entering-tricks", "finished", "scoresheet"):
+        if name in (
+            "declaring",
+            "entering-tricks",
+            "finished",
+            "scoresheet",
+            "undo-and-share-open",
+            "hand-over-link",
+        ):
             screenshot(page, f"{device}-{name}")
     context.close()
     assert problems == {}, "\n".join(f"{name}: {p}" for name, found in problems.items() for p in found)

@@ -9,6 +9,7 @@ file holds no key).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -17,7 +18,18 @@ from flask.testing import FlaskClient
 
 from scorekeeper.access import cookie_name
 from scorekeeper.services import find_player
-from tests.helpers import MIZERKA_DEALS, edit_key, page, parse_html, play, start_mizerka
+from tests.helpers import (
+    MIZERKA_DEALS,
+    csrf_from,
+    db_snapshot,
+    edit_key,
+    page,
+    parse_html,
+    play,
+    start_mizerka,
+    submit,
+    text_of,
+)
 from tests.hostile.hostile_support import BASE, Unchanged, assert_api_error, bearer, token
 
 ADMIN_KEY = "test-admin-key-0123456789"
@@ -275,10 +287,190 @@ def test_the_admin_key_is_generated_once_and_printed_in_the_banner(tmp_path: Any
     assert first in banner("127.0.0.1", 5000, first)
 
 
-def test_the_key_cookie_reaches_the_game_and_the_people_pages_only(app: Flask) -> None:
+def test_a_phone_holds_one_device_cookie_and_no_key(app: Flask) -> None:
+    """Whatever the number of games, one cookie names the phone's keyring; the server keeps its hash."""
     scorer = app.test_client()
+    games = [start_mizerka(scorer) for _ in range(3)]
+    names = sorted(cookie.key for cookie in scorer._cookies.values())
+    assert names == ["scorekeeper_session", "sk_device"], names
+    device = scorer.get_cookie("sk_device", path="/")
+    assert device is not None and device.http_only and device.same_site == "Lax" and not device.secure
+    assert device.max_age and device.max_age > 300 * 24 * 3600
+    rows = db_snapshot(app)
+    assert rows["devices"] and all(device.value not in str(row) for row in rows["devices"])
+    assert {row[1] for row in rows["grants"]} == set(games)
+    assert all(parse_html(page(scorer, f"/games/{game}")).first("form", cls="declare-form") for game in games)
+    # Each new grant renews the same cookie (browsers keep one 400 days at most).
+    data = {"csrf_token": token(scorer), "first_dealer": "0", "players-0": "Ann", "players-1": "Bob"}
+    response = scorer.post("/games/new", data={**data, "players-2": "Cid"})
+    assert f"sk_device={device.value};" in response.headers["Set-Cookie"]
+    # Over HTTPS the cookie is Secure.
+    secure, https = app.test_client(), "https://localhost"
+    csrf = csrf_from(secure.get("/games/new", base_url=https).get_data(as_text=True))
+    names = {f"players-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cid"])}
+    response = secure.post(
+        "/games/new",
+        data={"csrf_token": csrf, "first_dealer": "0", **names},
+        base_url=https,
+        headers={"Referer": f"{https}/games/new"},
+    )
+    assert response.status_code == 303
+    device_line = next(
+        line for line in response.headers.getlist("Set-Cookie") if line.startswith("sk_device=")
+    )
+    assert "Secure" in device_line and "HttpOnly" in device_line and "Path=/;" in device_line
+
+
+def test_old_key_cookies_are_taken_over_and_expired(app: Flask) -> None:
+    """A phone from before the keyring: its per-game cookies become grants at its first visit."""
+    from scorekeeper import services
+
+    with app.app_context():
+        made = [services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann") for _ in range(3)]
+        keyed = [(game.id, key) for game, key in made]
+    phone = app.test_client()
+    for game_id, key in keyed[:2]:
+        for path in (f"/games/{game_id}", "/players"):
+            phone.set_cookie(cookie_name(game_id), key, path=path)
+    wrong = keyed[2][0]
+    phone.set_cookie(cookie_name(wrong), keyed[0][1], path=f"/games/{wrong}")  # another game's key
+    first, second = keyed[0][0], keyed[1][0]
+    response = phone.get(f"/games/{first}")
+    assert parse_html(response.get_data(as_text=True)).first("form", cls="declare-form")
+    set_cookies = response.headers.getlist("Set-Cookie")
+    assert any(line.startswith("sk_device=") for line in set_cookies)
+    for path in (f"/games/{first}", "/players"):  # this game's cookie, on both its paths
+        assert phone.get_cookie(cookie_name(first), path=path) is None, path
+    # The other game's key comes to the people pages too: taken over there, then held.
+    assert "sk_device=" not in page(phone, "/players")
+    assert parse_html(page(phone, f"/games/{second}")).first("form", cls="declare-form")
+    assert not parse_html(page(phone, f"/games/{wrong}")).first("form", cls="declare-form")
+    assert not [cookie for cookie in phone._cookies.values() if cookie.key.startswith("sk_edit_")]
+    assert [cookie.key for cookie in phone._cookies.values() if cookie.key == "sk_device"] == ["sk_device"]
+    # The people pages read the same keyring: Ann sat in these three games, the phone holds two.
+    ann = Table.person(type("T", (), {"app": app})(), "Ann")  # type: ignore[arg-type]
+    assert not parse_html(page(phone, f"/players/{ann}")).first("form", action=f"/players/{ann}/rename")
+
+
+def test_a_copied_admin_session_stops_working_at_sign_out(app: Flask, table: Table) -> None:
+    admin = app.test_client()
+    assert admin.post("/admin", data={"csrf_token": token(admin), "key": ADMIN_KEY}).status_code == 303
+    session = admin.get_cookie("scorekeeper_session")
+    assert session is not None
+    copy = app.test_client()
+    copy.set_cookie("scorekeeper_session", session.value)
+    bob = table.person("Bob")
+    response = copy.post(f"/players/{bob}/rename", data={"csrf_token": token(copy), "name": "Robert"})
+    assert response.status_code == 303  # the copy works while the session is open
+    assert admin.post("/admin/sign-out", data={"csrf_token": token(admin)}).status_code == 303
+    copy.set_cookie("scorekeeper_session", session.value)  # the cookie as it was before sign-out
+    with Unchanged(app):
+        response = copy.post(f"/players/{bob}/rename", data={"csrf_token": token(copy), "name": "Bob"})
+        assert response.status_code == 403
+    assert "Signed in as the administrator" not in page(copy, "/players")
+
+
+def test_an_admin_session_expires_after_12_hours(
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorekeeper.services import keyring
+
+    admin = app.test_client()
+    assert admin.post("/admin", data={"csrf_token": token(admin), "key": ADMIN_KEY}).status_code == 303
+    signed_in = keyring.now()
+    monkeypatch.setattr(keyring, "now", lambda: signed_in + timedelta(hours=11, minutes=59))
+    assert "Signed in as the administrator" in page(admin, "/players")
+    monkeypatch.setattr(keyring, "now", lambda: signed_in + timedelta(hours=12, seconds=1))
+    assert "Signed in as the administrator" not in page(admin, "/players")
+    bob = table.person("Bob")
+    with Unchanged(app):
+        response = admin.post(f"/players/{bob}/rename", data={"csrf_token": token(admin), "name": "Robert"})
+        assert response.status_code == 403
+
+
+@pytest.fixture
+def limited(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Any:
+    from scorekeeper.extensions import db
+    from tests.conftest import make_test_app
+
+    app = make_test_app(backend, tmp_path, request, ADMIN_KEY=ADMIN_KEY, RATELIMIT_ENABLED=True)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_ten_wrong_admin_keys_a_minute_answer_429(limited: Flask) -> None:
+    here, there = {"REMOTE_ADDR": "192.0.2.10"}, {"REMOTE_ADDR": "192.0.2.20"}
+    phone = limited.test_client()
+    csrf = token(phone)
+
+    def sign_in(key: str, address: dict[str, str] = here) -> int:
+        return phone.post("/admin", data={"csrf_token": csrf, "key": key}, environ_base=address).status_code
+
+    # Good sign-ins do not count: only failures do.
+    assert [sign_in(ADMIN_KEY) for _ in range(12)] == [303] * 12
+    assert len(db_snapshot(limited)["admin_sessions"]) == 1  # each sign-in ends the one it replaces
+    assert [sign_in(f"wrong-{n}") for n in range(10)] == [403] * 10
+    assert sign_in("wrong-again") == 429
+    response = phone.post("/admin", data={"csrf_token": csrf, "key": ADMIN_KEY}, environ_base=here)
+    assert response.status_code == 429  # even the right key waits out the minute
+    assert "Too many requests" in text_of(response.get_data(as_text=True))
+    assert int(response.headers["Retry-After"]) > 0
+    assert phone.get("/admin", environ_base=here).status_code == 200  # the page itself still shows
+    assert sign_in(ADMIN_KEY, there) == 303  # another address has its own count
+
+
+def test_ten_wrong_hand_over_codes_a_minute_answer_429(limited: Flask) -> None:
+    here = {"REMOTE_ADDR": "192.0.2.30"}
+    scorer, phone = limited.test_client(), limited.test_client()
     game_id = start_mizerka(scorer)
-    key = edit_key(scorer, game_id)
-    people = scorer.get_cookie(cookie_name(game_id), path="/players")
-    assert people is not None and people.value == key and people.http_only
-    assert scorer.get_cookie(cookie_name(game_id), path="/") is None
+    csrf = token(phone)
+
+    def take(code: str) -> int:
+        return phone.post(
+            f"/games/{game_id}/take", data={"csrf_token": csrf, "key": code}, environ_base=here
+        ).status_code
+
+    assert [take(f"guess-{n}") for n in range(10)] == [403] * 10
+    assert take("guess-again") == 429
+    # The right code waits too, and still works once the address may try again.
+    form = parse_html(page(scorer, f"/games/{game_id}")).find("form", action=f"/games/{game_id}/hand-over")
+    shown = parse_html(submit(scorer, form).get_data(as_text=True))
+    code = (shown.find("textarea", id="hand-over-link").text).split("#", 1)[1]
+    assert take(code) == 429
+    assert (
+        phone.post(
+            f"/games/{game_id}/take",
+            data={"csrf_token": csrf, "key": code},
+            environ_base={"REMOTE_ADDR": "192.0.2.31"},
+        ).status_code
+        == 303
+    )
+
+
+def test_many_old_key_cookies_are_all_held_at_once_and_expired_a_few_an_answer(app: Flask) -> None:
+    """The people pages received every game's copy: all are taken over at the first visit, and a
+    dozen expired an answer, so no answer's headers grow with the number of games."""
+    from scorekeeper import services
+    from scorekeeper.access import MOST_EXPIRED
+
+    with app.app_context():
+        made = [services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann") for _ in range(30)]
+        keyed = [(game.id, key) for game, key in made]
+    phone = app.test_client()
+    for game_id, key in keyed:
+        phone.set_cookie(cookie_name(game_id), key, path="/players")
+    answers = []
+    while [cookie for cookie in phone._cookies.values() if cookie.key.startswith("sk_edit_")]:
+        response = phone.get("/players")
+        assert response.status_code == 200
+        expired = [line for line in response.headers.getlist("Set-Cookie") if line.startswith("sk_edit_")]
+        assert len(expired) <= 2 * MOST_EXPIRED
+        answers.append(response)
+        assert len(answers) <= 3
+    rows = db_snapshot(app)
+    assert {row[1] for row in rows["grants"]} == {game_id for game_id, _key in keyed}
+    assert len(rows["devices"]) == 1
+    ann = Table.person(type("T", (), {"app": app})(), "Ann")  # type: ignore[arg-type]
+    assert parse_html(page(phone, f"/players/{ann}")).first("form", action=f"/players/{ann}/rename")

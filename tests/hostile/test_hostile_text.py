@@ -170,8 +170,9 @@ def test_text_in_imported_files(app: Flask, client: FlaskClient, hostile: str) -
 def test_keys_with_hostile_text_are_just_wrong_keys(app: Flask, client: FlaskClient) -> None:
     game_id = start_mizerka(client, deals=1)
     stranger = app.test_client()
+    real = edit_key(client, game_id)
     with Unchanged(app):
-        for key in ("\x00", edit_key(client, game_id) + "\x00", "\u3164"):
+        for key in ("\x00", real + "\x00", "\u3164"):
             response = stranger.post(
                 f"/games/{game_id}/take", data={"csrf_token": token(stranger), "key": key}
             )

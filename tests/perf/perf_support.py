@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper import services
-from scorekeeper.access import cookie_name
 from scorekeeper.extensions import db
+from tests.helpers import hold_pencil
 
 # The first words of ``store.snapshot``'s query (the game, its seats and its deals at once):
 # enough to tell it even where ``StatementCounter`` shortens what it records.
@@ -88,6 +88,5 @@ def new_game(app: Flask, deals: int, *, players: list[str] = PLAYERS) -> tuple[s
 
 
 def with_pencil(client: FlaskClient, game_id: str, key: str) -> FlaskClient:
-    """``client`` holding the game's edit key, as the scorer's phone does."""
-    client.set_cookie(cookie_name(game_id), key, path=f"/games/{game_id}")
-    return client
+    """``client`` holding the game's pencil, as the scorer's phone does (a grant in its keyring)."""
+    return hold_pencil(client, game_id)

@@ -21,10 +21,10 @@ from sqlalchemy import select, update
 from test_query_budget import BUDGET, statements_for
 
 from scorekeeper import services, stats
-from scorekeeper.access import PEOPLE_PATH, cookie_name
 from scorekeeper.extensions import db
 from scorekeeper.models import KeptWindow, today
 from scorekeeper.rules import RULESETS
+from tests.helpers import hold_pencil
 
 
 @pytest.fixture
@@ -186,10 +186,10 @@ def test_the_home_page_replays_no_game(app: Flask, monkeypatch: pytest.MonkeyPat
 def test_a_key_holder_and_a_plain_visitor_never_share_a_kept_players_page(app: Flask) -> None:
     """The rename and merge forms show to whoever holds the keys of all the player's games only."""
     app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0
-    game_id, key = new_game(app, 18, players=["Ann", "Bob", "Cid"])
+    game_id, _key = new_game(app, 18, players=["Ann", "Bob", "Cid"])
     url = f"/players/{ann(app)}"
     visitor, holder = app.test_client(), app.test_client()
-    holder.set_cookie(cookie_name(game_id), key, path=PEOPLE_PATH)
+    hold_pencil(holder, game_id)
     for _ in range(2):  # the second round would find what the first one kept
         assert 'id="manage-heading"' not in visitor.get(url).get_data(as_text=True)
         assert 'id="manage-heading"' in holder.get(url).get_data(as_text=True)

@@ -149,3 +149,33 @@ def test_player_page_is_constant_in_games(app: Flask, counter: StatementCounter)
 
 def test_player_page_is_within_budget(app: Flask, counter: StatementCounter) -> None:
     assert_within_budget(player_page_counts(app, counter))
+
+
+def test_a_keyring_costs_the_same_whatever_the_number_of_games_it_holds(
+    app: Flask, counter: StatementCounter
+) -> None:
+    """The game page, its 304 and Ann's page (with the rename form: the keyring holds every game
+    she sat in) read the keyring in statements that do not grow with the games the phone holds."""
+    phone = app.test_client()
+    counts: dict[str, list[str]] = {}
+    made: list[str] = []
+    for games in (1, 5, 20):
+        while len(made) < games:
+            game_id, _key = new_game(app, 1, players=["Ann", f"K{len(made)}b", f"K{len(made)}c"])
+            with_pencil(phone, game_id, _key)
+            made.append(game_id)
+        with app.app_context():
+            ann = f"/players/{services.find_player('Ann').id}"
+        first = f"/games/{made[0]}"
+        for label, url in ((f"game page, holding {games}", first), (f"Ann's page, holding {games}", ann)):
+            statements_for(counter, phone, url)
+            counts[label] = statements_for(counter, phone, url)
+        assert 'id="manage-heading"' in phone.get(ann).get_data(as_text=True)
+        etag = phone.get(first).headers["ETag"]
+        counts[f"game 304, holding {games}"] = statements_for(
+            counter, phone, first, status=304, headers={"If-None-Match": etag}
+        )
+    assert_within_budget(counts)
+    for kind in ("game page", "Ann's page", "game 304"):
+        assert len({len(s) for label, s in counts.items() if label.startswith(kind)}) == 1, counts
+    assert all(len(s) == 1 for label, s in counts.items() if label.startswith("game 304")), counts

@@ -55,6 +55,7 @@ class Answer:
     status: int
     headers: dict[str, str]
     body: bytes
+    raw_headers: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def json(self) -> Any:
@@ -66,6 +67,10 @@ class Answer:
 
     def header(self, name: str, default: str = "") -> str:
         return self.headers.get(name.lower(), default)
+
+    def header_list(self, name: str) -> list[str]:
+        """Every value of a header that may come more than once (``Set-Cookie``)."""
+        return [value for key, value in self.raw_headers if key.lower() == name.lower()]
 
 
 @dataclass
@@ -212,7 +217,8 @@ def send(connection: http.client.HTTPConnection, call: Call) -> Answer:
     connection.request(call.method, call.path, body=body, headers=headers)
     response = connection.getresponse()
     data = response.read()
-    return Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, data)
+    raw = response.getheaders()
+    return Answer(response.status, {k.lower(): v for k, v in raw}, data, raw)
 
 
 def no_control_socket() -> list[str]:

@@ -154,12 +154,15 @@ def page_client(server: LiveServer, game_id: str, key: str, form: dict[str, Any]
     cookie = f"sk_edit_{game_id}={key}"
     page = server.request("GET", f"/games/{game_id}", headers={"Cookie": cookie})
     assert page.status == 200, page.text[:300]
-    session = SimpleCookie(page.header("Set-Cookie") or "")
-    assert "scorekeeper_session" in session, page.headers
+    session: SimpleCookie = SimpleCookie()
+    for line in page.header_list("Set-Cookie"):
+        session.load(line)
+    # The old key cookie is taken over at this first visit: the phone then holds its device cookie.
+    assert "scorekeeper_session" in session and "sk_device" in session, page.headers
     match = CSRF_RE.search(page.text)
     assert match, "the game page has no form token"
     body = urllib.parse.urlencode({"csrf_token": match.group(1), **form})
-    cookies = f"{cookie}; scorekeeper_session={session['scorekeeper_session'].value}"
+    cookies = "; ".join(f"{name}={session[name].value}" for name in ("scorekeeper_session", "sk_device"))
     return Call("POST", f"/games/{game_id}/deals", body, {"Cookie": cookies})
 
 

@@ -14,7 +14,7 @@ from bench.demo import seed_demo
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult
-from tests.helpers import MIZERKA_DEALS
+from tests.helpers import MIZERKA_DEALS, hold_pencil
 
 
 @contextmanager
@@ -72,10 +72,10 @@ def test_rankings_and_player_page_with_1_and_with_20_games(app: Flask, client: F
 
 def test_game_page_queries_do_not_grow_with_deals(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
-        loaded, key = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
+        loaded, _key = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
         game_id = loaded.id
         db.session.remove()
-    client.set_cookie(f"sk_edit_{game_id}", key, path=f"/games/{game_id}")  # the scorer's view
+    hold_pencil(client, game_id)  # the scorer's view
     counts = []
     recorded = 0
     for deals in (1, 9, 18):  # the page for the finished game (18) shows the chart and the rematch button

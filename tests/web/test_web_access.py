@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -113,20 +114,45 @@ def test_a_cookie_with_a_wrong_key_gives_no_pencil(
     assert db_snapshot(app) == before
 
 
-def test_the_hand_over_page_gives_the_pencil_for_the_right_key(
+def hand_over_link(client: FlaskClient, game_id: str) -> tuple[str, Any]:
+    """The scorer taps "Hand over the pencil" on the game page: the link's one-time code, and the answer."""
+    doc = parse_html(page(client, f"/games/{game_id}"))
+    form = doc.find("form", action=f"/games/{game_id}/hand-over")
+    response = submit(client, form)
+    assert response.status_code == 200, response.status_code
+    link = parse_html(response.get_data(as_text=True)).find("textarea", id="hand-over-link").text
+    prefix = f"http://localhost/games/{game_id}/take#"
+    assert link.startswith(prefix), link
+    return link[len(prefix) :], response
+
+
+def take(phone: FlaskClient, game_id: str, code: str) -> Any:
+    """A phone opens the hand-over link: its page posts the code from the link's fragment."""
+    form = parse_html(page(phone, f"/games/{game_id}/take")).find("form", id="take-form")
+    return submit(phone, form, fill={"key": code})
+
+
+def test_a_hand_over_link_gives_the_pencil_once(
     app: Flask, client: FlaskClient, watcher: FlaskClient
 ) -> None:
     game_id = start_mizerka(client, deals=1)
     doc = parse_html(page(watcher, f"/games/{game_id}/take"))
     assert doc.find("h1").text == "Take the pencil"
     assert "Mizerka: Ann, Bob, Cid." in doc.text
-    form = doc.find("form", id="take-form")
-    assert form.attrs["action"] == f"/games/{game_id}/take"
+    assert doc.find("form", id="take-form").attrs["action"] == f"/games/{game_id}/take"
 
-    response = submit(watcher, form, fill={"key": edit_key(client, game_id)})
+    code, shown = hand_over_link(client, game_id)
+    assert shown.headers["Cache-Control"] == "no-store"
+    shown_doc = parse_html(shown.get_data(as_text=True))
+    assert shown_doc.find("h1").text == "Hand over the pencil"
+    assert shown_doc.find("svg")  # the QR code
+    assert shown_doc.find("button", cls="primary").text == "Copy"
+    assert [button for button in shown_doc.find_all("button") if "data-share-link" in button.attrs]
+
+    response = take(watcher, game_id, code)
     assert response.status_code == 303
     assert response.headers["Location"] == f"/games/{game_id}"
-    assert response.headers["Set-Cookie"].startswith(f"sk_edit_{game_id}=")
+    assert response.headers["Set-Cookie"].startswith("sk_device=")
     doc = parse_html(follow(watcher, response))
     assert doc.find(cls="flashes").text == "This phone can now enter the score."
     declare_form = doc.find("form", cls="declare-form")
@@ -134,29 +160,94 @@ def test_the_hand_over_page_gives_the_pencil_for_the_right_key(
     # The first phone keeps its pencil too.
     assert parse_html(page(client, f"/games/{game_id}")).find("form", cls="tricks-form")
 
+    # The same link, opened again on a third phone: refused, and said why.
+    third = app.test_client()
+    before = db_snapshot(app)
+    response = take(third, game_id, code)
+    assert response.status_code == 403
+    assert parse_html(response.get_data(as_text=True)).find(id="error-key").text == (
+        "This hand-over link has already been used. Ask the scorer to make a new one."
+    )
+    assert "sk_device" not in response.headers.get("Set-Cookie", "")
+    assert db_snapshot(app) == before
+    assert not has_forms(parse_html(page(third, f"/games/{game_id}")))
+    # The first phone makes a new one, and it works.
+    again, _ = hand_over_link(client, game_id)
+    assert again != code
+    assert take(third, game_id, again).status_code == 303
+    assert parse_html(page(third, f"/games/{game_id}")).find("form", cls="tricks-form")
+
+
+def test_a_hand_over_link_expires_after_ten_minutes(
+    app: Flask, client: FlaskClient, watcher: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorekeeper.services import keyring
+
+    game_id = start_mizerka(client, deals=1)
+    code, _ = hand_over_link(client, game_id)
+    made = keyring.now()
+    monkeypatch.setattr(keyring, "now", lambda: made + timedelta(minutes=10, seconds=1))
+    response = take(watcher, game_id, code)
+    assert response.status_code == 403
+    assert parse_html(response.get_data(as_text=True)).find(id="error-key").text == (
+        "This hand-over link has expired. Ask the scorer to make a new one."
+    )
+    assert not has_forms(parse_html(page(watcher, f"/games/{game_id}")))
+    # Just before its ten minutes are up, a new one still works.
+    code, _ = hand_over_link(client, game_id)
+    made = keyring.now()
+    monkeypatch.setattr(keyring, "now", lambda: made + timedelta(minutes=9, seconds=59))
+    assert take(watcher, game_id, code).status_code == 303
+
+
+def test_only_the_scorer_makes_a_hand_over_link(
+    app: Flask, client: FlaskClient, watcher: FlaskClient
+) -> None:
+    game_id = start_mizerka(client, deals=1)
+    token = csrf_from(page(watcher, "/games/new"))
+    before = db_snapshot(app)
+    assert watcher.post(f"/games/{game_id}/hand-over", data={"csrf_token": token}).status_code == 403
+    assert client.post(f"/games/{game_id}/hand-over", data={}).status_code == 400  # no CSRF token
+    assert db_snapshot(app) == before
+
 
 @pytest.mark.parametrize("key", ["wrong-key", "", "   "])
-def test_the_hand_over_page_refuses_a_wrong_key(
+def test_the_hand_over_page_refuses_a_wrong_code(
     app: Flask, client: FlaskClient, watcher: FlaskClient, key: str
 ) -> None:
     game_id = start_mizerka(client, deals=1)
     other_game = start_mizerka(client)
+    other_code, _ = hand_over_link(client, other_game)
     form = parse_html(page(watcher, f"/games/{game_id}/take")).find("form", id="take-form")
+    old_link_key = edit_key(client, game_id)
     before = db_snapshot(app)
-    for attempt in [key, edit_key(client, other_game)]:  # a real key, of another game, is wrong too
+    # The game's own edit key (what the old links carried) and another game's good code are wrong too.
+    for attempt in [key, old_link_key, other_code]:
         response = submit(watcher, form, fill={"key": attempt})
         assert response.status_code == 403
-        assert "Set-Cookie" not in response.headers or "sk_edit_" not in response.headers["Set-Cookie"]
+        assert "sk_device" not in response.headers.get("Set-Cookie", "")
         doc = parse_html(response.get_data(as_text=True))
         assert doc.find(id="error-key").text == "That hand-over code does not belong to this game."
     assert db_snapshot(app) == before
     assert not has_forms(parse_html(page(watcher, f"/games/{game_id}")))
 
 
-def test_the_edit_key_never_appears_in_a_page_or_address(client: FlaskClient, watcher: FlaskClient) -> None:
+def test_no_key_or_hand_over_code_appears_in_a_kept_page_or_address(
+    client: FlaskClient, watcher: FlaskClient
+) -> None:
     game_id = start_mizerka(client, deals=1)
     key = edit_key(client, game_id)
+    code, _ = hand_over_link(client, game_id)
+    device = client.get_cookie("sk_device")
+    assert device is not None
+    secrets = (key, code, device.value)
     for url in ["/", f"/games/{game_id}", f"/games/{game_id}/scoresheet", f"/games/{game_id}/take"]:
-        assert key not in page(client, url)
-        assert key not in page(watcher, url)
-    assert key not in text_of(page(client, f"/games/{game_id}/deals/1/edit"))
+        for phone in (client, watcher):
+            html = page(phone, url)
+            assert not any(secret in html for secret in secrets), url
+    assert not any(secret in text_of(page(client, f"/games/{game_id}/deals/1/edit")) for secret in secrets)
+    # The game page offers the hand-over as a form, never as a link or QR code of its own.
+    share = parse_html(page(client, f"/games/{game_id}")).find("details", cls="share")
+    assert share.find("form", action=f"/games/{game_id}/hand-over")
+    assert len(share.find_all("svg")) == 1  # the watch link's QR code alone
+    assert "/take" not in page(client, f"/games/{game_id}")

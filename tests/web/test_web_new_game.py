@@ -143,11 +143,14 @@ def test_no_first_dealer_at_all_means_a_random_draw(client: FlaskClient) -> None
 def test_the_creator_gets_the_pencil_and_a_secure_cookie(client: FlaskClient) -> None:
     response = post_new_game(client, ["Ann", "Bob", "Cid"], first_dealer="0")
     game_id = response.headers["Location"].rsplit("/", 1)[-1]
-    cookie = response.headers["Set-Cookie"]
-    assert cookie.startswith(f"sk_edit_{game_id}=")
+    cookies = response.headers.getlist("Set-Cookie")
+    assert not [line for line in cookies if line.startswith("sk_edit_")]  # no key leaves the server
+    cookie = next(line for line in cookies if line.startswith("sk_device="))
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
-    assert f"Path=/games/{game_id}" in cookie
+    assert "Path=/;" in cookie
+    assert parse_html(follow(client, response)).find("form", cls="declare-form")
+    assert game_id
 
 
 def test_a_seat_left_out_of_the_post_is_missing_not_filled_by_its_neighbour(

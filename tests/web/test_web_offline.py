@@ -190,7 +190,8 @@ def test_only_the_scorers_own_page_may_send_deals(
 ) -> None:
     game_id = start_mizerka(client, deals=1)
     phone = client if who == "scorer" else app.test_client()
-    if who == "stranger":
+    if who == "stranger":  # a keyring of its own (another game's pencil), and an old cookie with a wrong key
+        start_mizerka(phone)
         phone.set_cookie(f"sk_edit_{game_id}", "not-the-key", path=f"/games/{game_id}")
     body = {"number": 2, "contract": MIZERKA_DEALS[1].contract}
     answer = sync(phone, "POST", f"/games/{game_id}/sync/deals", body, **headers)

@@ -171,6 +171,12 @@ class UndoForm(FlaskForm):
 
 
 class HandOverForm(FlaskForm):
+    """Make a new hand-over link: nothing to fill in but the CSRF token."""
+
+
+class TakeForm(FlaskForm):
+    """The hand-over link's one-time code (filled in from the link's fragment by the page's script)."""
+
     key = PasswordField(render_kw={"autocomplete": "off", "spellcheck": "false", "required": True})
 
 

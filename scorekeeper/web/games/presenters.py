@@ -307,13 +307,11 @@ def _qr_svg(url: str, title: str) -> Markup:
     return Markup(svg)
 
 
-def share_links(game_id: str, key: str | None) -> dict[str, ShareLink] | None:
-    """The watch link (read-only) and the hand-over link (carries the key in the fragment)."""
-    if not key:
-        return None
+def share_links(game_id: str) -> dict[str, ShareLink]:
+    """The watch link (read-only).  The hand-over link is made on demand, on a page of its own
+    (``routes.hand_over``): the game page, which the phone may keep, carries no key or token."""
     watch = url_for("web.game", game_id=game_id, _external=True)
-    hand_over = url_for("web.take_pencil", game_id=game_id, _external=True) + "#" + key
-    return {"watch": ShareLink(watch, qr_svg(watch)), "hand_over": ShareLink(hand_over, qr_svg(hand_over))}
+    return {"watch": ShareLink(watch, qr_svg(watch))}
 
 
 CONTRACT_MARKS = {

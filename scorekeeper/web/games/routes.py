@@ -19,16 +19,17 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from ... import charts, pagecache, services, stats
-from ...access import can_edit, page_key, remember_key
+from ... import access, charts, pagecache, services, stats
+from ...access import can_edit, give_pencil
 from ...errors import Kind, kind_of, status_for
 from ...extensions import limit_game_creation
 from ...i18n import current_language
 from ...messages import say, shown, term
 from ...models import today, utcnow
-from ...rules import RULESETS, Refusal, get_ruleset
-from ...services import Snapshot
+from ...rules import N_, RULESETS, Refusal, get_ruleset
+from ...services import Snapshot, keyring
 from .. import bp
+from ..attempts import limit_failed_attempts
 from ..loading import Redraw, load_game, open_write, require_editor
 from ..validators import refusal_of
 from .entry import already_stored, field_errors, forbidden_bid, seat_values
@@ -37,13 +38,14 @@ from .forms import (
     HandOverForm,
     NewGameForm,
     RematchForm,
+    TakeForm,
     TricksForm,
     UndoForm,
     number_or_raw,
     per_seat_numbers,
 )
 from .plan import offline_plan
-from .presenters import game_view, name_marks, share_links
+from .presenters import ShareLink, game_view, name_marks, qr_svg, share_links
 
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
@@ -96,7 +98,7 @@ def new_game() -> Any:
             first_dealer = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else choice
         options = {spec.id: request.form.get(spec.id, spec.default) for spec in ruleset.options}
         try:
-            game, key = services.create_game(
+            game, _key = services.create_game(
                 ruleset.id,
                 names,
                 first_dealer,
@@ -112,9 +114,8 @@ def new_game() -> Any:
                 flash(gettext("The app drew %(player)s to deal first.", player=dealer), "info")
             else:
                 flash(gettext("%(player)s deals first.", player=dealer), "info")
-            response = redirect(url_for("web.game", game_id=game.id), code=303)
-            remember_key(response, request, game.id, key)
-            return response
+            give_pencil([game.id])
+            return redirect(url_for("web.game", game_id=game.id), code=303)
     status = 422 if request.method == "POST" else 200
     if request.method == "GET":
         form.played_on.data = today().isoformat()
@@ -147,7 +148,7 @@ def rematch(game_id: str) -> Any:
     if not form.validate_on_submit():
         abort(400)
     try:
-        game, key = services.rematch(game_id)
+        game, _key = services.rematch(game_id)
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
@@ -155,9 +156,8 @@ def rematch(game_id: str) -> Any:
         return redirect(url_for("web.game", game_id=game_id), code=303)
     dealer = game.setup.players[game.setup.first_dealer]
     flash(gettext("Rematch: same seats, %(player)s deals first.", player=dealer), "info")
-    response = redirect(url_for("web.game", game_id=game.id), code=303)
-    remember_key(response, request, game.id, key)
-    return response
+    give_pencil([game.id])
+    return redirect(url_for("web.game", game_id=game.id), code=303)
 
 
 def totals_chart(game: Snapshot) -> Markup | None:
@@ -176,8 +176,11 @@ def _render_game(
     status: int = 200,
     declare: DeclareForm | None = None,
     tricks: TricksForm | None = None,
+    editable: bool | None = None,
 ) -> Response:
-    editable = can_edit(request, game)
+    """The game page; ``editable``: whether this phone holds the pencil, when already known."""
+    if editable is None:
+        editable = can_edit(request, game)
     # Drawn again after a refused post too: the language switch comes back to the game, not the post.
     pagecache.drawn_at(url_for("web.game", game_id=game.id))
     view = game_view(game, editable=editable)
@@ -186,7 +189,7 @@ def _render_game(
         # Drawn again after a refusal: the bid the engine denies the dealer, given the bids typed.
         typed = seat_values(declare.bids.data, len(game.setup.players))
         forbidden = forbidden_bid(game, view.turn.number, typed)
-    share = share_links(game.id, page_key(request, game.id)) if editable else None
+    share = share_links(game.id) if editable else None
     offline = offline_plan(game, editable)
     response = make_response(
         render_template(
@@ -199,6 +202,7 @@ def _render_game(
             share=share,
             chart=totals_chart(game),
             rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
+            hand_over=HandOverForm(formdata=None) if editable else None,
             forbidden=forbidden,
             offline=offline,
         ),
@@ -241,11 +245,10 @@ def game(game_id: str) -> Any:
     Answers 304 to a watching phone whose copy is current, from one cheap query, and
     serves the page already rendered for this version of the game after the same query.
     """
-    known = services.game_version_and_key(game_id)
+    known = access.version_and_editable(game_id)
     if known is None:
         abort(404)
-    version, key_hash = known
-    editable = services.hash_matches(key_hash, page_key(request, game_id))
+    version, editable = known
     if request.if_none_match.contains(_etag(version, editable)):
         response: Response = make_response("", 304)
         response.set_etag(_etag(version, editable))
@@ -256,7 +259,7 @@ def game(game_id: str) -> Any:
     body = pagecache.cached(key) if reusable else None
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
-    response = _render_game(load_game(game_id))
+    response = _render_game(load_game(game_id), editable=editable)
     if reusable and response.status_code == 200:
         pagecache.keep(key, response.get_data(as_text=True))
     return response
@@ -389,27 +392,68 @@ def scoresheet(game_id: str) -> str:
     return body
 
 
-@bp.route("/games/<game_id>/take", methods=["GET", "POST"])
-def take_pencil(game_id: str) -> Any:
-    """The hand-over link's landing page: the key comes in the fragment (or typed), never the URL.
+@bp.post("/games/<game_id>/hand-over")
+def hand_over(game_id: str) -> Any:
+    """A new hand-over link: a one-time token, good for one phone and a few minutes.
 
-    A small script posts the fragment's key here; without scripts the code can be pasted.
+    Made on demand and shown on a page of its own that no cache keeps, so that the game
+    page (which the phone keeps for offline use) never carries a key or a token.
     """
     game = load_game(game_id)
+    require_editor(game)
     form = HandOverForm()
+    if not form.validate_on_submit():
+        abort(400)
+    token = access.new_hand_over(game_id)
+    link = url_for("web.take_pencil", game_id=game_id, _external=True) + "#" + token
+    seconds = int(current_app.config["HAND_OVER_SECONDS"])
+    response = make_response(
+        render_template(
+            "web/hand_over.html",
+            game=game_view(game, editable=True),
+            link=ShareLink(link, qr_svg(link)),
+            minutes=max(1, (seconds + 59) // 60),
+            again=HandOverForm(formdata=None),
+        )
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+#: Why a hand-over code was refused, by what became of it.
+TAKE_REFUSED = {
+    keyring.HandOverOutcome.USED: N_(
+        "This hand-over link has already been used. Ask the scorer to make a new one."
+    ),
+    keyring.HandOverOutcome.EXPIRED: N_("This hand-over link has expired. Ask the scorer to make a new one."),
+    keyring.HandOverOutcome.UNKNOWN: N_("That hand-over code does not belong to this game."),
+}
+
+
+@bp.route("/games/<game_id>/take", methods=["GET", "POST"])
+@limit_failed_attempts("take")
+def take_pencil(game_id: str) -> Any:
+    """The hand-over link's landing page: the one-time code comes in the fragment (or typed),
+    never the URL.  It works once, and only until it expires.
+
+    A small script posts the fragment's code here; without scripts the code can be pasted.
+    """
+    game = load_game(game_id)
+    form = TakeForm()
     error = None
     if form.validate_on_submit():
-        key = (form.key.data or "").strip()
-        if services.key_matches(game, key):
+        outcome = access.take_hand_over(game_id, (form.key.data or "").strip())
+        if outcome is keyring.HandOverOutcome.TAKEN:
             flash(gettext("This phone can now enter the score."), "ok")
-            response = redirect(url_for("web.game", game_id=game_id), code=303)
-            remember_key(response, request, game_id, key)
-            return response
-        error = gettext("That hand-over code does not belong to this game.")
+            return redirect(url_for("web.game", game_id=game_id), code=303)
+        error = gettext(TAKE_REFUSED[outcome])
     status = 403 if error else (422 if request.method == "POST" else 200)
-    return render_template(
-        "web/take.html", game=game_view(game, editable=False), form=form, error=error
-    ), status
+    response = make_response(
+        render_template("web/take.html", game=game_view(game, editable=False), form=form, error=error),
+        status,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/rules")

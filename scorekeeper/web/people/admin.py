@@ -1,4 +1,8 @@
-"""The administrator's sign-in: the admin key (settings, or printed by ``make run``), kept in the session."""
+"""The administrator's sign-in: the admin key (settings, or printed by ``make run``).
+
+The sign-in is a session held on the server (``access.sign_in_admin``): signing out ends it,
+and it expires after 12 hours.  Ten wrong keys a minute from one address answer 429.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,12 @@ from flask_babel import gettext
 
 from ...access import is_admin, sign_in_admin, sign_out_admin
 from .. import bp
+from ..attempts import limit_failed_attempts
 from .forms import AdminSignInForm, AdminSignOutForm
 
 
 @bp.route("/admin", methods=["GET", "POST"])
+@limit_failed_attempts("admin")
 def admin_sign_in() -> Any:
     """Sign in with the admin key (rename and merge anyone), or sign out when signed in."""
     form = AdminSignInForm()
@@ -32,7 +38,7 @@ def admin_sign_in() -> Any:
 
 @bp.post("/admin/sign-out")
 def admin_sign_out() -> Any:
-    """Forget the administrator's sign-in in this browser."""
+    """End the administrator's session: on the server, so a copy of the cookie no longer signs in."""
     form = AdminSignOutForm()
     if form.validate_on_submit():
         sign_out_admin()

@@ -8,7 +8,7 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from flask_babel import gettext
 
 from ... import charts, pagecache, services, stats
-from ...access import held_keys, is_admin
+from ...access import device, is_admin
 from ...errors import status_for
 from ...limits import query_int
 from ...messages import say, shown
@@ -92,8 +92,8 @@ def _render_rankings() -> str:
 
 
 def authority() -> services.Authority:
-    """What this visitor holds: the administrator's sign-in, and the game keys sent to the people pages."""
-    return services.Authority(admin=is_admin(), keys=held_keys(request))
+    """What this visitor holds: the administrator's sign-in, and its device (its keyring of game keys)."""
+    return services.Authority(admin=is_admin(), device=device())
 
 
 def _render_players(
@@ -107,7 +107,7 @@ def _render_players(
             merge=merge or MergeForm(formdata=None),
             error=shown(error),
             # Merging by name is offered to whoever may manage someone: the admin or a key holder.
-            can_merge=held.admin or bool(held.keys),
+            can_merge=held.admin or held.device is not None,
             admin=held.admin,
         ),
         status,
@@ -127,7 +127,7 @@ def merge_players() -> Any:
     if not form.validate_on_submit():
         return _render_players(form, RuleError("form", N_("The form was incomplete; try again."), None), 422)
     held = authority()
-    if not held.admin and not held.keys:  # holds no key at all: may manage nobody
+    if not held.admin and held.device is None:  # holds no key at all: may manage nobody
         return _render_players(form, services.not_allowed(), 403)
     try:
         duplicate = services.find_player(form.duplicate.data)
@@ -192,11 +192,11 @@ def _render_player(
 def player(player_id: int) -> str:
     """One player: record, contracts, head to head, recent games and points per game over time.
 
-    Whoever holds game keys may be offered to rename or merge this player: their page is theirs
+    A phone with a keyring may be offered to rename or merge this player: its page is its own
     alone, never kept; the others' is kept apart for the administrator and everyone else.
     """
     held = authority()
-    if held.keys:
+    if held.device is not None:
         return _render_player(player_id)[0]
     latest = stats.latest_write()
     return pagecache.club_page(latest, today(), utcnow(), lambda: _render_player(player_id)[0], held.admin)

@@ -10,7 +10,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from ... import transfer
-from ...access import remember_key
+from ...access import give_pencil
 from ...extensions import limit_game_creation
 from ...messages import shown, term
 from ...rules import N_, Refusal, RuleError
@@ -86,7 +86,7 @@ def import_game() -> Any:
                     else transfer.same_game_here(transfer.validate_export(data))
                 )
                 if already is None:
-                    loaded, key = transfer.import_game(data)
+                    loaded, _key = transfer.import_game(data)
             except Refusal as refused:
                 error = refused
             else:
@@ -102,8 +102,7 @@ def import_game() -> Any:
                     players=", ".join(loaded.setup.players),
                 )
                 flash(imported, "ok")
-                response = redirect(url_for("web.game", game_id=loaded.id), code=303)
-                remember_key(response, request, loaded.id, key)
-                return response
+                give_pencil([loaded.id])
+                return redirect(url_for("web.game", game_id=loaded.id), code=303)
     status = 422 if request.method == "POST" else 200
     return render_template("web/import.html", form=form, error=shown(error), already=None), status

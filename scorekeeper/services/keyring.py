@@ -1,0 +1,196 @@
+"""The keys a phone holds, kept on the server; one-time hand-over tokens; the administrator's sessions.
+
+A phone is a ``Device``: the hash of the random token in its one device cookie.  Each game it
+holds the pencil of is a ``Grant``.  Grants are only ever added (a device or a game that goes
+takes its grants with it), so a worker may remember the ones it has seen (``scorekeeper.access``).
+Every token here is high-entropy random and stored as its SHA-256 hash only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Mapping
+from datetime import datetime, timedelta
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, func, literal, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ..extensions import db
+from ..models import AdminSession, Device, Game, Grant, HandOver, Seat, utcnow
+from .keys import hash_key, hash_matches
+from .store import plausible_id
+
+#: Old key cookies one request may bring to be taken over (a Cookie header holds fewer).
+MOST_TAKEN_OVER = 400
+
+
+def now() -> datetime:
+    """The server's clock for tokens and sessions (tests move it)."""
+    return utcnow()
+
+
+def new_token() -> str:
+    """A 256-bit random token, URL-safe: only its hash is stored."""
+    return secrets.token_urlsafe(32)
+
+
+# -- devices and grants ----------------------------------------------------------------------------
+
+
+def _insert_ignoring_duplicates(model: Any) -> Any:
+    """``INSERT ... ON CONFLICT DO NOTHING`` on both databases: a grant held twice is held once."""
+    dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
+    return dialect.insert(model).on_conflict_do_nothing()
+
+
+def device_for_grant(device_hash: str | None) -> tuple[str, str | None]:
+    """The device to grant to: this one if the server made it, else a new one.
+
+    Returns its hash and, for a new device, its token (for the cookie).  A token the server
+    never issued is not taken: nobody can choose the device a phone's keys are kept under.
+    Call inside a transaction.
+    """
+    if device_hash is not None:
+        known = db.session.execute(select(Device.token_hash).where(Device.token_hash == device_hash)).first()
+        if known is not None:
+            return device_hash, None
+    token = new_token()
+    hashed = hash_key(token)
+    db.session.execute(_insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now()))
+    return hashed, token
+
+
+def add_grants(device_hash: str, game_ids: Collection[str]) -> None:
+    """The device holds the pencil of ``game_ids`` (already held ones stay as they are)."""
+    if game_ids:
+        at = now()
+        db.session.execute(
+            _insert_ignoring_duplicates(Grant),
+            [{"device_hash": device_hash, "game_id": game_id, "created_at": at} for game_id in game_ids],
+        )
+
+
+def holds(device_hash: str, game_id: str) -> bool:
+    """Whether the device holds the game's pencil (one query)."""
+    if not plausible_id(game_id):
+        return False
+    found = db.session.execute(
+        select(literal(1)).where(Grant.device_hash == device_hash, Grant.game_id == game_id)
+    ).first()
+    return found is not None
+
+
+def version_and_grant(game_id: str, device_hash: str | None) -> tuple[int, bool] | None:
+    """The game's write counter and whether the device holds its pencil, in one query; None: no game."""
+    if not plausible_id(game_id):
+        return None
+    granted: Any = literal(False)
+    if device_hash is not None:
+        granted = exists().where(Grant.game_id == Game.id, Grant.device_hash == device_hash)
+    row = db.session.execute(select(Game.version, granted).where(Game.id == game_id)).first()
+    return None if row is None else (int(row[0]), bool(row[1]))
+
+
+def games_with_keys(keys: Mapping[str, str]) -> list[str]:
+    """Of ``keys`` (game id -> edit key, as old key cookies held them), the ids whose key is right."""
+    wanted = [game_id for game_id in keys if plausible_id(game_id)][:MOST_TAKEN_OVER]
+    if not wanted:
+        return []
+    rows = db.session.execute(select(Game.id, Game.edit_key_hash).where(Game.id.in_(wanted)))
+    return [game_id for game_id, key_hash in rows if hash_matches(key_hash, keys.get(game_id))]
+
+
+def holds_every_game_of(device_hash: str, player_ids: Collection[int]) -> bool:
+    """Whether the device holds the pencil of every game these players sat in (and there is one).
+
+    One query, whatever the number of games: the games, and those of them the device holds.
+    """
+    games = (
+        select(Seat.game_id.label("game_id"))
+        .where(Seat.player_id.in_(list(player_ids)))
+        .distinct()
+        .subquery()
+    )
+    held = and_(Grant.game_id == games.c.game_id, Grant.device_hash == device_hash)
+    total, granted = db.session.execute(
+        select(func.count(games.c.game_id), func.count(Grant.game_id)).select_from(
+            games.outerjoin(Grant, held)
+        )
+    ).one()
+    return bool(total) and total == granted
+
+
+# -- hand-over tokens ------------------------------------------------------------------------------
+
+
+class HandOverOutcome(Enum):
+    TAKEN = "taken"
+    USED = "used"
+    EXPIRED = "expired"
+    UNKNOWN = "unknown"
+
+
+def new_hand_over(game_id: str, lifetime: timedelta) -> str:
+    """A one-time hand-over token for the game, good until ``lifetime`` from now. Call inside a
+    transaction.  The game's spent and expired tokens go (nothing is left to check them against)."""
+    at = now()
+    db.session.execute(
+        delete(HandOver).where(
+            HandOver.game_id == game_id, (HandOver.expires_at <= at) | HandOver.used_at.is_not(None)
+        )
+    )
+    token = new_token()
+    db.session.add(HandOver(token_hash=hash_key(token), game_id=game_id, expires_at=at + lifetime))
+    return token
+
+
+def use_hand_over(game_id: str, token: str) -> HandOverOutcome:
+    """Spend the token if it is the game's, unused and unexpired (one conditional UPDATE: of two
+    phones opening the link at once, one gets it).  Call inside a transaction."""
+    if not token:
+        return HandOverOutcome.UNKNOWN
+    at, hashed = now(), hash_key(token)
+    this = and_(HandOver.token_hash == hashed, HandOver.game_id == game_id)
+    spent = db.session.execute(
+        update(HandOver)
+        .where(this, HandOver.used_at.is_(None), HandOver.expires_at > at)
+        .values(used_at=at)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(spent, "rowcount", 0) == 1:
+        return HandOverOutcome.TAKEN
+    row = db.session.execute(select(HandOver.used_at).where(this)).first()
+    if row is None:
+        return HandOverOutcome.UNKNOWN
+    return HandOverOutcome.USED if row[0] is not None else HandOverOutcome.EXPIRED
+
+
+# -- the administrator's sessions ------------------------------------------------------------------
+
+
+def open_admin_session(key_mark: str, lifetime: timedelta) -> str:
+    """A new signed-in session (its token, for the browser's session); expired ones go. In a transaction."""
+    at = now()
+    db.session.execute(delete(AdminSession).where(AdminSession.expires_at <= at))
+    token = new_token()
+    db.session.add(
+        AdminSession(token_hash=hash_key(token), key_mark=key_mark, created_at=at, expires_at=at + lifetime)
+    )
+    return token
+
+
+def admin_session_valid(token: str, key_mark: str) -> bool:
+    """Whether the session is open, unexpired and was signed in with the current admin key."""
+    row = db.session.execute(
+        select(AdminSession.key_mark).where(
+            AdminSession.token_hash == hash_key(token), AdminSession.expires_at > now()
+        )
+    ).first()
+    return row is not None and secrets.compare_digest(str(row[0]), key_mark)
+
+
+def close_admin_session(token: str) -> None:
+    """End the session on the server: its cookie, copied or not, no longer signs anyone in."""
+    db.session.execute(delete(AdminSession).where(AdminSession.token_hash == hash_key(token)))
