@@ -478,8 +478,10 @@ def test_the_servers_deals_corrected_and_undone_offline_end_up_as_corrected_once
         editor.locator(f"#offline-fix-tricks-{seat}").fill(str(count))
     editor.get_by_role("button", name="Save the correction").tap()
     expect(page.locator("#offline-deal-3")).to_contain_text("correction not sent yet")
-    # Deal 4, the server's last, undone; then played again as Ann chooses now.
-    page.locator("#offline-turn").get_by_role("button", name="Undo deal 4").tap()
+    # Deal 4, the server's last, undone (asked first, as online); then played again as Ann chooses now.
+    undo = page.locator("details.offline-undo")
+    undo.locator("summary", has_text="Undo deal 4").tap()
+    undo.get_by_role("button", name="Yes, undo deal 4").tap()
     expect(page.locator("#offline-undone-4")).to_contain_text("undo not sent yet")
     enter_offline(page, 4, "Spades", (6, 4, 3))
     expect(status).to_contain_text("#3, #4")

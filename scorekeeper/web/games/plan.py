@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import url_for
 
+from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
 from ...rules import TRICKS_PER_DEAL
@@ -27,6 +28,8 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
     return {
         "game": game.id,
         "version": game.version,
+        # The API's tag of this version (If-Match): the script compares tags, it never makes one.
+        "etag": f'"{api_etag(game.version)}"',
         "ruleset": ruleset.id,
         "players": list(setup.players),
         "deal_count": state.deal_count,

@@ -196,6 +196,7 @@ def _render_game(
             rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
             forbidden=forbidden,
             offline=offline,
+            page_etag=f'"{_etag(game.version, editable)}"',
         ),
         status,
     )
@@ -221,6 +222,13 @@ def _game_headers(response: Response, version: int, editable: bool) -> Response:
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["Vary"] = "Cookie, Accept-Language"
     response.set_etag(_etag(version, editable))
+    return _access(response, editable)
+
+
+def _access(response: Response, editable: bool) -> Response:
+    """Says whether this phone holds the game's key: the service worker drops what it kept for a
+    game (its page, the deals kept on the phone) once the server says the phone only watches."""
+    response.headers["Scorekeeper-Access"] = "edit" if editable else "watch"
     return response
 
 
@@ -245,7 +253,7 @@ def game(game_id: str) -> Any:
         response: Response = make_response("", 304)
         response.set_etag(_etag(version, editable))
         response.headers["Cache-Control"] = "no-cache, private"
-        return response
+        return _access(response, editable)
     key = ("game", game_id, version, editable, request.url_root)
     reusable = pagecache.usable()
     body = pagecache.cached(key) if reusable else None
