@@ -609,9 +609,11 @@
       no.replaceWith(line);
     }
     fresh.querySelectorAll('li.total').forEach((li, seat) => {
-      li.querySelectorAll('.role').forEach((e) => e.remove());
+      // The deal's role, as the server draws it; a seat without one keeps what the totals shown say ("Ahead").
       const role = number <= plan.deal_count ? dealPart(number, `li[data-seat="${seat}"] .role`) : null;
-      if (role) li.append(role);
+      const standing = li.querySelector('.role:not([class*="role-"])');
+      li.querySelectorAll('.role').forEach((e) => e.remove());
+      if (role) li.append(role); else if (standing) li.append(standing);
     });
     const unsent = deals.filter((deal) => deal.op && deal.tricks).map((deal) => `#${deal.number}`);
     const undone = m.undone.length > 0;

@@ -297,8 +297,8 @@ def test_3_two_tabs_sending_the_same_queue_send_each_deal_once_and_say_nothing_f
         return len(held) >= 1 and (waiting >= 1 or len(refused) > 0)
 
     until(both_at_it, "the two tabs set about sending")
-    context.unroute("**/*")
     held[0].continue_()
+    context.unroute("**/*")
     for tab in (first, second):
         expect(tab.locator("#deal-7")).to_be_visible(timeout=20_000)
         expect(tab.locator(".offline-conflict")).to_have_count(0)
@@ -388,7 +388,8 @@ def board(page: Page) -> dict[str, Any]:
     return {
         "deal": scoreboard.locator(".deal-no").inner_text().strip(),
         "roles": scoreboard.locator("li.total").evaluate_all(
-            "(items) => items.map((li) => (li.querySelector('.role') || {}).textContent || '')"
+            # A deal's role (role-dealer...), not the standing ("Ahead") that only the scores decide.
+            "(items) => items.map((li) => (li.querySelector('[class*=role-]') || {}).textContent || '')"
         ),
         "line": page.locator("section.turn:not([hidden]) p.roles").inner_text().strip(),
     }
@@ -472,7 +473,7 @@ def hand_over_qr(server: LiveServer, game: ApiGame) -> str:
     return found.group(1)
 
 
-def test_7_the_kept_page_holds_no_key_and_a_phone_without_its_key_keeps_nothing_for_the_game(
+def test_7_the_kept_page_holds_no_key_once_the_cookies_are_cleared(
     browser: Browser, live_server: LiveServer
 ) -> None:
     from playwright.sync_api import expect
@@ -488,7 +489,20 @@ def test_7_the_kept_page_holds_no_key_and_a_phone_without_its_key_keeps_nothing_
     page_kept = a.evaluate("async () => (await caches.match(location.pathname, {ignoreVary: true})).text()")
     assert game.key not in page_kept
     assert hand_over_qr(live_server, game) not in page_kept, "the kept page carries the hand-over QR code"
+    a_context.close()
 
+
+def test_7_a_phone_that_no_longer_holds_the_key_keeps_nothing_for_the_game(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=4)
+    a_context, a = scorer(browser, live_server, game)
+    a_context.set_offline(True)
+    enter_offline(a, 5, "Diamonds", MIZERKA_DEALS[4].tricks)
+    # The browser's cookies cleared (or the key handed over for good).
+    a_context.clear_cookies()
     # Online, the game page says this phone only watches: what was kept for the game is dropped.
     a_context.set_offline(False)
     a.reload()
