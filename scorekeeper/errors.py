@@ -64,7 +64,7 @@ def _codes(status: int, kind: Kind, names: str, *, api: bool = True) -> dict[str
 
 #: Every refusal code, by name.  API.md's codes keep their statuses; the rest are the app's own.
 CODES: Mapping[str, ErrorCode] = {
-    **_codes(400, Kind.INPUT, "bad_json bad_query"),
+    **_codes(400, Kind.INPUT, "bad_json bad_query bad_idempotency_key"),
     **_codes(401, Kind.ACCESS, "auth_required"),
     **_codes(403, Kind.ACCESS, "bad_key"),
     **_codes(403, Kind.ACCESS, "not_allowed", api=False),
@@ -79,6 +79,7 @@ CODES: Mapping[str, ErrorCode] = {
         "tricks_range tricks_sum tricks_players bids_required bids_not_allowed bid_range hook_rule",
     ),
     **_codes(422, Kind.INPUT, "unknown_field invalid_deals invalid_export invalid_date invalid_note"),
+    **_codes(422, Kind.INPUT, "idempotency_key_reused"),
     **_codes(422, Kind.INPUT, "invalid_name name_taken same_player form", api=False),
 }
 

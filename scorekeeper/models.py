@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     String,
+    Text,
     UniqueConstraint,
     false,
 )
@@ -162,6 +163,31 @@ class Deal(db.Model):  # type: ignore[name-defined,misc]
         UniqueConstraint("game_id", "number"),
         CheckConstraint("number >= 1", name="number_positive"),
     )
+
+
+IDEMPOTENCY_KEY_LENGTH = 64
+"""The longest ``Idempotency-Key`` a write takes (API.md: 1-64 characters of A-Z a-z 0-9 - _)."""
+
+
+class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
+    """A deal write's ``Idempotency-Key`` and the answer it got, kept for the life of the game.
+
+    Written in the same transaction as the change it answers (a key is stored if and only if
+    its change was committed); the same key again is answered from here and changes nothing.
+    The primary key makes a key unique within its game, so two requests racing with one key
+    cannot both store it.
+    """
+
+    __tablename__ = "idempotency_keys"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_LENGTH), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    """SHA-256 (hex) of the request's method, path within the game and canonical JSON body."""
+    status: Mapped[int]
+    body: Mapped[str] = mapped_column(Text)
+    """The answer's body as sent (empty for a 204)."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class GameResult(db.Model):  # type: ignore[name-defined,misc]

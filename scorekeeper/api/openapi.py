@@ -29,7 +29,8 @@ ERROR_CODES: dict[int, list[str]] = {
 ERROR_DESCRIPTIONS = {
     400: (
         "bad_json: the body is not a JSON object (wrong content type, malformed JSON, or not an object). "
-        "bad_query: a query parameter with a value it does not take (dry_run is true or false)."
+        "bad_query: a query parameter with a value it does not take (dry_run is true or false). "
+        "bad_idempotency_key: an Idempotency-Key that is not 1-64 characters of A-Z a-z 0-9 - _."
     ),
     401: "auth_required: a write without `Authorization: Bearer <edit_key>`. Nothing changed.",
     403: "bad_key: a write with a key that is not this game's edit key. Nothing changed.",
@@ -45,7 +46,9 @@ ERROR_DESCRIPTIONS = {
         "A rule of the game or the request's shape refuses the input; `field` names the input. "
         "unknown_field is a body field this call does not take; invalid_deals is a list of "
         "corrections that is empty, names a deal twice or without its number; invalid_export is an "
-        "import that is not a well-formed export (rule breaches keep the rule's own code). Nothing changed."
+        "import that is not a well-formed export (rule breaches keep the rule's own code); "
+        "idempotency_key_reused is an Idempotency-Key this game already took with another method, "
+        "path or body. Nothing changed."
     ),
 }
 
@@ -138,6 +141,24 @@ IF_NONE_MATCH = {
     "description": "The ETag of a copy already held; 304 while it is current.",
     "schema": {"type": "string"},
 }
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": (
+        "Optional: 1-64 characters of A-Z a-z 0-9 - _, new for each change (a phone's queue sends "
+        "one with each change it keeps). The game keeps the key with the answer the write got, for "
+        "the life of the game, in the same transaction as the change. The same key again (after "
+        "the edit key is checked, before If-Match and the rules) gets that answer again, same "
+        "status and body plus `Idempotent-Replayed: true`, and changes nothing, even when the game "
+        "changed since (the deal undone on another phone is not recorded again). The same key with "
+        "another method, path or body: 422 idempotency_key_reused. Only changes that were made keep "
+        "their key: a refusal (4xx, 5xx) keeps none, so a refused request may be sent again with its "
+        "key and is judged afresh. A dry run neither reads nor keeps keys. Two requests racing with one "
+        "key apply it once; the other gets the first answer."
+    ),
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
+}
 DRY_RUN = {
     "name": "dry_run",
     "in": "query",
@@ -148,8 +169,21 @@ DRY_RUN = {
     ),
     "schema": {"type": "boolean", "default": False},
 }
-LOCATION = {"Location": {"description": "The game's address in this API.", "schema": {"type": "string"}}}
-ETAG = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
+LOCATION = {
+    "Location": {
+        "description": "The game's address in this API.",
+        "required": True,
+        "schema": {"type": "string"},
+    }
+}
+ETAG = {"ETag": {"description": "The game's version.", "required": True, "schema": {"type": "string"}}}
+REPLAYED = {
+    "Idempotent-Replayed": {
+        "description": "true: the answer an earlier request with this Idempotency-Key got; nothing changed.",
+        "required": False,
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
 
 
 @dataclass(frozen=True)
@@ -257,11 +291,11 @@ OPERATIONS = (
         "Record the next deal: its declaration and, optionally, its tricks.",
         {
             200: Answer("Dry run: the deal as it would be recorded; nothing stored.", "Deal"),
-            201: Answer("The deal was recorded.", "Deal"),
+            201: Answer("The deal was recorded.", "Deal", REPLAYED),
         },
         WRITE_ERRORS,
         body=("RecordDeal", "The next deal."),
-        parameters=(DRY_RUN,),
+        parameters=(IF_MATCH, IDEMPOTENCY_KEY, DRY_RUN),
         needs_key=True,
     ),
     Operation(
@@ -269,10 +303,14 @@ OPERATIONS = (
         "/games/{game_id}/deals",
         "correctDeals",
         "Correct several recorded deals at once, replayed together (e.g. swap two contracts).",
-        {200: Answer("The whole game state after the corrections (dry run: as it would be).", "GameState")},
+        {
+            200: Answer(
+                "The whole game state after the corrections (dry run: as it would be).", "GameState", REPLAYED
+            )
+        },
         WRITE_ERRORS,
         body=("CorrectDeals", "The deals to correct, each with its number."),
-        parameters=(IF_MATCH, DRY_RUN),
+        parameters=(IF_MATCH, IDEMPOTENCY_KEY, DRY_RUN),
         needs_key=True,
     ),
     Operation(
@@ -280,10 +318,10 @@ OPERATIONS = (
         "/games/{game_id}/deals/{number}",
         "correctDeal",
         "Complete or correct a recorded deal (the game is re-validated as a whole).",
-        {200: Answer("The deal as it now stands (dry run: as it would stand).", "Deal")},
+        {200: Answer("The deal as it now stands (dry run: as it would stand).", "Deal", REPLAYED)},
         WRITE_ERRORS,
         body=("CorrectDeal", "Any of contract, bids, tricks."),
-        parameters=(IF_MATCH, DRY_RUN),
+        parameters=(IF_MATCH, IDEMPOTENCY_KEY, DRY_RUN),
         needs_key=True,
     ),
     Operation(
@@ -291,9 +329,9 @@ OPERATIONS = (
         "/games/{game_id}/deals/{number}",
         "undoDeal",
         "Undo the last recorded deal (only the last).",
-        {204: Answer("The deal was removed.")},
-        (401, 403, 404, 409),
-        parameters=(IF_MATCH,),
+        {204: Answer("The deal was removed.", None, REPLAYED)},
+        (400, 401, 403, 404, 409, 422),
+        parameters=(IF_MATCH, IDEMPOTENCY_KEY),
         needs_key=True,
     ),
     Operation(
@@ -325,7 +363,9 @@ def _error_response(status: int) -> JSON:
         "content": {"application/json": {"schema": error_schema(ERROR_CODES[status])}},
     }
     if status == 401:
-        response["headers"] = {"WWW-Authenticate": {"description": "`Bearer`.", "schema": {"type": "string"}}}
+        response["headers"] = {
+            "WWW-Authenticate": {"description": "`Bearer`.", "required": True, "schema": {"type": "string"}}
+        }
     return response
 
 

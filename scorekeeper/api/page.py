@@ -3,7 +3,8 @@
 The scorer's phone holds the game's edit key in an HTTP-only cookie sent to the game's pages
 (``/games/<id>``) only; the page never sees the key.  Deals entered while the phone was
 offline are sent here when it is back, with the API's own bodies, answers and guards: the
-deal ``number`` on a new deal, ``If-Match`` on a change, ``?dry_run=true``.  The cookie is
+deal ``number`` on a new deal, ``If-Match``, ``Idempotency-Key`` (the same key here and on the
+API's route is the same request), ``?dry_run=true``.  The cookie is
 the bearer key, and the views are the API's.
 
 No CSRF token: the key cookie is ``SameSite=Lax`` (never sent with another site's POST, PUT
@@ -20,10 +21,12 @@ from .. import services
 from ..access import page_key
 from ..errors import refusal
 from ..rules import Refusal
+from ..services import Replayed
 from . import routes
 
 bp = Blueprint("page_api", __name__, url_prefix="/games/<game_id>/sync")
 bp.register_error_handler(Refusal, routes.refusal_answer)
+bp.register_error_handler(Replayed, routes.replayed_answer)
 
 
 def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
@@ -51,6 +54,6 @@ def correct_deal(game_id: str, number: int) -> Response:
 
 
 @bp.delete("/deals/<int:number>")
-def undo_deal(game_id: str, number: int) -> tuple[str, int]:
+def undo_deal(game_id: str, number: int) -> Response:
     """As ``DELETE /api/v1/games/<id>/deals/<number>``."""
     return routes.undo(game_id, number, authorised(game_id))

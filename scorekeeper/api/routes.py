@@ -10,6 +10,7 @@ contract's error body by one handler, with the status the registry gives its cod
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Response, current_app, make_response, request, url_for
@@ -21,7 +22,7 @@ from ..errors import not_found, refusal, status_for
 from ..extensions import limiter
 from ..messages import say
 from ..rules import N_, Refusal
-from ..services import Snapshot
+from ..services import Once, Replayed, Snapshot, Written
 from . import bp, shapes
 from .errors import error_body
 from .openapi import openapi_document
@@ -42,6 +43,16 @@ def refusal_answer(error: Refusal) -> tuple[Response, int]:
     elif error.code == "bad_key":
         response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper", error="invalid_token"'
     return response, status
+
+
+@bp.errorhandler(Replayed)
+def replayed_answer(replayed: Replayed) -> Response:
+    """A deal write whose ``Idempotency-Key`` was already applied: the answer it got then, again."""
+    response = current_app.response_class(
+        replayed.body, status=replayed.status, mimetype="application/json" if replayed.body else None
+    )
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 # -- request parsing -------------------------------------------------------------------------
@@ -129,8 +140,9 @@ def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
 def kept_copy_will_do(trusted: bool) -> bool:
     """Whether a write (``trusted``: one that needs nothing else from the game) may start from
     this worker's kept copy unread (``services.snapshot_for_write``): never with ``If-Match``,
-    whose version must be the game's own."""
-    return trusted and not request.headers.get("If-Match")
+    whose version must be the game's own, nor with an ``Idempotency-Key``, whose kept answer
+    is given only to whoever holds the game's edit key as it is now."""
+    return trusted and not request.headers.get("If-Match") and "Idempotency-Key" not in request.headers
 
 
 def expected_version(seen: services.Snapshot) -> int | None:
@@ -169,6 +181,40 @@ def dry_run() -> bool:
     if value == "true":
         return True
     raise refusal("bad_query", N_("dry_run must be true or false."), "dry_run")
+
+
+#: What a deal write answers once made: its status and body (as sent).
+Answer = Callable[[Written], tuple[int, str]]
+
+
+def once(game_id: str, path: str, answer: Answer, *, preview: bool = False) -> Once | None:
+    """The request's ``Idempotency-Key`` (None without one, or for a dry run), once it is new.
+
+    Called once the edit key is shown and before the request is judged.  ``path``: the write's
+    path within the game (``deals``, ``deals/3``), so that the API's route and the game page's
+    (``/games/<id>/sync/``) are the same request.  A key not 1-64 characters of A-Z a-z 0-9 - _
+    is 400 ``bad_idempotency_key`` (a dry run's too, as the real call's would be); a key this
+    game already took raises ``Replayed`` (the same request: its first answer again) or
+    422 ``idempotency_key_reused`` (another request).  A dry run neither reads nor keeps keys.
+    """
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = services.valid_key(key)
+    if preview:
+        return None
+    fingerprint = services.fingerprint(request.method, path, request.get_data(cache=True))
+    kept = Once(game_id, key, fingerprint, answer)
+    kept.check()
+    return kept
+
+
+def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
+    """The answer of a write just made (the one its key keeps, when it has one)."""
+    status, body = kept.given if kept is not None and kept.given is not None else answer(written)
+    if not body:
+        return current_app.response_class(body, status=status)
+    return current_app.response_class(body, status=status, mimetype="application/json")
 
 
 def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:
@@ -300,19 +346,26 @@ def record_deal(game_id: str) -> Response:
 
 def record(game_id: str, seen: Snapshot) -> Response:
     """Record the next deal on ``seen`` (the game as read once its key was checked): the view's body."""
-    body = parse_body(shapes.RecordDeal)
     preview = dry_run()
+
+    def answer(written: Written) -> tuple[int, str]:
+        assert written.deal is not None
+        return 200 if preview else 201, json_body(deal_body(written.setup, written.deal))
+
+    kept = once(game_id, "deals", answer, preview=preview)
+    body = parse_body(shapes.RecordDeal)
     written = services.record_deal(
         game_id,
+        expected_version=expected_version(seen),
         seen=seen,
         dry_run=preview,
+        once=kept,
         number=body.number,
         contract=body.contract,
         bids=_per_player(body.bids),
         tricks=_per_player(body.tricks),
     )
-    assert written.deal is not None
-    return json_response(deal_body(written.setup, written.deal), 200 if preview else 201)
+    return answered(answer, written, kept)
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
@@ -327,17 +380,25 @@ def correct_deal(game_id: str, number: int) -> Response:
 
 def correct(game_id: str, number: int, seen: Snapshot) -> Response:
     """Complete or correct deal ``number`` on ``seen``: the view's body."""
+    preview = dry_run()
+    kept = once(game_id, f"deals/{number}", _deal_answer, preview=preview)
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id,
         number,
         expected_version=expected_version(seen),
         seen=seen,
-        dry_run=dry_run(),
+        dry_run=preview,
+        once=kept,
         **_changes(body),
     )
+    return answered(_deal_answer, written, kept)
+
+
+def _deal_answer(written: Written) -> tuple[int, str]:
+    """200 and the deal written."""
     assert written.deal is not None
-    return json_response(deal_body(written.setup, written.deal))
+    return 200, json_body(deal_body(written.setup, written.deal))
 
 
 @bp.patch("/games/<game_id>/deals")
@@ -347,21 +408,33 @@ def correct_deals(game_id: str) -> Response:
     Any refusal changes nothing.  ``?dry_run=true``: the same answer, nothing stored.
     """
     seen = authorised(game_id)
+    preview = dry_run()
+
+    def answer(written: Written) -> tuple[int, str]:
+        return 200, json_body(state_body(game_id, written.setup, written.state))
+
+    kept = once(game_id, "deals", answer, preview=preview)
     body = parse_body(shapes.CorrectDeals)
     corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
     written = services.correct_deals(
-        game_id, corrections, expected_version=expected_version(seen), seen=seen, dry_run=dry_run()
+        game_id, corrections, expected_version=expected_version(seen), seen=seen, dry_run=preview, once=kept
     )
-    return json_response(state_body(game_id, written.setup, written.state))
+    return answered(answer, written, kept)
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
-def undo_deal(game_id: str, number: int) -> tuple[str, int]:
+def undo_deal(game_id: str, number: int) -> Response:
     """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
     return undo(game_id, number, authorised(game_id))
 
 
-def undo(game_id: str, number: int, seen: Snapshot) -> tuple[str, int]:
+def undo(game_id: str, number: int, seen: Snapshot) -> Response:
     """Remove the last deal ``number`` from ``seen``: the view's body."""
-    services.undo_deal(game_id, number, expected_version=expected_version(seen), seen=seen)
-    return "", 204
+    kept = once(game_id, f"deals/{number}", _undone)
+    version = expected_version(seen)
+    written = services.undo_deal(game_id, number, expected_version=version, seen=seen, once=kept)
+    return answered(_undone, written, kept)
+
+
+def _undone(_written: Written) -> tuple[int, str]:
+    return 204, ""

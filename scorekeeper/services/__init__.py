@@ -9,6 +9,7 @@ database as it was.
 - ``keys``: game ids and edit keys;
 - ``games``: create, read, list, rematch, rebuild the figures;
 - ``deals``: record, complete or correct (one deal or several at once), undo; each may be a dry run;
+- ``idempotency``: a deal write's ``Idempotency-Key``, applied once for the life of the game;
 - ``people``: names, rename, merge.
 """
 
@@ -25,6 +26,7 @@ from .games import (
     refresh_results,
     rematch,
 )
+from .idempotency import Once, Replayed, fingerprint, valid_key
 from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
 from .people import (
     Authority,
@@ -56,6 +58,8 @@ from .store import (
 __all__ = [
     "UNSET",
     "Authority",
+    "Once",
+    "Replayed",
     "Snapshot",
     "Written",
     "_player_named",
@@ -66,6 +70,7 @@ __all__ = [
     "correct_deals",
     "create_game",
     "find_player",
+    "fingerprint",
     "game_version",
     "game_version_and_key",
     "get_game",
@@ -95,4 +100,5 @@ __all__ = [
     "stale",
     "undo_deal",
     "update_deal",
+    "valid_key",
 ]

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import about_deal, not_found, refusal
 from ..models import utcnow
 from ..rules import N_, DealRecord, GameSetup, RuleError, Ruleset
+from .idempotency import Once
 from .store import (
     ADD_DEAL,
     CHANGE_DEAL,
@@ -36,14 +37,18 @@ def record_deal(
     contract: object = None,
     bids: object = None,
     tricks: object = None,
+    expected_version: int | None = None,
     seen: Snapshot | None = None,
     dry_run: bool = False,
+    once: Once | None = None,
 ) -> Written:
     """Record the next deal: its declaration and, optionally, its tricks.
 
     ``number``, when given, must be the next deal's: a retried or stale
-    submission then fails harmlessly with ``wrong_deal_number``.  ``dry_run`` checks
-    and scores the deal just the same and stores nothing.
+    submission then fails harmlessly with ``wrong_deal_number``.  ``expected_version``
+    (an ``If-Match``): any other version of the game is ``stale``.  ``dry_run`` checks
+    and scores the deal just the same and stores nothing.  ``once``: the request's
+    ``Idempotency-Key`` (``store.write``).
     """
 
     def plan(locked: Snapshot) -> Change:
@@ -82,7 +87,7 @@ def record_deal(
         values = deal_values(record, after.deals[-1].contract)
         return Change(after, next_number, ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
 
-    return write(game_id, None, plan, seen, dry_run=dry_run)
+    return write(game_id, expected_version, plan, seen, dry_run=dry_run, once=once)
 
 
 #: The fields a correction may change; a field left out keeps its recorded value.
@@ -100,6 +105,7 @@ def update_deal(
     require_pending: bool = False,
     seen: Snapshot | None = None,
     dry_run: bool = False,
+    once: Once | None = None,
 ) -> Written:
     """Complete or correct a recorded deal; the whole game is re-validated by replay.
 
@@ -116,6 +122,7 @@ def update_deal(
         require_pending=require_pending,
         seen=seen,
         dry_run=dry_run,
+        once=once,
     )
 
 
@@ -127,6 +134,7 @@ def correct_deals(
     require_pending: bool = False,
     seen: Snapshot | None = None,
     dry_run: bool = False,
+    once: Once | None = None,
 ) -> Written:
     """Correct several recorded deals at once, validated together as one replay.
 
@@ -178,7 +186,7 @@ def correct_deals(
         shown = None if several else first
         return Change(after, shown, CHANGE_DEAL, params[0] if len(params) == 1 else params)
 
-    return write(game_id, expected_version, plan, seen, dry_run=dry_run)
+    return write(game_id, expected_version, plan, seen, dry_run=dry_run, once=once)
 
 
 def _corrections(corrections: Sequence[Mapping[str, object]]) -> dict[int, Mapping[str, object]]:
@@ -291,7 +299,12 @@ def _blamed(
 
 
 def undo_deal(
-    game_id: str, number: int, *, expected_version: int | None = None, seen: Snapshot | None = None
+    game_id: str,
+    number: int,
+    *,
+    expected_version: int | None = None,
+    seen: Snapshot | None = None,
+    once: Once | None = None,
 ) -> Written:
     """Remove the last recorded deal (and only the last)."""
 
@@ -310,7 +323,7 @@ def undo_deal(
         after = locked.ruleset.replay(locked.setup, records[:-1])
         return Change(after, None, DROP_DEAL, {"of_game": locked.id, "deal_number": number})
 
-    return write(game_id, expected_version, plan, seen)
+    return write(game_id, expected_version, plan, seen, once=once)
 
 
 # -- people and rematches --------------------------------------------------------------------------

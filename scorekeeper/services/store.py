@@ -25,11 +25,12 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from .. import stats
 from ..database import on_its_own
-from ..errors import Refusal, not_found, refusal
+from ..errors import ConflictError, Refusal, not_found, refusal
 from ..extensions import db
 from ..models import Deal, Game, Player, Seat, utcnow
 from ..pagecache import Lru
 from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
+from .idempotency import KEEP, Once
 
 
 def conflict() -> Refusal:
@@ -392,20 +393,27 @@ def _claim_params(seen: Snapshot, finished: bool, now: datetime) -> dict[str, An
     }
 
 
-def _lock(game_id: str, expected_version: int | None) -> Snapshot:
+def _lock(game_id: str, expected_version: int | None, once: Once | None = None) -> Snapshot:
     """Lock the game (by bumping its version) whatever its version, then read it again.
 
     For a write whose claim failed: another writer got there in between.  Writers to
     one game queue up on this UPDATE (a row lock on PostgreSQL, the write lock on
-    SQLite) and each then reads the state its predecessor committed.
+    SQLite) and each then reads the state its predecessor committed.  ``once``: the
+    write's key is looked for again first (the other writer may have been the same
+    request, sent twice), before ``If-Match`` is judged.
     """
     params = {"game_id": game_id, "now": utcnow(), "expected": expected_version}
-    statement = _LOCK if expected_version is None else _LOCK_VERSION
-    if db.session.connection().execute(statement, params).one_or_none() is None:
+    statement = _LOCK if expected_version is None or once is not None else _LOCK_VERSION
+    locked = db.session.connection().execute(statement, params).one_or_none()
+    if locked is None:
         db.session.rollback()
         if expected_version is not None and game_version(game_id) is not None:
             raise stale()
         raise not_found()
+    if once is not None:
+        once.check()
+        if expected_version is not None and locked.version != expected_version + 1:
+            raise stale()
     return snapshot(game_id)
 
 
@@ -442,6 +450,7 @@ def write(
     seen: Snapshot | None = None,
     *,
     dry_run: bool = False,
+    once: Once | None = None,
 ) -> Written:
     """Work out a change from a snapshot, then make it, with the figures, in one transaction.
 
@@ -460,6 +469,11 @@ def write(
     its row changed, the game is read and the claim tried once more, in the same transaction
     (on PostgreSQL a failed claim writes nothing; SQLite's write lock is let go first).  The
     key checked against ``seen`` must still be the game's whenever the game is read again.
+
+    ``once``: the write's ``Idempotency-Key`` (looked for already by the caller), kept with the
+    write's answer in the same transaction.  Wherever the write finds another write came first,
+    the key is looked for again, and a request already applied is answered as it was
+    (``Replayed``).  A dry run ignores it.
     """
     if dry_run:
         try:
@@ -468,6 +482,21 @@ def write(
         finally:
             db.session.rollback()  # ends the read; nothing was written
         return _written(current, change)
+    if once is None:
+        return _write(game_id, expected_version, plan, seen, None)
+    try:
+        return _write(game_id, expected_version, plan, seen, once)
+    except ConflictError:
+        # A conflict may be the same key stored by a request that won the race (the database
+        # refused the key's second row): then that request's answer is this one's.
+        once.check()
+        raise
+
+
+def _write(
+    game_id: str, expected_version: int | None, plan: Any, seen: Snapshot | None, once: Once | None
+) -> Written:
+    """``write``, not a dry run."""
     with transaction():
         current = _current(game_id, expected_version, seen, confirm=expected_version is not None)
         try:
@@ -481,23 +510,25 @@ def write(
             current = _same_key(seen, _read_again(game_id))
             change = plan(current)
         now = utcnow()
-        made = _make(current, change, claim=now)
+        made = _make(current, change, claim=now, once=once)
         if made is None and not current.checked:
             # The kept copy was not the game any more: read it, and claim it from that.
             if db.session.connection().dialect.name != "postgresql":
                 db.session.rollback()
             current = _same_key(seen, _read_again(game_id))
+            if once is not None:
+                once.check()
             change = plan(current)
-            made = _make(current, change, claim=now)
+            made = _make(current, change, claim=now, once=once)
         if made is not None:
             version = current.version + 1
         else:
             # Another write landed since the read: what went with the claim is undone; lock the
             # game, read it again and work the change out again.
             db.session.rollback()
-            current = _same_key(seen, _lock(game_id, expected_version))
+            current = _same_key(seen, _lock(game_id, expected_version, once))
             change = plan(current)
-            made = _make(current, change, claim=None)
+            made = _make(current, change, claim=None, once=once)
             assert made is not None
             # The lock stamped the game before it was read again.
             version, now = current.version, current.updated_at
@@ -506,9 +537,11 @@ def write(
     return _written(current, change)
 
 
-def _make(current: Snapshot, change: Change, *, claim: datetime | None) -> stats.Figures | None:
+def _make(
+    current: Snapshot, change: Change, *, claim: datetime | None, once: Once | None = None
+) -> stats.Figures | None:
     """Send the change and the figures that follow from it (on PostgreSQL one round trip); the
-    figures of the state after it.
+    figures of the state after it.  ``once``: the write's key and answer go with them.
 
     ``claim``: the time of the write, with which the game's version is claimed first
     (``_CLAIM``); None comes back when that fails, and nothing else was written.  ``claim`` None:
@@ -528,6 +561,8 @@ def _make(current: Snapshot, change: Change, *, claim: datetime | None) -> stats
     elif change.after.finished != current.state.finished:
         first.append((_SET_FINISHED, {"game_id": current.id, "finished": change.after.finished}))
     steps = [*first, (change.statement, change.params), *figures.steps]
+    if once is not None:
+        steps.append((KEEP, once.row(_written(current, change))))
     # With nothing to settle after them, these steps are the whole write (on PostgreSQL one statement,
     # committed on its own when nothing was read in the transaction before it).
     counts = stats.send(steps, claim=claim is not None, whole=not figures.unsettled)

@@ -1,0 +1,128 @@
+"""Idempotent deal writes: a write's ``Idempotency-Key`` is applied once for the life of the game.
+
+A deal write (record, correct one or several, undo) that comes with a key is a ``Once``: the
+key, a fingerprint of the request (method, path within the game, canonical body) and how to
+say the answer the write gives.  The key is kept with that answer (status and body) in
+``idempotency_keys``, in the same transaction as the change: it is stored if and only if the
+change was committed.  The same key again is answered from there (``Replayed``) and changes
+nothing, whatever happened to the game since; the same key with another request is refused
+(``idempotency_key_reused``).
+
+Only answers of committed changes are kept.  A refusal changes nothing, so there is nothing a
+repeat could apply twice: a repeated refused request is judged afresh (an old form, a lost race
+or a wrong key may well be mended by then).  A dry run neither reads nor stores keys.
+
+Where the key is looked for: once before the request is judged (``check``, by the view, once the
+edit key is shown), and again wherever a write finds that another write came first (the lock
+after a lost claim, a key row the database refused as a duplicate): two requests racing with one
+key apply it once, and the second answers the first's answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select
+
+from ..database import on_its_own
+from ..errors import refusal
+from ..extensions import db
+from ..models import IDEMPOTENCY_KEY_LENGTH, IdempotencyKey, utcnow
+from ..rules import N_
+
+KEY_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{IDEMPOTENCY_KEY_LENGTH}}}")
+
+_keys = IdempotencyKey.__table__
+_FIND = select(_keys.c.fingerprint, _keys.c.status, _keys.c.body).where(
+    _keys.c.game_id == bindparam("game_id"), _keys.c.key == bindparam("key")
+)
+KEEP = insert(_keys)
+
+
+class Replayed(Exception):
+    """The answer a key already got, to be given again (with ``Idempotent-Replayed: true``)."""
+
+    def __init__(self, status: int, body: str) -> None:
+        super().__init__(status)
+        self.status = status
+        self.body = body
+
+
+def valid_key(key: str) -> str:
+    """``key`` if it is 1-64 characters of A-Z a-z 0-9 - _; else 400 ``bad_idempotency_key``."""
+    if KEY_RE.fullmatch(key) is None:
+        raise refusal(
+            "bad_idempotency_key",
+            N_("An Idempotency-Key is 1 to 64 characters: letters A-Z and a-z, digits, - and _."),
+            "Idempotency-Key",
+        )
+    return key
+
+
+def fingerprint(method: str, path: str, body: bytes) -> str:
+    """SHA-256 (hex) of a request: its method, its path within the game and its canonical body.
+
+    A JSON body counts by its value (keys sorted, no spaces), so the same change sent with its
+    fields in another order is the same request; a body that is not JSON counts byte for byte.
+    """
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode("ascii")
+    except (ValueError, RecursionError):
+        canonical = body
+    digest = hashlib.sha256(f"{method.upper()} {path}\n".encode("ascii"))
+    digest.update(canonical)
+    return digest.hexdigest()
+
+
+class Once:
+    """A deal write that comes with an ``Idempotency-Key``.
+
+    ``answer(written)`` says what the write answers (status and body) once made; the write keeps
+    that answer with the key (``row``), and ``given`` holds the answer of the attempt that was
+    made, for the view to send.
+    """
+
+    def __init__(self, game_id: str, key: str, fingerprint: str, answer: Callable[[Any], tuple[int, str]]):
+        self.game_id = game_id
+        self.key = key
+        self.fingerprint = fingerprint
+        self.answer = answer
+        self.given: tuple[int, str] | None = None
+
+    def check(self) -> None:
+        """Raise ``Replayed`` when the key was already applied to the game with this request, and
+        ``idempotency_key_reused`` when with another; return when the key is new.
+
+        On PostgreSQL, when no transaction has begun, the look-up is its own (no BEGIN).
+        """
+        connection = db.session.connection()
+        with on_its_own(connection):
+            kept = connection.execute(_FIND, {"game_id": self.game_id, "key": self.key}).one_or_none()
+        if kept is None:
+            return
+        if kept.fingerprint != self.fingerprint:
+            raise refusal(
+                "idempotency_key_reused",
+                N_(
+                    "This Idempotency-Key was already used for another request to this game; "
+                    "send a new key with each change."
+                ),
+                "Idempotency-Key",
+            )
+        raise Replayed(kept.status, kept.body)
+
+    def row(self, written: Any) -> dict[str, Any]:
+        """The key's row for the write that leaves ``written`` (its answer is kept in ``given``)."""
+        self.given = status, body = self.answer(written)
+        return {
+            "game_id": self.game_id,
+            "key": self.key,
+            "fingerprint": self.fingerprint,
+            "status": status,
+            "body": body,
+            "created_at": utcnow(),
+        }
