@@ -33,11 +33,12 @@ def misere_game(server: LiveServer, bids: tuple[int, ...] | None = None) -> ApiG
     return game
 
 
-def until(condition: Callable[[], bool], what: str, seconds: float = 20) -> None:
+def until(page: Page, condition: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    """Waits for ``condition``, polling; the browser's events (routes) run meanwhile."""
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, what
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
 
 
 def kept(page: Page) -> list[dict[str, Any]]:
@@ -87,7 +88,7 @@ def test_1_a_deal_stored_whose_answer_was_lost_stays_undone_when_another_phone_u
     a_context.route("**/*", answer_lost)
     a_context.set_offline(False)
     send_now(a)
-    until(lambda: len(server_deals(live_server, game.id)) == 5, "deal 5 reached the server")
+    until(a, lambda: len(server_deals(live_server, game.id)) == 5, "deal 5 reached the server")
     assert server_deals(live_server, game.id)[4]["tricks"] == by_seat(MIZERKA_DEALS[4].tricks)
     expect(a.locator("#offline-deal-5")).to_contain_text("not sent yet")
 
@@ -296,7 +297,7 @@ def test_3_two_tabs_sending_the_same_queue_send_each_deal_once_and_say_nothing_f
         waiting = second.evaluate("async () => (await navigator.locks.query()).pending.length")
         return len(held) >= 1 and (waiting >= 1 or len(refused) > 0)
 
-    until(both_at_it, "the two tabs set about sending")
+    until(first, both_at_it, "the two tabs set about sending")
     held[0].continue_()
     context.unroute("**/*")
     for tab in (first, second):
