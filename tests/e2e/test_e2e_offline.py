@@ -421,15 +421,20 @@ def test_a_game_opened_offline_speaks_the_language_it_was_last_fetched_in(
     tap_and_load(page, page.locator("details.languages a[hreflang=pl]"))
     assert page.evaluate("document.documentElement.lang") == "pl"
     page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")
-    page.wait_for_function(
+    # (An async predicate's promise is truthy to wait_for_function: the page waits in a loop of its own.)
+    page.evaluate(
         """async (path) => {
-             const kept = await caches.match(path, {ignoreVary: true});
-             const manifest = await caches.match('/manifest.webmanifest', {ignoreVary: true});
-             return kept && (await kept.text()).includes('<html lang="pl">') &&
-               manifest && (await manifest.json()).lang === 'pl';
+             const deadline = Date.now() + 20000;
+             while (Date.now() < deadline) {
+               const kept = await caches.match(path, {ignoreVary: true});
+               const manifest = await caches.match('/manifest.webmanifest', {ignoreVary: true});
+               if (kept && (await kept.text()).includes('<html lang="pl">') &&
+                   manifest && (await manifest.json()).lang === 'pl') return;
+               await new Promise((resolve) => setTimeout(resolve, 50));
+             }
+             throw new Error('the Polish page and manifest were not kept');
            }""",
-        arg=game.path(),
-        polling=100,
+        game.path(),
     )
     polish = page.evaluate("JSON.parse(document.getElementById('ui-strings').textContent)")
 

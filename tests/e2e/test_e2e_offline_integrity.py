@@ -508,15 +508,13 @@ def test_7_a_phone_that_no_longer_holds_the_key_keeps_nothing_for_the_game(
     a_context.set_offline(False)
     a.reload()
     expect(a.locator("body")).to_have_attribute("data-editable", "0")
-    a.wait_for_function(
-        """async () => {
-             const kept = await caches.match(location.pathname, {ignoreVary: true});
-             const ops = await ScorekeeperQueue.ops(document.body.dataset.game);
-             return kept && (await kept.text()).includes('data-editable="0"') && ops.length === 0 &&
-               !(await ScorekeeperQueue.getGame(document.body.dataset.game));
-           }""",
-        polling=100,
-    )
+    dropped = """async () => {
+         const kept = await caches.match(location.pathname, {ignoreVary: true});
+         const ops = await ScorekeeperQueue.ops(document.body.dataset.game);
+         return !!kept && (await kept.text()).includes('data-editable="0"') && ops.length === 0 &&
+           !(await ScorekeeperQueue.getGame(document.body.dataset.game));
+       }"""
+    until(a, lambda: a.evaluate(dropped) is True, "what was kept for the game is dropped")
     expect(a.locator(".offline-row")).to_have_count(0)
     # The other phone, the scorer's, is untouched: the deal was never sent.
     b_context, b = scorer(browser, live_server, game)
