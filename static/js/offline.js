@@ -283,26 +283,38 @@
   const contractButtons = (left) => drawn('offline-contracts', 'button.contract').filter((button) => left.includes(button.value));
 
   // -- drawing ------------------------------------------------------------------------------
+  // The counts of a deal, as the page draws them (#offline-numbers, in seat order): put in the deal's
+  // bidding order, each seat given its role in the deal (#offline-deals), the ids prefixed (the
+  // page's own form may be there too, hidden).
   function numbers(kind, number, values, prefix) {
-    const s = slot(number);
+    const s = slot(number), box = d.getElementById('offline-numbers');
+    const source = box && box.content.querySelector(`fieldset[data-kind="${kind}"]`);
+    if (!source) return d.createDocumentFragment();
+    const fs = source.cloneNode(true);
     const order = kind === 'bids' ? s.bidding_order : plan.players.map((_, seat) => seat);
-    const fs = el('fieldset', { class: 'numbers', 'data-kind': kind, 'data-sum': kind === 'tricks' ? plan.tricks_per_deal : '' },
-      el('legend', { text: kind === 'bids' ? t('offline.bids_legend') : t('offline.tricks_legend') }));
+    const end = fs.querySelector('[data-hint]');
     order.forEach((seat) => {
-      const id = `${prefix}-${kind}-${seat}`;
-      const role = plan.roles[s.roles[seat]] || '';
-      const input = el('input', { type: 'number', id, name: `${kind}-${seat}`, min: 0, max: plan.tricks_per_deal,
-        inputmode: 'numeric', value: values && values[seat] != null ? values[seat] : null,
-        'data-dealer': kind === 'bids' && s.roles[seat] === 'dealer' ? '1' : null });
-      fs.append(el('div', { class: `number-row${s.roles[seat] === 'dealer' ? ' is-dealer' : ''}`, 'data-seat': seat },
-        el('label', { for: id }, el('span', { class: 'who', text: name(seat) }), el('span', { class: 'what', text: role })),
-        el('div', { class: 'stepper' },
-          el('button', { type: 'button', class: 'step', 'data-step': '-1', 'data-target': id, 'aria-label': `${name(seat)} −` , text: '−' }),
-          input,
-          el('button', { type: 'button', class: 'step', 'data-step': '1', 'data-target': id, 'aria-label': `${name(seat)} +`, text: '+' }))));
-      if (kind === 'bids' && s.roles[seat] === 'dealer') fs.append(el('p', { class: 'hint forbidden-bid', 'data-forbidden-note': true, hidden: true }));
+      const row = fs.querySelector(`.number-row[data-seat="${seat}"]`);
+      const chips = row.nextElementSibling;
+      const what = dealPart(number, `.what[data-kind="${kind}"][data-seat="${seat}"]`);
+      if (what) row.querySelector('.what').replaceWith(what);
+      const dealer = s.roles[seat] === 'dealer';
+      row.classList.toggle('is-dealer', dealer);
+      const input = row.querySelector('input');
+      input.defaultValue = values && values[seat] != null ? String(values[seat]) : '';
+      fs.insertBefore(row, end);
+      if (chips && chips.classList.contains('count-chips')) fs.insertBefore(chips, end);
+      if (kind === 'bids' && dealer) {
+        input.dataset.dealer = '1';
+        const note = box.content.querySelector(':scope > [data-forbidden-note]');
+        if (note) fs.insertBefore(note.cloneNode(true), end);
+      }
     });
-    if (kind === 'tricks') fs.append(el('p', { class: 'hint', 'data-hint': 'tricks', text: t('offline.tricks_hint', { total: plan.tricks_per_deal }) }));
+    fs.querySelectorAll('[id]').forEach((e) => { e.id = `${prefix}-${e.id}`; });
+    fs.querySelectorAll('label[for]').forEach((e) => { e.htmlFor = `${prefix}-${e.htmlFor}`; });
+    fs.querySelectorAll('[data-target]').forEach((e) => { e.dataset.target = `${prefix}-${e.dataset.target}`; });
+    fs.querySelectorAll('[data-for]').forEach((e) => { e.dataset.for = `${prefix}-${e.dataset.for}`; });
+    fs.querySelectorAll('[aria-pressed]').forEach((e) => e.setAttribute('aria-pressed', 'false'));
     return fs;
   }
   const read = (form, kind) => {

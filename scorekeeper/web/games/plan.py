@@ -19,7 +19,6 @@ from ...i18n import current_language
 from ...messages import term
 from ...rules import TRICKS_PER_DEAL
 from ...services import Snapshot
-from .presenters import ROLE_LABELS, role_label
 
 
 def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
@@ -36,7 +35,6 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "tricks_per_deal": TRICKS_PER_DEAL,
         "declares_contract": ruleset.declares_contract,
         "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
-        "roles": {role: role_label(role) for role in ROLE_LABELS},
         "deals": [
             {
                 "number": deal.number,

@@ -121,6 +121,28 @@ class GameView:
     server-drawn parts (templates/web/_offline_templates.html)."""
 
     @functools.cached_property
+    def bidding(self) -> bool:
+        """Whether any deal of the game is played to bids (Misère)."""
+        return any(turn.bidding_order for turn in self.schedule)
+
+    @functools.cached_property
+    def entry_turn(self) -> Turn:
+        """No deal in particular: the offline entry's fieldsets of counts, no seat with a role."""
+        return Turn(
+            number=0,
+            dealer=-1,
+            chooser=None,
+            roles=("",) * len(self.names),
+            contract=None,
+            contract_label=None,
+            contract_description="",
+            options=(),
+            bidding_order=(),
+            quotas=None,
+            pending=False,
+        )
+
+    @functools.cached_property
     def contract_choices(self) -> tuple[tuple[str, str], ...]:
         """Every contract a player may choose, (id, label), in the order the page offers them."""
         return tuple((c.id, term(self.ruleset.contract_label(c.id))) for c in self.ruleset.contracts)
