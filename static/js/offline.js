@@ -284,8 +284,7 @@
 
   // -- drawing ------------------------------------------------------------------------------
   // The counts of a deal, as the page draws them (#offline-numbers, in seat order): put in the deal's
-  // bidding order, each seat given its role in the deal (#offline-deals), the ids prefixed (the
-  // page's own form may be there too, hidden).
+  // bidding order, each seat given its role in the deal (#offline-deals).
   function numbers(kind, number, values, prefix) {
     const s = slot(number), box = d.getElementById('offline-numbers');
     const source = box && box.content.querySelector(`fieldset[data-kind="${kind}"]`);
@@ -296,7 +295,7 @@
     order.forEach((seat) => {
       const row = fs.querySelector(`.number-row[data-seat="${seat}"]`);
       const chips = row.nextElementSibling;
-      const what = dealPart(number, `.what[data-kind="${kind}"][data-seat="${seat}"]`);
+      const what = dealPart(number, `.what[data-what="${kind}-${seat}"]`);
       if (what) row.querySelector('.what').replaceWith(what);
       const dealer = s.roles[seat] === 'dealer';
       row.classList.toggle('is-dealer', dealer);
@@ -310,10 +309,12 @@
         if (note) fs.insertBefore(note.cloneNode(true), end);
       }
     });
-    fs.querySelectorAll('[id]').forEach((e) => { e.id = `${prefix}-${e.id}`; });
-    fs.querySelectorAll('label[for]').forEach((e) => { e.htmlFor = `${prefix}-${e.htmlFor}`; });
-    fs.querySelectorAll('[data-target]').forEach((e) => { e.dataset.target = `${prefix}-${e.dataset.target}`; });
-    fs.querySelectorAll('[data-for]').forEach((e) => { e.dataset.for = `${prefix}-${e.dataset.for}`; });
+    // Drawn as "offline-tricks-0"; a correction's copy is "offline-fix-tricks-0".
+    const own = (id) => id.replace(/^offline-/, `${prefix}-`);
+    fs.querySelectorAll('[id]').forEach((e) => { e.id = own(e.id); });
+    fs.querySelectorAll('label[for]').forEach((e) => { e.htmlFor = own(e.htmlFor); });
+    fs.querySelectorAll('[data-target]').forEach((e) => { e.dataset.target = own(e.dataset.target); });
+    fs.querySelectorAll('[data-for]').forEach((e) => { e.dataset.for = own(e.dataset.for); });
     fs.querySelectorAll('[aria-pressed]').forEach((e) => e.setAttribute('aria-pressed', 'false'));
     return fs;
   }

@@ -197,6 +197,8 @@ def _render_game(
             forbidden=forbidden,
             offline=offline,
             page_etag=f'"{_etag(game.version, editable)}"',
+            # Blank, whatever was typed into the page's own forms: the offline entry's copies.
+            offline_forms=_blank_entry() if view.schedule else None,
         ),
         status,
     )
@@ -205,6 +207,11 @@ def _render_game(
         response.headers["Vary"] = "Cookie"
         return response
     return _game_headers(response, game.version, editable)
+
+
+def _blank_entry() -> dict[str, Any]:
+    """The per-seat fields of the page's forms, blank (the offline entry's copies of its counts)."""
+    return {"bids": DeclareForm(formdata=None).bids, "tricks": TricksForm(formdata=None).tricks}
 
 
 def _refused_at_field(**forms: Any) -> Redraw:
