@@ -364,12 +364,8 @@
     return say('');
   }
 
-  function whoLine(deal) {
-    const s = slot(deal.number), parts = [];
-    if (s.chooser !== null) parts.push(t('offline.chose', { player: name(s.chooser) }));
-    parts.push(t('offline.dealt', { player: name(s.dealer) }));
-    return parts.join(' · ');
-  }
+  // Who chose and dealt, as the log says it (the deal's template).
+  const whoLine = (deal) => dealPart(deal.number, 'span.deal-who') || el('span', { class: 'deal-who' });
   function describe(deal) {
     if (!deal) return '';
     const figures = plan.players.map((who, seat) => {
@@ -402,7 +398,7 @@
     return el('tr', { id: id || `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
       el('th', { scope: 'row', class: 'num', text: String(deal.number) }),
       el('td', { class: 'deal-cell' }, el('span', { class: 'contract-name', text: label(deal.contract) }), ' ',
-        el('span', { class: 'deal-who', text: whoLine(deal) }), ' ', el('span', { class: 'badge unsent', text: badge }),
+        whoLine(deal), ' ', el('span', { class: 'badge unsent', text: badge }),
         badge === t('offline.undo_not_sent') ? null : fix),
       plan.players.map((who, seat) => el('td', { class: 'num fig' },
         deal.bids ? el('span', { class: 'bid', text: t('offline.bid_short', { bid: shown(deal.bids[seat]) }) }) : null, ' ',

@@ -508,7 +508,9 @@ def test_7_a_phone_that_no_longer_holds_the_key_keeps_nothing_for_the_game(
     a_context.set_offline(False)
     a.reload()
     expect(a.locator("body")).to_have_attribute("data-editable", "0")
+    # (A watching phone loads the offline script once the page is idle.)
     dropped = """async () => {
+         if (typeof ScorekeeperQueue === 'undefined') return false;
          const kept = await caches.match(location.pathname, {ignoreVary: true});
          const ops = await ScorekeeperQueue.ops(document.body.dataset.game);
          return !!kept && (await kept.text()).includes('data-editable="0"') && ops.length === 0 &&
