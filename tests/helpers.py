@@ -89,17 +89,21 @@ class Node:
             for child in node.children:
                 if isinstance(child, str):
                     parts.append(child)
-                elif child.tag not in ("script", "style", "svg"):
+                elif child.tag not in ("script", "style", "svg", "template"):
                     walk(child)
 
         walk(self)
         return " ".join("".join(parts).split())
 
     def iter(self) -> Any:
+        """Self and its descendants; a <template> inside is there, its content is not (as in a browser)."""
         yield self
         for child in self.children:
             if isinstance(child, Node):
-                yield from child.iter()
+                if child.tag == "template":
+                    yield child
+                else:
+                    yield from child.iter()
 
     def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
         """Descendants (and self) by tag, one class, and attributes (aria_label -> aria-label)."""

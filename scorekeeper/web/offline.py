@@ -26,6 +26,7 @@ PRECACHE = (
     "css/print.css",
     "css/noscript.css",
     "js/app.js",
+    "js/queue.js",
     "js/offline.js",
     "icons/icon.svg",
     "icons/icon-192.png",

@@ -4,7 +4,9 @@
   const d = document, b = d.body;
   const all = (sel, root) => Array.from((root || d).querySelectorAll(sel));
   const num = (i) => (/^\d+$/.test(i.value.trim()) ? +i.value : null);
-  const ok = (n) => n !== null && n >= 0 && n <= 13;
+  // The tricks in a deal, as the page says (data-tricks); 13 on a page that does not say.
+  const TRICKS = +b.dataset.tricks || 13;
+  const ok = (n) => n !== null && n >= 0 && n <= TRICKS;
   const sum = (ns) => (ns.includes(null) ? null : ns.reduce((s, n) => s + n, 0));
 
   // The page's texts in its language (templates/_ui_strings.html), parsed once:
@@ -32,7 +34,7 @@
     // A box the person emptied is theirs: it is not filled again behind their back.
     const open = inputs.filter((i) => i.dataset.auto || (i.value === '' && !i.dataset.own));
     const typed = sum(inputs.filter((i) => !open.includes(i)).map(num));
-    const rest = open.length === 1 && typed !== null ? (+fs.dataset.sum || 13) - typed : null;
+    const rest = open.length === 1 && typed !== null ? (+fs.dataset.sum || TRICKS) - typed : null;
     if (ok(rest)) { open[0].value = rest; open[0].dataset.auto = '1'; }
     else mine.forEach((i) => { i.value = ''; delete i.dataset.auto; });
     progress(fs);
@@ -46,7 +48,7 @@
     if (!hint.dataset.rest) hint.dataset.rest = hint.textContent;
     const known = inputs.map(num).filter((n) => n !== null);
     const total = known.reduce((t, n) => t + n, 0);
-    const target = +fs.dataset.sum || 13;
+    const target = +fs.dataset.sum || TRICKS;
     let text = hint.dataset.rest, bad = false;
     if (known.length && (known.length < inputs.length || total !== target)) {
       text = total > target ? t('count.too_many', { total, target, over: total - target })
@@ -72,7 +74,7 @@
       box.dataset.for = input.id;
       box.setAttribute('role', 'group');
       box.setAttribute('aria-label', label(who ? who.textContent.trim() : ''));
-      for (let n = 0; n <= (+input.max || 13); n += 1) {
+      for (let n = 0; n <= (+input.max || TRICKS); n += 1) {
         const chip = d.createElement('button');
         chip.type = 'button';
         chip.value = String(n);
@@ -173,7 +175,7 @@
     const step = t && t.closest('button.step');
     const input = step && d.getElementById(step.dataset.target);
     if (input) {
-      input.value = Math.max(0, Math.min(13, (num(input) || 0) + (+step.dataset.step || 0)));
+      input.value = Math.max(0, Math.min(+input.max || TRICKS, (num(input) || 0) + (+step.dataset.step || 0)));
       input.dispatchEvent(new Event('input', { bubbles: true }));
     } else if (t && t.closest('button[data-print]')) {
       window.print();
@@ -267,9 +269,13 @@
   // never holds up the first screen there.
   if (b.dataset.offline && window.fetch) {
     const loadOffline = () => {
-      const script = d.createElement('script');
-      script.src = b.dataset.offline;
-      d.head.append(script);
+      // queue.js (the queue's logic) first, then offline.js: in that order, as scripts added here run.
+      [b.dataset.queue, b.dataset.offline].filter(Boolean).forEach((src) => {
+        const script = d.createElement('script');
+        script.src = src;
+        script.async = false;
+        d.head.append(script);
+      });
     };
     const needed = (b.dataset.editable === '1' && !b.dataset.finished) || navigator.onLine === false || location.hash === '#kept';
     if (needed) loadOffline();
@@ -374,8 +380,8 @@
   const live = d.getElementById('live');
   const period = parseInt(b.dataset.poll, 10);
   let timer = 0, running = false, fresh = null, notice = null;
-  // The page's own tag, as the server writes it (routes._etag): version, editable, language.
-  let etag = `"v${b.dataset.version}-${b.dataset.editable === '1' ? 'e' : 'r'}-${d.documentElement.lang}"`;
+  // The page's own tag, as the server wrote it on the page (data-etag).
+  let etag = b.dataset.etag || '';
   const busy = () => {
     const a = d.activeElement;
     return (a && live.contains(a) && a.matches('input, select, textarea')) ||
@@ -394,7 +400,7 @@
       return;
     }
     live.innerHTML = fresh.getElementById('live').innerHTML;
-    ['version', 'editable'].forEach((k) => { if (fresh.body.dataset[k]) b.dataset[k] = fresh.body.dataset[k]; });
+    ['version', 'editable', 'etag'].forEach((k) => { if (fresh.body.dataset[k]) b.dataset[k] = fresh.body.dataset[k]; });
     fresh = null;
     if (notice) { notice.hidden = true; notice = null; }
     // "Deal 12 recorded." is old news once deal 13 arrived from another phone.
@@ -410,7 +416,7 @@
     const limit = stop && setTimeout(() => stop.abort(), 10000);
     try {
       const r = await fetch(location.pathname, {
-        headers: { 'If-None-Match': etag }, cache: 'no-store', credentials: 'same-origin', signal: stop && stop.signal });
+        headers: etag ? { 'If-None-Match': etag } : {}, cache: 'no-store', credentials: 'same-origin', signal: stop && stop.signal });
       if (r.status === 200) {
         const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
         if (doc.getElementById('live')) fresh = doc;

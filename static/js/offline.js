@@ -1,21 +1,27 @@
 /* Scorekeeper: deals entered while the phone cannot reach the server, kept on the phone
    (IndexedDB) and sent, in order, once it can. Loaded by the game page and by the service
-   worker (Background Sync). Nothing here scores a deal: the server does, when it has it.
+   worker (Background Sync), after queue.js (ScorekeeperLogic: what a kept change is, how it is
+   judged against the game as the server has it, what an answer means). Nothing here scores a
+   deal: the server does, when it has it.
 
-   Exactly once: a new deal is sent with its number (the server takes deal n only while n is
-   the next one), every change with If-Match on the game version it was checked against.
-   Before each change is sent, the game is read again and compared with what the change was
-   made on: a deal already stored as entered is done (a retry after a lost answer), a deal
-   another phone stored differently is a conflict the person settles.
+   Exactly once: every change carries an Idempotency-Key made when it was made; a request whose
+   answer was lost is sent again as it was, under the same key, and the server answers it with
+   its first answer and changes nothing (API.md). A replayed answer whose change the game no
+   longer holds (the deal was undone or changed on another phone since) is said to the person,
+   who enters it again or drops it. Before a change is sent, the game is read again: a deal
+   already stored as entered is done, a deal another phone declared differently is a conflict
+   the person settles. One sender at a time: the page's tabs and the service worker take the
+   same Web Lock around a flush.
 
    The phone may believe it is online and have no route (Wi-Fi without an upstream, mobile
    data that hangs): every request here gives up after WAIT, and the service worker keeps a
    deal form whose post fails the same way (fromForm), so nothing depends on navigator.onLine. */
 (function (root) {
   'use strict';
+  const L = root.ScorekeeperLogic;
   const DB = 'scorekeeper', OPS = 'ops', GAMES = 'games';
-  // How long a request may take before the network counts as gone (it may still arrive: the
-  // next send reads the game first, so a deal that did arrive is never sent again).
+  // How long a request may take before the network counts as gone (it may still arrive: it is
+  // sent again under the same key, so a deal that did arrive is never stored twice).
   const WAIT = 8000;
   function timed(url, init) {
     const stop = new AbortController();
@@ -47,18 +53,25 @@
     const list = await asPromise((await store(OPS, 'readonly')).index('game').getAll(game));
     return list.sort((a, b) => a.id - b.id);
   }
-  async function putOp(op) { return asPromise((await store(OPS, 'readwrite')).put(op)); }
+  // A change kept: it has its key from the moment it is made (one kept by an older script gets one).
+  async function putOp(op) { return asPromise((await store(OPS, 'readwrite')).put(op.key ? op : { ...op, key: L.newKey() })); }
   async function deleteOp(id) { return asPromise((await store(OPS, 'readwrite')).delete(id)); }
   async function putGame(info) { return asPromise((await store(GAMES, 'readwrite')).put(info)); }
   async function getGame(game) { return asPromise((await store(GAMES, 'readonly')).get(game)); }
   async function allGames() { return asPromise((await store(GAMES, 'readonly')).getAll()); }
+  // Fields of a kept change set in one transaction (what the person changed meanwhile stays).
+  async function patch(id, fields) {
+    const kept = await store(OPS, 'readwrite');
+    const now = await asPromise(kept.get(id));
+    return now ? asPromise(kept.put({ ...now, ...fields })) : undefined;
+  }
+  // Everything this phone kept for a game: dropped when it no longer holds the game's key.
+  async function forget(game) {
+    for (const op of await ops(game)) await deleteOp(op.id);
+    return asPromise((await store(GAMES, 'readwrite')).delete(game));
+  }
 
-  const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
-  const facts = (deal) => (deal ? { contract: deal.contract, bids: deal.bids || null, tricks: deal.tricks || null } : null);
-  const matches = (deal, want) => !!deal && (want.contract == null || deal.contract === want.contract) &&
-    same(deal.bids, want.bids) && same(deal.tricks, want.tricks);
-
-  // The game as the server has it now: deals as facts by seat, contracts left, its version.
+  // The game as the server has it now: deals as facts by seat, contracts left, its tag.
   async function readState(info) {
     const r = await timed(info.api, { cache: 'no-store', headers: { 'Accept-Language': info.lang || 'en' } });
     if (!r.ok) throw new Error(`state ${r.status}`);
@@ -66,103 +79,97 @@
     const seats = (byName) => (byName ? info.players.map((name) => byName[name]) : null);
     return {
       etag: r.headers.get('ETag'),
-      version: parseInt((r.headers.get('ETag') || '').replace(/\D/g, ''), 10),
       deals: body.deals.map((d) => ({ number: d.number, contract: d.contract, bids: seats(d.bids), tricks: seats(d.tricks) })),
       remaining: info.players.map((name) => body.remaining_contracts[name] || []),
     };
   }
 
-  // What to do with the first change kept: done already, send (how), or a conflict.
-  function judge(op, server) {
-    const n = op.number, deal = server.deals[n - 1];
-    const conflict = { conflict: true, theirs: facts(deal) };
-    if (op.kind === 'record') {
-      if (deal) {
-        if ((op.contract && deal.contract !== op.contract) || (op.bids && !same(deal.bids, op.bids))) return conflict;
-        if (!op.tricks || same(deal.tricks, op.tricks)) return { done: true };
-        return deal.tricks ? conflict : { send: ['PUT', n, { tricks: op.tricks }], after: { ...facts(deal), tricks: op.tricks } };
-      }
-      if (server.deals.length + 1 !== n) return conflict;
-      const body = { number: n };
-      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
-      return { send: ['POST', n, body], after: facts(body) };
-    }
-    if (op.kind === 'correct') {
-      if (!deal) return conflict;
-      const want = { contract: op.contract || deal.contract, bids: op.bids || deal.bids, tricks: op.tricks || deal.tricks };
-      if (matches(deal, want)) return { done: true };
-      if (op.base && !matches(deal, op.base)) return conflict;
-      const body = {};
-      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
-      return { send: ['PUT', n, body], after: facts(want) };
-    }
-    // undo
-    if (server.deals.length < n) return { done: true };
-    if (server.deals.length === n && (!op.base || matches(deal, op.base))) return { send: ['DELETE', n] };
-    return conflict;
-  }
-
-  async function send(info, [method, number, body], etag) {
+  async function send(info, req, key) {
     // The page's key cookie authorises it: the key itself never reaches a script.
-    const url = method === 'POST' ? info.sync : `${info.sync}/${number}`;
-    const headers = { 'Accept-Language': info.lang || 'en' };
-    if (etag) headers['If-Match'] = etag;
+    const url = req.method === 'POST' ? info.sync : `${info.sync}/${req.number}`;
+    const headers = { 'Accept-Language': info.lang || 'en', 'Idempotency-Key': key };
+    if (req.etag) headers['If-Match'] = req.etag;
     const named = {};
-    if (body) {
-      Object.entries(body).forEach(([k, v]) => {
+    if (req.body) {
+      Object.entries(req.body).forEach(([k, v]) => {
         named[k] = Array.isArray(v) ? Object.fromEntries(info.players.map((name, seat) => [name, v[seat]])) : v;
       });
       headers['Content-Type'] = 'application/json';
     }
-    const r = await timed(url, { method, headers, body: body ? JSON.stringify(named) : undefined, cache: 'no-store', credentials: 'same-origin' });
+    const r = await timed(url, { method: req.method, headers, body: req.body ? JSON.stringify(named) : undefined,
+      cache: 'no-store', credentials: 'same-origin' });
     let error = {};
     if (!r.ok) { try { error = (await r.json()).error || {}; } catch (err) { error = {}; } }
-    return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status) };
+    return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status),
+      replayed: (r.headers.get('Idempotent-Replayed') || '').toLowerCase() === 'true' };
   }
 
   // A change the server took is done, unless the person changed it while it was on its way
   // (corrected it, or entered the tricks of the deal it declared): what is left of it is then
-  // a correction of the deal as the server now has it (`after`), sent next. Read and settled
-  // in one transaction, so an edit cannot slip in between.
+  // a correction of the deal as the server now has it (`after`), a new change with a key of its
+  // own, sent next. Read and settled in one transaction, so an edit cannot slip in between.
   const asked = (op) => JSON.stringify([op.kind, op.contract || null, op.bids || null, op.tricks || null]);
   async function sent(op, after) {
     const kept = await store(OPS, 'readwrite');
     const now = await asPromise(kept.get(op.id));
     if (!now) return undefined;
     if (now.kind === 'undo' || asked(now) === asked(op)) return asPromise(kept.delete(op.id));
-    const { state, theirs, message, code, server, ...rest } = now;
-    return asPromise(kept.put({ ...rest, kind: 'correct', base: after }));
+    const { state, theirs, message, code, server, sending, key, ...rest } = now;
+    return asPromise(kept.put({ ...rest, kind: 'correct', base: after, key: L.newKey(), sending: null }));
+  }
+
+  // One sender at a time for a game, across this phone's tabs and its service worker: a Web Lock
+  // where the browser has them; elsewhere each page sends on its own, which the keys make harmless.
+  function exclusive(game, task) {
+    const locks = root.navigator && root.navigator.locks;
+    if (locks && typeof locks.request === 'function') return locks.request(`scorekeeper-queue-${game}`, task);
+    return task();
   }
 
   const running = {};
   // Sends the game's kept changes in order until none is left, one waits for the person
-  // (a conflict or a refusal), or the network fails (thrown: try again later).
+  // (a conflict, a refusal, a change undone elsewhere), or the network fails (thrown: try again later).
   function flush(game, onState) {
     if (!running[game]) {
-      running[game] = (async () => {
+      running[game] = exclusive(game, async () => {
         const info = await getGame(game);
         if (!info || !info.sync) return 'none';
         let races = 0;
         for (;;) {
-          const op = (await ops(game))[0];
+          let op = (await ops(game))[0];
           if (!op) return 'empty';
-          if (op.state === 'conflict' || op.state === 'refused') return 'blocked';
+          if (op.state) return 'blocked';
+          if (!op.key) { op = { ...op, key: L.newKey() }; await patch(op.id, { key: op.key }); }
           const server = await readState(info);
           if (onState) onState(server);
-          const verdict = judge(op, server);
-          if (verdict.done) { await deleteOp(op.id); continue; }
-          if (verdict.conflict) {
-            await putOp({ ...op, state: 'conflict', theirs: verdict.theirs, server: server.deals.length });
+          let req = op.sending;
+          if (!req) {
+            const verdict = L.judge(op, server);
+            if (verdict.done) { await deleteOp(op.id); continue; }
+            if (verdict.conflict) {
+              await patch(op.id, { state: 'conflict', theirs: verdict.theirs });
+              return 'blocked';
+            }
+            // Kept before it goes: if its answer is lost, this very request is sent again.
+            req = L.request(verdict, server.etag);
+            await patch(op.id, { sending: req });
+          }
+          const answer = await send(info, req, op.key);
+          const now = answer.ok && !answer.replayed ? null : await readState(info);
+          if (now && onState) onState(now);
+          const outcome = now ? L.settle(req, answer, now) : { done: true };
+          if (outcome.done) { races = 0; await sent(op, req.after); continue; }
+          if (outcome.gone) {
+            await patch(op.id, { sending: null, key: L.newKey(), state: 'gone', undone: outcome.undone, theirs: outcome.theirs });
             return 'blocked';
           }
-          const answer = await send(info, verdict.send, server.etag);
-          if (answer.ok) { races = 0; await sent(op, verdict.after || null); continue; }
-          // Another phone wrote between the read and the write: read again and judge again.
-          if (answer.status === 409 || answer.status === 412) { races += 1; if (races < 4) continue; }
-          await putOp({ ...op, state: 'refused', message: answer.message, code: answer.code });
+          // Not applied: the change is judged again, under a key of its own.
+          await patch(op.id, { sending: null, key: L.newKey() });
+          if (outcome.again) { races += 1; if (races < 4) continue; }
+          await patch(op.id, { state: 'refused', message: answer.message, code: answer.code });
           return 'blocked';
         }
-      })().finally(() => { delete running[game]; });
+      }).finally(() => { delete running[game]; });
     }
     return running[game];
   }
@@ -176,67 +183,19 @@
     if (failed) throw failed;
   }
 
-  // A deal form of the game page (posted without a script, or with one) as the change it asks
-  // for, when its post cannot reach the server: the same change the page keeps when offline.
-  // `path` is the form's action; `form` its fields (FormData); `info` the game as the page put it.
-  const FORMS = [
-    [/^\/games\/([\w-]+)\/deals$/, 'record'],
-    [/^\/games\/([\w-]+)\/deals\/(\d+)\/tricks$/, 'tricks'],
-    [/^\/games\/([\w-]+)\/undo$/, 'undo'],
-    [/^\/games\/([\w-]+)\/deals\/(\d+)\/edit$/, 'correct'],
-  ];
-  const whole = (value) => (typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? parseInt(value, 10) : null);
-  function formGame(path) {
-    for (const [pattern, kind] of FORMS) {
-      const found = pattern.exec(path);
-      if (found) return { game: found[1], kind, number: found[2] ? +found[2] : null };
-    }
-    return null;
-  }
-  function fromForm(path, form, info) {
-    const which = formGame(path);
-    if (!which || !info || info.game !== which.game || !info.players) return null;
-    const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
-      ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
-    const number = which.number || whole(form.get('number'));
-    if (!number) return null;
-    const op = { game: which.game, at: new Date().toISOString(), version: whole(form.get('version')) || info.version || null, number };
-    if (which.kind === 'undo') {
-      const seen = info.deals && info.deals[number - 1];
-      return { ...op, kind: 'undo', base: seen ? facts(seen) : null };
-    }
-    if (which.kind === 'correct') {
-      // One deal corrected as the correction page posts it. A swap changes two deals in one
-      // correction, which only the server can judge as a whole: it is not kept.
-      if (form.get('swap_with')) return null;
-      const seen = info.deals && info.deals[number - 1];
-      if (!seen) return null;
-      const change = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks') };
-      // Tricks all left empty: a deal still being played keeps none.
-      if (change.tricks && change.tricks.every((n) => n === null)) change.tricks = null;
-      const blank = [change.bids, change.tricks].some((values) => values && values.includes(null));
-      return { ...op, kind: 'correct', ...change, base: facts(seen), ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
-    }
-    const fields = which.kind === 'tricks'
-      ? { contract: null, bids: null, tricks: counts('tricks') }
-      : { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks') };
-    if (!fields.contract && !fields.bids && !fields.tricks) return null;
-    const blank = [fields.bids, fields.tricks].some((values) => values && values.includes(null));
-    // A count left blank is said on the page, where the deal can be corrected or discarded.
-    return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
-  }
   // Keeps a posted form's change; resolves to the game's page address, or null if it is not
   // one this phone can keep (an unknown game, a form that is not a deal's).
   async function keepForm(path, form) {
-    const which = formGame(path);
+    const which = L.formGame(path);
     const info = which && await getGame(which.game);
-    const op = fromForm(path, form, info);
+    const op = L.fromForm(path, form, info);
     if (!op || !info.sync) return null;
     await putOp(op);
     return `/games/${op.game}`;
   }
 
-  root.ScorekeeperQueue = { WAIT, formGame, ops, putOp, deleteOp, putGame, getGame, flush, flushAll, judge, facts, matches, fromForm, keepForm };
+  root.ScorekeeperQueue = { WAIT, formGame: L.formGame, ops, putOp, deleteOp, patch, putGame, getGame, forget, flush, flushAll,
+    judge: L.judge, facts: L.facts, matches: L.matches, fromForm: L.fromForm, newKey: L.newKey, keepForm };
 }(self));
 
 /* The game page: the offline mark, the deals kept on this phone, entering the next ones. */
@@ -308,31 +267,55 @@
       const at = left.indexOf(deal.contract);
       if (at >= 0) left.splice(at, 1);
     });
-    const order = Object.keys(plan.contracts);
-    return left.sort((x, y) => order.indexOf(x) - order.indexOf(y));
+    return left;
   }
+  // The server's drawing of a part, cloned: <template id="offline-…"> (templates/web/_offline_templates.html).
+  const drawn = (id, selector) => {
+    const box = d.getElementById(id);
+    return box ? Array.from(box.content.querySelectorAll(selector), (e) => e.cloneNode(true)) : [];
+  };
+  const dealPart = (number, selector) => {
+    const box = d.getElementById('offline-deals');
+    const part = box && box.content.querySelector(`[data-deal="${number}"] ${selector}`);
+    return part ? part.cloneNode(true) : null;
+  };
+  // The contract buttons the page draws, in its order, for the contracts left.
+  const contractButtons = (left) => drawn('offline-contracts', 'button.contract').filter((button) => left.includes(button.value));
 
   // -- drawing ------------------------------------------------------------------------------
+  // The counts of a deal, as the page draws them (#offline-numbers, in seat order): put in the deal's
+  // bidding order, each seat given its role in the deal (#offline-deals).
   function numbers(kind, number, values, prefix) {
-    const s = slot(number);
+    const s = slot(number), box = d.getElementById('offline-numbers');
+    const source = box && box.content.querySelector(`fieldset[data-kind="${kind}"]`);
+    if (!source) return d.createDocumentFragment();
+    const fs = source.cloneNode(true);
     const order = kind === 'bids' ? s.bidding_order : plan.players.map((_, seat) => seat);
-    const fs = el('fieldset', { class: 'numbers', 'data-kind': kind, 'data-sum': kind === 'tricks' ? plan.tricks_per_deal : '' },
-      el('legend', { text: kind === 'bids' ? t('offline.bids_legend') : t('offline.tricks_legend') }));
+    const end = fs.querySelector('[data-hint]');
     order.forEach((seat) => {
-      const id = `${prefix}-${kind}-${seat}`;
-      const role = plan.roles[s.roles[seat]] || '';
-      const input = el('input', { type: 'number', id, name: `${kind}-${seat}`, min: 0, max: plan.tricks_per_deal,
-        inputmode: 'numeric', value: values && values[seat] != null ? values[seat] : null,
-        'data-dealer': kind === 'bids' && s.roles[seat] === 'dealer' ? '1' : null });
-      fs.append(el('div', { class: `number-row${s.roles[seat] === 'dealer' ? ' is-dealer' : ''}`, 'data-seat': seat },
-        el('label', { for: id }, el('span', { class: 'who', text: name(seat) }), el('span', { class: 'what', text: role })),
-        el('div', { class: 'stepper' },
-          el('button', { type: 'button', class: 'step', 'data-step': '-1', 'data-target': id, 'aria-label': `${name(seat)} −` , text: '−' }),
-          input,
-          el('button', { type: 'button', class: 'step', 'data-step': '1', 'data-target': id, 'aria-label': `${name(seat)} +`, text: '+' }))));
-      if (kind === 'bids' && s.roles[seat] === 'dealer') fs.append(el('p', { class: 'hint forbidden-bid', 'data-forbidden-note': true, hidden: true }));
+      const row = fs.querySelector(`.number-row[data-seat="${seat}"]`);
+      const chips = row.nextElementSibling;
+      const what = dealPart(number, `.what[data-what="${kind}-${seat}"]`);
+      if (what) row.querySelector('.what').replaceWith(what);
+      const dealer = s.roles[seat] === 'dealer';
+      row.classList.toggle('is-dealer', dealer);
+      const input = row.querySelector('input');
+      input.defaultValue = values && values[seat] != null ? String(values[seat]) : '';
+      fs.insertBefore(row, end);
+      if (chips && chips.classList.contains('count-chips')) fs.insertBefore(chips, end);
+      if (kind === 'bids' && dealer) {
+        input.dataset.dealer = '1';
+        const note = box.content.querySelector(':scope > [data-forbidden-note]');
+        if (note) fs.insertBefore(note.cloneNode(true), end);
+      }
     });
-    if (kind === 'tricks') fs.append(el('p', { class: 'hint', 'data-hint': 'tricks', text: t('offline.tricks_hint', { total: plan.tricks_per_deal }) }));
+    // Drawn as "offline-tricks-0"; a correction's copy is "offline-fix-tricks-0".
+    const own = (id) => id.replace(/^offline-/, `${prefix}-`);
+    fs.querySelectorAll('[id]').forEach((e) => { e.id = own(e.id); });
+    fs.querySelectorAll('label[for]').forEach((e) => { e.htmlFor = own(e.htmlFor); });
+    fs.querySelectorAll('[data-target]').forEach((e) => { e.dataset.target = own(e.dataset.target); });
+    fs.querySelectorAll('[data-for]').forEach((e) => { e.dataset.for = own(e.dataset.for); });
+    fs.querySelectorAll('[aria-pressed]').forEach((e) => e.setAttribute('aria-pressed', 'false'));
     return fs;
   }
   const read = (form, kind) => {
@@ -381,12 +364,8 @@
     return say('');
   }
 
-  function whoLine(deal) {
-    const s = slot(deal.number), parts = [];
-    if (s.chooser !== null) parts.push(t('offline.chose', { player: name(s.chooser) }));
-    parts.push(t('offline.dealt', { player: name(s.dealer) }));
-    return parts.join(' · ');
-  }
+  // Who chose and dealt, as the log says it (the deal's template).
+  const whoLine = (deal) => dealPart(deal.number, 'span.deal-who') || el('span', { class: 'deal-who' });
   function describe(deal) {
     if (!deal) return '';
     const figures = plan.players.map((who, seat) => {
@@ -419,7 +398,7 @@
     return el('tr', { id: id || `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
       el('th', { scope: 'row', class: 'num', text: String(deal.number) }),
       el('td', { class: 'deal-cell' }, el('span', { class: 'contract-name', text: label(deal.contract) }), ' ',
-        el('span', { class: 'deal-who', text: whoLine(deal) }), ' ', el('span', { class: 'badge unsent', text: badge }),
+        whoLine(deal), ' ', el('span', { class: 'badge unsent', text: badge }),
         badge === t('offline.undo_not_sent') ? null : fix),
       plan.players.map((who, seat) => el('td', { class: 'num fig' },
         deal.bids ? el('span', { class: 'bid', text: t('offline.bid_short', { bid: shown(deal.bids[seat]) }) }) : null, ' ',
@@ -456,8 +435,8 @@
     const heading = el('h1', { id: 'offline-turn-heading' });
     const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number });
     card.append(el('div', { class: 'card-head' }, heading));
-    card.append(el('p', { class: 'roles' }, el('span', { text: t('offline.deals', { player: name(s.dealer) }) }),
-      s.chooser !== null ? el('span', { text: t('offline.chooses', { player: name(s.chooser) }) }) : null));
+    const roles = dealPart(number, 'p.roles');
+    if (roles) card.append(roles);
     if (pending) {
       heading.textContent = t('offline.deal_contract', { number, contract: label(pending.contract) });
       form.dataset.step = 'tricks';
@@ -468,9 +447,10 @@
       heading.textContent = t('offline.chooses', { player: name(s.chooser) });
       form.dataset.step = 'contract';
       const left = contractsLeft(deals, s.chooser);
+      const buttons = contractButtons(left);
+      if (buttons.length === 1) buttons[0].classList.add('primary');
       form.append(el('fieldset', { class: 'contracts' }, el('legend', { text: t('offline.contracts_left', { player: name(s.chooser) }) }),
-        el('div', { class: `contract-buttons${left.length === 1 ? ' single' : ''}` },
-          left.map((id) => el('button', { type: 'submit', name: 'contract', value: id, class: `contract c-${id}`, text: label(id) })))));
+        el('div', { class: `contract-buttons${buttons.length === 1 ? ' single' : ''}` }, buttons)));
     } else {
       heading.textContent = t('offline.deal_contract', { number, contract: label(s.contract) });
       form.dataset.step = s.bidding_order.length ? 'bids' : 'tricks';
@@ -480,11 +460,19 @@
         text: form.dataset.step === 'bids' ? t('offline.save_bids') : t('offline.save_deal', { number }) })));
     }
     card.append(form);
-    if (last) {
-      card.append(el('p', { class: 'actions' }, el('button', { type: 'button', class: 'button', 'data-offline-undo': last.number,
-        text: t('offline.undo', { number: last.number }) })));
-    }
     return card;
+  }
+
+  // Undo, asked as the page asks it online: the question, then a button that says what it does.
+  function undoBox(m) {
+    const last = m.deals[m.deals.length - 1];
+    if (!last) return null;
+    const s = slot(last.number), number = last.number, contract = label(last.contract);
+    const question = s.chooser !== null ? t('offline.undo_confirm_chosen', { number, contract, player: name(s.chooser) })
+      : t('offline.undo_confirm', { number, contract });
+    return el('details', { class: 'undo offline-undo' }, el('summary', { text: t('offline.undo', { number }) }),
+      el('p', { text: question }),
+      el('button', { type: 'button', class: 'button danger', 'data-offline-undo': number, text: t('offline.undo_yes', { number }) }));
   }
 
   function editor(m, number) {
@@ -514,7 +502,15 @@
     const box = el('div', { class: 'flash flash-error offline-conflict', role: 'alert' });
     const mine = op.kind === 'undo' ? t('offline.undo', { number: op.number })
       : describe({ contract: op.contract || (op.theirs && op.theirs.contract) || slot(op.number).contract, bids: op.bids, tricks: op.tricks });
-    if (op.state === 'conflict') {
+    if (op.state === 'gone') {
+      box.append(el('p', { text: op.undone ? t('offline.undone_elsewhere', { number: op.number }) : t('offline.changed_elsewhere', { number: op.number }) }));
+      box.append(el('dl', { class: 'versions' },
+        el('dt', { text: t('offline.theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number }) }),
+        el('dt', { text: t('offline.mine') }), el('dd', { text: mine })));
+      box.append(el('p', { class: 'actions' },
+        el('button', { type: 'button', class: 'button primary', 'data-offline-again': op.id, text: t('offline.enter_again', { number: op.number }) }), ' ',
+        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('offline.drop', { number: op.number }) })));
+    } else if (op.state === 'conflict') {
       box.append(el('p', { text: op.kind === 'undo' ? t('offline.conflict_undo', { number: op.number }) : t('offline.conflict', { number: op.number }) }));
       box.append(el('dl', { class: 'versions' },
         el('dt', { text: t('offline.theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number }) }),
@@ -557,17 +553,19 @@
 
   // The page's own drawing stands while it is current and nothing waits on this phone; until the
   // page is drawn again after a send, the deals just sent show from the server's state as read.
-  const stale = () => plan.version > +b.dataset.version;
+  let drawnTag = null; // the API's tag of the game as the page was drawn
+  const stale = () => drawnTag !== null && plan.etag !== drawnTag;
   const active = () => !!plan && !!plan.sync && (list.length > 0 || !online() || editing !== null || stale());
   function render() {
     plan = plan || readPlan();
     status();
-    d.querySelectorAll('#offline-turn, .offline-conflict').forEach((e) => e.remove());
+    d.querySelectorAll('#offline-turn, .offline-conflict, .offline-undo').forEach((e) => e.remove());
     const live = d.getElementById('live');
     const serverTurn = live && live.querySelector('section.turn:not(.offline-card)');
-    const undo = live && live.querySelector('details.undo');
+    const undo = live && live.querySelector('details.undo:not(.offline-undo)');
     if (!active() || !live) {
-      d.querySelectorAll('.offline-row').forEach((e) => e.remove());
+      board(null);
+      d.querySelectorAll('.offline-row, .offline-undo').forEach((e) => e.remove());
       d.querySelectorAll('[data-offline-hidden]').forEach((e) => { e.hidden = false; delete e.dataset.offlineHidden; });
       if (serverTurn) serverTurn.hidden = false;
       if (undo) undo.hidden = false;
@@ -578,12 +576,62 @@
     if (serverTurn) { serverTurn.hidden = true; serverTurn.dataset.offlineHidden = '1'; }
     if (undo) { undo.hidden = true; undo.dataset.offlineHidden = '1'; }
     const card = (editing !== null && editor(m, editing)) || entryForm(m);
+    board(m);
+    // "Deal 3 recorded." is old news while the entry has moved on without the server.
+    d.querySelectorAll('.flashes').forEach((box) => box.remove());
+    if (undo) {
+      const box = undoBox(m);
+      if (box) undo.before(box);
+    } else {
+      const box = undoBox(m), log = d.getElementById('log-heading');
+      if (box && log) log.closest('section').append(box);
+    }
     const blocked = list.find((op) => op.state);
     if (blocked) card.prepend(blockedPanel(blocked));
-    const board = live.querySelector('.scoreboard');
-    const anchor = serverTurn || live.querySelector('section.final') || (board && board.nextElementSibling);
+    const scores = live.querySelector('.scoreboard');
+    const anchor = serverTurn || live.querySelector('section.final') || (scores && scores.nextElementSibling);
     if (anchor) anchor.before(card); else live.prepend(card);
     card.dispatchEvent(new CustomEvent('sk:enhance', { bubbles: true }));
+  }
+
+  // The sticky scoreboard follows the entry: the deal it is on, its roles (as the server draws them,
+  // from the schedule's templates), and totals said to be the server's until the kept deals are sent.
+  let boardAsDrawn = null;
+  function board(m) {
+    const live = d.getElementById('live'), box = live && live.querySelector('section.scoreboard');
+    if (!box) return;
+    if (!m) {
+      if (boardAsDrawn && box.dataset.offline) box.replaceWith(boardAsDrawn);
+      boardAsDrawn = null;
+      return;
+    }
+    if (!boardAsDrawn || !box.dataset.offline) boardAsDrawn = box.cloneNode(true);
+    const fresh = boardAsDrawn.cloneNode(true);
+    fresh.dataset.offline = '1';
+    const deals = m.deals, last = deals[deals.length - 1];
+    const pending = last && !last.tricks ? last : null;
+    const number = pending ? pending.number : deals.length + 1;
+    const line = number <= plan.deal_count ? dealPart(number, 'p.deal-no') : null;
+    const no = fresh.querySelector('p.deal-no');
+    if (line && no) {
+      if (pending) line.append(` · ${label(pending.contract)}`);
+      no.replaceWith(line);
+    }
+    fresh.querySelectorAll('li.total').forEach((li, seat) => {
+      // The deal's role, as the server draws it; a seat without one keeps what the totals shown say ("Ahead").
+      const role = number <= plan.deal_count ? dealPart(number, `li[data-seat="${seat}"] .role`) : null;
+      const standing = li.querySelector('.role:not([class*="role-"])');
+      li.querySelectorAll('.role').forEach((e) => e.remove());
+      if (role) li.append(role); else if (standing) li.append(standing);
+    });
+    const unsent = deals.filter((deal) => deal.op && deal.tricks).map((deal) => `#${deal.number}`);
+    const undone = m.undone.length > 0;
+    if (unsent.length || undone) {
+      const scored = plan.deals.filter((deal) => deal.tricks).length;
+      fresh.classList.add('not-scored');
+      fresh.append(el('p', { class: 'hint offline-not-scored', text: t('offline.not_scored', { number: scored, deals: unsent.join(', ') || '–' }) }));
+    }
+    box.replaceWith(fresh);
   }
 
   async function reload() {
@@ -600,7 +648,8 @@
       version: plan.version, deals: plan.deals }).catch(() => {});
   }
   async function keep(op) {
-    await Q.putOp({ game, at: new Date().toISOString(), version: plan.version, ...op });
+    // Made now, with its key: sent again under the same key, it is never applied twice.
+    await Q.putOp({ game, at: new Date().toISOString(), version: plan.version, base: null, ...op, key: Q.newKey(), sending: null });
     await reload();
     sync();
     if (navigator.serviceWorker && navigator.serviceWorker.ready) {
@@ -641,7 +690,8 @@
       await reload();
       sync();
     } else if (step === 'tricks' && deal && !deal.tricks) {
-      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, tricks });
+      // The tricks of a deal declared as the page shows it: for that declaration only.
+      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, tricks, base: deal.server ? Q.facts(deal) : null });
     } else {
       await keep({ kind: 'record', number, contract: null, bids: step === 'bids' ? bids : null, tricks: step === 'tricks' ? tricks : null });
     }
@@ -662,7 +712,7 @@
   // -- sending ------------------------------------------------------------------------------
   const adopt = (server) => {
     // The server's state, read while sending: what was sent shows as sent until the page is drawn again.
-    plan = { ...plan, version: server.version, deals: server.deals, remaining: server.remaining };
+    plan = { ...plan, etag: server.etag, deals: server.deals, remaining: server.remaining };
     unreachable = false;
     seen();
     remember();
@@ -713,6 +763,13 @@
     if (t0.closest('[data-offline-cancel]')) { editing = null; render(); return; }
     const un = t0.closest('[data-offline-undo]');
     if (un) { undo(+un.dataset.offlineUndo); return; }
+    const again = t0.closest('[data-offline-again]');
+    if (again) {
+      // Entered again, as a new change (its key was renewed when the first was found undone).
+      Q.patch(+again.dataset.offlineAgain, { state: undefined, theirs: undefined, undone: undefined, sending: null })
+        .then(reload).then(sync);
+      return;
+    }
     const keepBtn = t0.closest('[data-offline-keep]');
     const mineBtn = t0.closest('[data-offline-mine]');
     const op = (keepBtn || mineBtn) && list.find((o) => o.id === +(keepBtn || mineBtn).dataset[keepBtn ? 'offlineKeep' : 'offlineMine']);
@@ -721,7 +778,8 @@
       Q.deleteOp(op.id).then(reload).then(sync);
     } else if (op && mineBtn) {
       const fields = op.kind === 'undo' ? { kind: 'undo' } : { kind: 'correct', contract: op.contract || op.theirs.contract, bids: op.bids, tricks: op.tricks };
-      Q.putOp({ id: op.id, game, number: op.number, at: op.at, version: op.version, ...fields, base: op.theirs }).then(reload).then(sync);
+      Q.putOp({ id: op.id, game, number: op.number, at: op.at, version: op.version, ...fields, base: op.theirs, key: Q.newKey(), sending: null })
+        .then(reload).then(sync);
     }
   });
 
@@ -737,12 +795,21 @@
     if (unreachable) { unreachable = false; render(); }
     if (list.length) sync();
   });
-  d.addEventListener('sk:live', () => { const fresh = readPlan(); if (fresh) plan = fresh; remember(); render(); });
+  d.addEventListener('sk:live', () => {
+    const fresh = readPlan();
+    if (fresh) { plan = fresh; drawnTag = fresh.etag; }
+    boardAsDrawn = null;
+    if (b.dataset.editable === '0') forgetAll(); else remember();
+    render();
+  });
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (e) => { if (e.data === 'scorekeeper-queue') reload(); });
   }
 
   plan = readPlan();
+  drawnTag = plan ? plan.etag : null;
+  // The server says this phone only watches (its key is gone): nothing is kept for the game.
+  const forgetAll = () => { list = []; Q.forget(game).catch(() => {}); };
   // Shown by the service worker from its cache, with a deal just kept: the network has failed.
   if (location.hash === '#kept') {
     unreachable = true;
@@ -754,6 +821,7 @@
   if (online() && window.caches && window.isSecureContext && navigator.serviceWorker && !navigator.serviceWorker.controller) {
     caches.open('pages').then((cache) => cache.add(location.pathname)).catch(() => {});
   }
-  remember();
+  if (b.dataset.editable === '0') forgetAll();
+  else remember();
   reload().then(sync).catch(() => {});
 }());

@@ -12,7 +12,8 @@ const PAGES = 'pages';
 const GAME_PAGE = /^\/games\/[A-Za-z0-9_-]+$/;
 const MANIFEST = '/manifest.webmanifest';
 
-importScripts(PRECACHE.find((url) => url.includes('/js/offline.js')));
+// The queue's logic, then the queue (the same files the game page runs).
+importScripts(PRECACHE.find((url) => url.includes('/js/queue.js')), PRECACHE.find((url) => url.includes('/js/offline.js')));
 const WAIT = ScorekeeperQueue.WAIT;
 
 self.addEventListener('install', (event) => {
@@ -40,11 +41,22 @@ const staticPath = (url) => url.pathname.startsWith('/static/');
 let failedAt = 0;
 const down = () => Date.now() - failedAt < 30000;
 
+// Nothing kept carries a key: a response its server says must not be stored (a page that hands the
+// pencil over) is never kept, and a game page that says this phone only watches (its key is gone)
+// drops what was kept for the game: the deals kept on the phone. The page kept is then that one.
+const storable = (response) => !/no-store/i.test(response.headers.get('Cache-Control') || '');
+function watching(response, url) {
+  if (response.headers.get('Scorekeeper-Access') !== 'watch') return;
+  const game = GAME_PAGE.test(url.pathname) && url.pathname.split('/')[2];
+  if (game) ScorekeeperQueue.forget(game).catch(() => {});
+}
+
 // The network's answer (kept in `keep`'s cache when it is a whole page or file).
 function fetchKeeping(request, keep) {
   return fetch(request).then((response) => {
     failedAt = 0;
-    if (keep && response.status === 200 && response.type === 'basic') {
+    if (keep) watching(response, new URL(request.url));
+    if (keep && response.status === 200 && response.type === 'basic' && storable(response)) {
       const copy = response.clone();
       caches.open(keep.cacheName).then((cache) => cache.put(keep.key, copy));
     }

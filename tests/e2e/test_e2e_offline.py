@@ -421,15 +421,20 @@ def test_a_game_opened_offline_speaks_the_language_it_was_last_fetched_in(
     tap_and_load(page, page.locator("details.languages a[hreflang=pl]"))
     assert page.evaluate("document.documentElement.lang") == "pl"
     page.evaluate("fetch('/manifest.webmanifest').then((r) => r.json())")
-    page.wait_for_function(
+    # (An async predicate's promise is truthy to wait_for_function: the page waits in a loop of its own.)
+    page.evaluate(
         """async (path) => {
-             const kept = await caches.match(path, {ignoreVary: true});
-             const manifest = await caches.match('/manifest.webmanifest', {ignoreVary: true});
-             return kept && (await kept.text()).includes('<html lang="pl">') &&
-               manifest && (await manifest.json()).lang === 'pl';
+             const deadline = Date.now() + 20000;
+             while (Date.now() < deadline) {
+               const kept = await caches.match(path, {ignoreVary: true});
+               const manifest = await caches.match('/manifest.webmanifest', {ignoreVary: true});
+               if (kept && (await kept.text()).includes('<html lang="pl">') &&
+                   manifest && (await manifest.json()).lang === 'pl') return;
+               await new Promise((resolve) => setTimeout(resolve, 50));
+             }
+             throw new Error('the Polish page and manifest were not kept');
            }""",
-        arg=game.path(),
-        polling=100,
+        game.path(),
     )
     polish = page.evaluate("JSON.parse(document.getElementById('ui-strings').textContent)")
 
@@ -478,8 +483,10 @@ def test_the_servers_deals_corrected_and_undone_offline_end_up_as_corrected_once
         editor.locator(f"#offline-fix-tricks-{seat}").fill(str(count))
     editor.get_by_role("button", name="Save the correction").tap()
     expect(page.locator("#offline-deal-3")).to_contain_text("correction not sent yet")
-    # Deal 4, the server's last, undone; then played again as Ann chooses now.
-    page.locator("#offline-turn").get_by_role("button", name="Undo deal 4").tap()
+    # Deal 4, the server's last, undone (asked first, as online); then played again as Ann chooses now.
+    undo = page.locator("details.offline-undo")
+    undo.locator("summary", has_text="Undo deal 4").tap()
+    undo.get_by_role("button", name="Yes, undo deal 4").tap()
     expect(page.locator("#offline-undone-4")).to_contain_text("undo not sent yet")
     enter_offline(page, 4, "Spades", (6, 4, 3))
     expect(status).to_contain_text("#3, #4")

@@ -209,3 +209,43 @@ def test_a_form_post_cannot_reach_the_pages_writes(app: Flask, client: FlaskClie
     assert answer.get_json()["error"]["code"] == "bad_json"
     with app.app_context():
         assert len(get_game(game_id).state.deals) == 1
+
+
+# -- what the offline entry draws comes from the server ------------------------------------------------
+
+
+def test_the_offline_entrys_parts_are_the_pages_own_drawing(client: FlaskClient) -> None:
+    """The contract buttons (order, marks, labels) and every deal's roles, as the page draws them online."""
+    game_id = start_mizerka(client, deals=4)
+    html = parse_html(page(client, f"/games/{game_id}"))
+    online = [b.text for b in html.find("form", cls="declare-form").find_all("button", cls="contract")]
+    drawn = html.find("template", id="offline-contracts")
+    offline = [b.text for b in drawn.find_all("button", cls="contract")]
+    assert offline[0] == "♣ Clubs" and set(online) < set(offline)
+    assert [label for label in offline if label in online] == online, "the online order"
+    parts = [node for node in html.find("template", id="offline-deals").iter() if "data-deal" in node.attrs]
+    assert [int(part.attrs["data-deal"] or 0) for part in parts] == list(range(1, 19))
+    fifth = parts[4]
+    assert fifth.find("p", cls="deal-no").text == "Deal 5 of 18"
+    # The deal the table is on: its roles, as the page's own turn card and scoreboard say them.
+    assert fifth.find("p", cls="roles").text == html.find("section", cls="turn").find("p", cls="roles").text
+    board = [li.first("span", cls="role") for li in html.find("section", cls="scoreboard").find_all("li")]
+    planned = [li.first("span", cls="role") for li in fifth.find_all("li")]
+    assert [r.text if r else "" for r in planned] == [r.text if r else "" for r in board]
+
+
+def test_a_watching_phone_gets_no_offline_parts_and_the_page_says_it_watches(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_mizerka(client, deals=2)
+    scorer = client.get(f"/games/{game_id}")
+    assert scorer.headers["Scorekeeper-Access"] == "edit"
+    assert parse_html(scorer.get_data(as_text=True)).find("body").attrs["data-etag"] == scorer.headers["ETag"]
+    again = client.get(f"/games/{game_id}", headers={"If-None-Match": scorer.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["Scorekeeper-Access"] == "edit"
+    # A phone without the key (never had it, or its cookies were cleared).
+    watcher = app.test_client().get(f"/games/{game_id}")
+    assert watcher.headers["Scorekeeper-Access"] == "watch"
+    html = parse_html(watcher.get_data(as_text=True))
+    assert html.first("template", id="offline-deals") is None
+    assert html.first("template", id="offline-contracts") is None

@@ -14,11 +14,11 @@ from typing import Any
 
 from flask import url_for
 
+from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
 from ...rules import TRICKS_PER_DEAL
 from ...services import Snapshot
-from .presenters import ROLE_LABELS, role_label
 
 
 def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
@@ -27,13 +27,14 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
     return {
         "game": game.id,
         "version": game.version,
+        # The API's tag of this version (If-Match): the script compares tags, it never makes one.
+        "etag": f'"{api_etag(game.version)}"',
         "ruleset": ruleset.id,
         "players": list(setup.players),
         "deal_count": state.deal_count,
         "tricks_per_deal": TRICKS_PER_DEAL,
         "declares_contract": ruleset.declares_contract,
         "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
-        "roles": {role: role_label(role) for role in ROLE_LABELS},
         "deals": [
             {
                 "number": deal.number,

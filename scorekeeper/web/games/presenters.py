@@ -116,6 +116,36 @@ class GameView:
     options: dict[str, str] = field(default_factory=dict)
     played_on: date | None = None
     note: str | None = None
+    schedule: tuple[Turn, ...] = ()
+    """Every deal as the setup fixes it (dealer, chooser, roles), for the offline entry's
+    server-drawn parts (templates/web/_offline_templates.html)."""
+
+    @functools.cached_property
+    def bidding(self) -> bool:
+        """Whether any deal of the game is played to bids (Misère)."""
+        return any(turn.bidding_order for turn in self.schedule)
+
+    @functools.cached_property
+    def entry_turn(self) -> Turn:
+        """No deal in particular: the offline entry's fieldsets of counts, no seat with a role."""
+        return Turn(
+            number=0,
+            dealer=-1,
+            chooser=None,
+            roles=("",) * len(self.names),
+            contract=None,
+            contract_label=None,
+            contract_description="",
+            options=(),
+            bidding_order=(),
+            quotas=None,
+            pending=False,
+        )
+
+    @functools.cached_property
+    def contract_choices(self) -> tuple[tuple[str, str], ...]:
+        """Every contract a player may choose, (id, label), in the order the page offers them."""
+        return tuple((c.id, term(self.ruleset.contract_label(c.id))) for c in self.ruleset.contracts)
 
     @functools.cached_property
     def marks(self) -> tuple[str, ...]:
@@ -263,6 +293,26 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             quotas=None,
             pending=False,
         )
+    schedule = (
+        tuple(
+            Turn(
+                number=slot.number,
+                dealer=slot.dealer,
+                chooser=slot.chooser,
+                roles=slot.roles,
+                contract=slot.contract,
+                contract_label=term(ruleset.contract_label(slot.contract)) if slot.contract else None,
+                contract_description="",
+                options=(),
+                bidding_order=slot.bidding_order,
+                quotas=None,
+                pending=False,
+            )
+            for slot in ruleset.schedule(setup)
+        )
+        if editable and not state.finished
+        else ()
+    )
     return GameView(
         id=loaded.id,
         ruleset=ruleset,
@@ -281,6 +331,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         options=setup.options_dict,
         played_on=loaded.played_on,
         note=loaded.note,
+        schedule=schedule,
     )
 
 

@@ -205,6 +205,9 @@ def _render_game(
             hand_over=HandOverForm(formdata=None) if editable else None,
             forbidden=forbidden,
             offline=offline,
+            page_etag=f'"{_etag(game.version, editable)}"',
+            # Blank, whatever was typed into the page's own forms: the offline entry's copies.
+            offline_forms=_blank_entry() if view.schedule else None,
         ),
         status,
     )
@@ -213,6 +216,11 @@ def _render_game(
         response.headers["Vary"] = "Cookie"
         return response
     return _game_headers(response, game.version, editable)
+
+
+def _blank_entry() -> dict[str, Any]:
+    """The per-seat fields of the page's forms, blank (the offline entry's copies of its counts)."""
+    return {"bids": DeclareForm(formdata=None).bids, "tricks": TricksForm(formdata=None).tricks}
 
 
 def _refused_at_field(**forms: Any) -> Redraw:
@@ -230,6 +238,13 @@ def _game_headers(response: Response, version: int, editable: bool) -> Response:
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["Vary"] = "Cookie, Accept-Language"
     response.set_etag(_etag(version, editable))
+    return _access(response, editable)
+
+
+def _access(response: Response, editable: bool) -> Response:
+    """Says whether this phone holds the game's key: the service worker drops what it kept for a
+    game (its page, the deals kept on the phone) once the server says the phone only watches."""
+    response.headers["Scorekeeper-Access"] = "edit" if editable else "watch"
     return response
 
 
@@ -253,7 +268,7 @@ def game(game_id: str) -> Any:
         response: Response = make_response("", 304)
         response.set_etag(_etag(version, editable))
         response.headers["Cache-Control"] = "no-cache, private"
-        return response
+        return _access(response, editable)
     key = ("game", game_id, version, editable, request.url_root)
     reusable = pagecache.usable(url_for("web.game", game_id=game_id))
     body = pagecache.cached(key) if reusable else None

@@ -1,0 +1,161 @@
+/* Scorekeeper: the logic of the changes a phone keeps while it cannot reach the server. Pure: no
+   page, no IndexedDB, no network; loaded by the game page, by the service worker (importScripts)
+   and by Node (tests/js). offline.js keeps the changes and sends them by this logic.
+
+   A kept change (an "op") says what the scorer asked for and what the page showed when it was
+   made: { kind: 'record' | 'correct' | 'undo', number, contract, bids, tricks, version,
+   base: the deal as the page showed it (null: no such deal), key: its Idempotency-Key,
+   sending: the request last sent with that key whose answer never came (sent again as it was) }.
+   Bids and tricks are by seat. */
+(function (root, factory) {
+  'use strict';
+  const logic = factory();
+  if (typeof module === 'object' && module.exports) module.exports = logic;
+  else root.ScorekeeperLogic = logic;
+}(typeof self !== 'undefined' ? self : this, () => {
+  'use strict';
+
+  // An Idempotency-Key (API.md): 1-64 of [A-Za-z0-9_-], made once per change and kept with it,
+  // so a change sent again is the same change to the server (it is never applied twice).
+  const KEY = /^[A-Za-z0-9_-]{1,64}$/;
+  function newKey(source) {
+    const c = source || (typeof crypto !== 'undefined' ? crypto : null);
+    if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+    if (c && typeof c.getRandomValues === 'function') {
+      // randomUUID needs a secure context; getRandomValues does not (a page on the Wi-Fi over http).
+      const bytes = c.getRandomValues(new Uint8Array(18));
+      return Array.from(bytes, (n) => n.toString(16).padStart(2, '0')).join('');
+    }
+    let text = '';
+    while (text.length < 36) text += Math.random().toString(36).slice(2);
+    return text.slice(0, 36);
+  }
+
+  const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
+  const facts = (deal) => (deal ? { contract: deal.contract || null, bids: deal.bids || null, tricks: deal.tricks || null } : null);
+  const matches = (deal, want) => !!deal && (want.contract == null || deal.contract === want.contract) &&
+    same(deal.bids, want.bids) && same(deal.tricks, want.tricks);
+  // The declaration of a deal (its contract and bids): what another phone's tricks must not land on.
+  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract && same(deal.bids, seen.bids);
+
+  // What to do with a change, given the game as the server has it now ({ deals: facts by number
+  // order }): { done } (the server holds it already), { send: [method, number, body], after: the
+  // deal as it will then be }, or { conflict, theirs } (the person settles it).
+  function judge(op, server) {
+    const n = op.number, deal = server.deals[n - 1];
+    const conflict = { conflict: true, theirs: facts(deal) };
+    if (op.kind === 'record') {
+      // Made on a deal the page showed as the server's: that deal, declared as it was, or nothing.
+      if (op.base && !declared(deal, op.base)) return conflict;
+      if (deal) {
+        if ((op.contract && deal.contract !== op.contract) || (op.bids && !same(deal.bids, op.bids))) return conflict;
+        if (!op.tricks || same(deal.tricks, op.tricks)) return { done: true };
+        return deal.tricks ? conflict : { send: ['PUT', n, { tricks: op.tricks }], after: { ...facts(deal), tricks: op.tricks } };
+      }
+      if (server.deals.length + 1 !== n) return conflict;
+      const body = { number: n };
+      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
+      return { send: ['POST', n, body], after: facts(body) };
+    }
+    if (op.kind === 'correct') {
+      if (!deal) return conflict;
+      const want = { contract: op.contract || deal.contract, bids: op.bids || deal.bids, tricks: op.tricks || deal.tricks };
+      if (matches(deal, want)) return { done: true };
+      if (op.base && !matches(deal, op.base)) return conflict;
+      const body = {};
+      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
+      return { send: ['PUT', n, body], after: facts(want) };
+    }
+    // undo
+    if (server.deals.length < n) return { done: true };
+    if (server.deals.length === n && (!op.base || matches(deal, op.base))) return { send: ['DELETE', n], after: null };
+    return conflict;
+  }
+
+  // The request a verdict sends, as kept with the change until its answer comes: sent again
+  // exactly so (same key, same If-Match) when the answer was lost.
+  const request = (verdict, etag) => ({ method: verdict.send[0], number: verdict.send[1], body: verdict.send[2] || null,
+    etag: etag || null, after: verdict.after === undefined ? null : verdict.after });
+
+  // Whether the game as the server has it holds what `sent` made: a deal stored as sent, or gone
+  // when an undo was sent.
+  function holds(sent, server) {
+    const deal = server.deals[sent.number - 1];
+    if (sent.method === 'DELETE') return server.deals.length < sent.number;
+    return !!deal && matches(deal, sent.after || {});
+  }
+
+  // What an answer to `sent` means, given the game as read after it (`server`):
+  //   { done }            stored (or already stored exactly as sent: a second sender was first);
+  //   { gone, theirs }    applied once, earlier, and since undone or changed on another phone
+  //                       (a replayed answer whose change the game no longer holds);
+  //   { again }           not applied (the game changed before it arrived, or the key was spent):
+  //                       judge the change again, under a new key;
+  //   { refused }         the server refuses it: the person corrects or discards it.
+  function settle(sent, answer, server) {
+    if (answer.ok) {
+      if (!answer.replayed || holds(sent, server)) return { done: true };
+      return { gone: true, undone: server.deals.length < sent.number, theirs: facts(server.deals[sent.number - 1]) };
+    }
+    if (holds(sent, server)) return { done: true };
+    if (answer.code === 'idempotency_key_reused' || answer.status === 409 || answer.status === 412) return { again: true };
+    return { refused: true };
+  }
+
+  // A deal form of the game page, as the change it asks for, when its post cannot reach the server:
+  // the same change the page keeps when offline. `path` is the form's action; `form` its fields
+  // (FormData, or anything with has/get); `info` the game as the page showed it ({ game, players,
+  // version, deals }). Null when it is not a change this phone can keep.
+  const FORMS = [
+    [/^\/games\/([\w-]+)\/deals$/, 'record'],
+    [/^\/games\/([\w-]+)\/deals\/(\d+)\/tricks$/, 'tricks'],
+    [/^\/games\/([\w-]+)\/undo$/, 'undo'],
+    [/^\/games\/([\w-]+)\/deals\/(\d+)\/edit$/, 'correct'],
+  ];
+  const whole = (value) => (typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? parseInt(value, 10) : null);
+  function formGame(path) {
+    for (const [pattern, kind] of FORMS) {
+      const found = pattern.exec(path);
+      if (found) return { game: found[1], kind, number: found[2] ? +found[2] : null };
+    }
+    return null;
+  }
+  function fromForm(path, form, info, options) {
+    const which = formGame(path);
+    if (!which || !info || info.game !== which.game || !info.players) return null;
+    const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
+      ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
+    const number = which.number || whole(form.get('number'));
+    if (!number) return null;
+    const seen = (info.deals && info.deals[number - 1]) || null;
+    const op = { game: which.game, at: (options && options.at) || new Date().toISOString(),
+      version: whole(form.get('version')) || info.version || null, number, key: newKey(options && options.crypto), sending: null };
+    if (which.kind === 'undo') return { ...op, kind: 'undo', base: facts(seen) };
+    if (which.kind === 'correct') {
+      // One deal corrected as the correction page posts it. A swap changes two deals in one
+      // correction, which only the server can judge as a whole: it is not kept.
+      if (form.get('swap_with') || !seen) return null;
+      const change = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks') };
+      // Tricks all left empty: a deal still being played keeps none.
+      if (change.tricks && change.tricks.every((n) => n === null)) change.tricks = null;
+      const blank = [change.bids, change.tricks].some((values) => values && values.includes(null));
+      return { ...op, kind: 'correct', ...change, base: facts(seen), ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
+    }
+    let fields;
+    if (which.kind === 'tricks') {
+      // The tricks of the deal the page showed declared: they belong to that declaration (its
+      // contract, its bids) and to no other deal of the same number.
+      if (!seen || seen.tricks) return null;
+      fields = { contract: seen.contract, bids: seen.bids || null, tricks: counts('tricks'), base: facts(seen) };
+    } else {
+      fields = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks'), base: null };
+      if (!fields.contract && !fields.bids && !fields.tricks) return null;
+    }
+    if (!fields.tricks && which.kind === 'tricks') return null;
+    const blank = [fields.bids, fields.tricks].some((values) => values && values.includes(null));
+    // A count left blank is said on the page, where the deal can be corrected or discarded.
+    return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
+  }
+
+  return { KEY, newKey, same, facts, matches, declared, judge, request, holds, settle, formGame, fromForm };
+}));
