@@ -143,6 +143,34 @@ class GameView:
         )
 
     @functools.cached_property
+    def contract_descriptions(self) -> tuple[tuple[str, str], ...]:
+        """Each contract's description, (id, text), as the entry card says it under its heading."""
+        return tuple((c.id, term(c.description)) for c in self.ruleset.contracts)
+
+    @functools.cached_property
+    def schedule_roles(self) -> tuple[str, ...]:
+        """Every role a seat has in some deal of the schedule ("" for none), in a fixed order."""
+        return tuple(sorted({role for turn in self.schedule for role in turn.roles}))
+
+    def seat_turn(self, role: str, quota: int | None = None, bid: int | None = None) -> Turn:
+        """A pending deal as one seat sees it (its role, its quota or bid): the offline entry's
+        phrase beside that seat's tricks, drawn as the page draws it (``macros.seat_what``)."""
+        return Turn(
+            number=0,
+            dealer=-1,
+            chooser=None,
+            roles=(role,),
+            contract=None,
+            contract_label=None,
+            contract_description="",
+            options=(),
+            bidding_order=(),
+            quotas=None if quota is None else (quota,),
+            pending=True,
+            bids=None if bid is None else (bid,),
+        )
+
+    @functools.cached_property
     def contract_choices(self) -> tuple[tuple[str, str], ...]:
         """Every contract a player may choose, (id, label), in the order the page offers them."""
         return tuple((c.id, term(self.ruleset.contract_label(c.id))) for c in self.ruleset.contracts)
