@@ -506,7 +506,8 @@
     fill(box, 'summary', t('offline.undo', { number }));
     fill(box, 'p', s.chooser !== null ? t('offline.undo_confirm_chosen', { number, contract, player: name(s.chooser) })
       : t('offline.undo_confirm', { number, contract }));
-    fill(box, 'button', t('offline.undo_yes', { number })).dataset.offlineUndo = number;
+    fill(box, 'button', t('offline.undo_yes', { number }));
+    box.querySelector('form').dataset.offlineUndo = number;
     return box;
   }
 
@@ -782,6 +783,8 @@
   }
 
   d.addEventListener('submit', (e) => {
+    const asked = e.target.closest && e.target.closest('form[data-offline-undo]');
+    if (asked) { e.preventDefault(); undo(+asked.dataset.offlineUndo); return; }
     const form = e.target.closest && e.target.closest('form.offline-form');
     if (!form) return;
     e.preventDefault();
@@ -805,8 +808,6 @@
       return;
     }
     if (t0.closest('[data-offline-cancel]')) { editing = null; render(); return; }
-    const un = t0.closest('[data-offline-undo]');
-    if (un) { undo(+un.dataset.offlineUndo); return; }
     const again = t0.closest('[data-offline-again]');
     if (again) {
       // Entered again, as a new change (its key was renewed when the first was found undone).

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # The card as a tree of (tag, classes, own words, a few attributes, children).
 SHAPE = """(card) => {
   const left = 'input[type=hidden], output.deal-score, .share-button, p.preview-note';
-  const own = ['offline-card', 'offline-form', 'tricks-form', 'declare-form'];
+  const own = ['offline-card', 'offline-form', 'tricks-form', 'declare-form', 'offline-undo'];
   const kept = ['type', 'name', 'value', 'role', 'aria-current', 'aria-label', 'aria-pressed', 'disabled',
                 'autofocus', 'data-what', 'data-seat'];
   const walk = (e) => {
@@ -62,9 +62,12 @@ def test_the_offline_mizerka_card_is_the_online_one_declaring_and_entering_the_t
     context, page = scorer(browser, live_server, game)
     declaring = online_card(page)
     assert "contracts" in str(declaring)
+    undo = page.locator("#live details.undo:not(.offline-undo)").evaluate(SHAPE)
     context.set_offline(True)
     expect(page.locator("#offline-turn")).to_be_visible()
     assert offline_card(page) == declaring
+    # The undo of deal 4, asked as online.
+    assert page.locator("#live details.offline-undo").evaluate(SHAPE) == undo
 
     # Deal 5 declared on this phone, offline: its tricks, each seat's quota beside its box.
     page.locator("#offline-turn").get_by_role("button", name="Diamonds", exact=True).tap()
