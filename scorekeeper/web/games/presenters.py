@@ -152,6 +152,16 @@ class GameView:
         """Every role a seat has in some deal of the schedule ("" for none), in a fixed order."""
         return tuple(sorted({role for turn in self.schedule for role in turn.roles}))
 
+    @functools.cached_property
+    def quotas_known(self) -> bool:
+        """Whether the engine says a deal's quotas from its roles and contract alone (Mizerka),
+        rather than from what is bid at the table (Misère) or not at all."""
+        return any(
+            self.ruleset.quotas_for(turn.roles, contract.id, None) is not None
+            for turn in self.schedule[:1]
+            for contract in self.ruleset.contracts
+        )
+
     def seat_turn(self, role: str, quota: int | None = None, bid: int | None = None) -> Turn:
         """A pending deal as one seat sees it (its role, its quota or bid): the offline entry's
         phrase beside that seat's tricks, drawn as the page draws it (``macros.seat_what``)."""
