@@ -313,6 +313,7 @@ def test_a_kept_pending_deals_bids_are_said_as_the_page_says_them(client: FlaskC
     html = parse_html(page(client, f"/games/{game_id}"))
     online = html.find("section", cls="turn").find("fieldset", data_kind="tricks")
     said = template(html, "offline-seat-what")
+    assert said.first(data_quota="0") is None, "no quota phrase where the targets are the bids"
     for seat, bid in enumerate((3, 4, 2, 3)):
         shown = online.find("span", cls="what", data_what=f"tricks-{seat}").text
         drawn = said.find(data_role=first["roles"][seat], data_bid=str(bid)).find("span", cls="what")
