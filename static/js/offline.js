@@ -383,7 +383,7 @@
     const figures = plan.players.map((who, seat) => {
       const bits = [];
       if (deal.bids) bits.push(t('offline.bid_short', { bid: shown(deal.bids[seat]) }));
-      bits.push(deal.tricks ? t('offline.tricks_short', { count: shown(deal.tricks[seat]) }) : t('offline.playing'));
+      bits.push(deal.tricks ? t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }) : t('offline.playing'));
       return `${who} ${bits.join(', ')}`;
     });
     return `${label(deal.contract)}: ${figures.join(' · ')}`;
@@ -420,7 +420,7 @@
     }
     tr.querySelectorAll('td.fig').forEach((td, seat) => {
       fill(td, '.bid', deal.bids ? t('offline.bid_short', { bid: shown(deal.bids[seat]) }) : null);
-      fill(td, '.tricks', deal.tricks ? t('offline.tricks_short', { count: shown(deal.tricks[seat]) }) : t('offline.playing'));
+      fill(td, '.tricks', deal.tricks ? t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }) : t('offline.playing'));
     });
     return tr;
   }
