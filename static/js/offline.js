@@ -214,15 +214,6 @@
 
   // The page's texts, in its language: app.js's t, over templates/_ui_strings.html (offline.* keys).
   const t = self.Scorekeeper.t;
-  const el = (tag, attrs, ...children) => {
-    const e = d.createElement(tag);
-    Object.entries(attrs || {}).forEach(([k, v]) => {
-      if (v === null || v === undefined || v === false) return;
-      if (k === 'text') e.textContent = v; else if (k === 'class') e.className = v; else e.setAttribute(k, v === true ? '' : v);
-    });
-    children.flat().forEach((c) => { if (c !== null && c !== undefined) e.append(c); });
-    return e;
-  };
   const readPlan = () => {
     const box = d.getElementById('offline-plan');
     try { return box ? JSON.parse(box.dataset.plan) : null; } catch (err) { return null; }
@@ -279,23 +270,32 @@
     const part = box && box.content.querySelector(`[data-deal="${number}"] ${selector}`);
     return part ? part.cloneNode(true) : null;
   };
-  // The contract buttons the page draws, in its order, for the contracts left.
-  const contractButtons = (left) => drawn('offline-contracts', 'button.contract').filter((button) => left.includes(button.value));
 
   // -- drawing ------------------------------------------------------------------------------
   // The counts of a deal, as the page draws them (#offline-numbers, in seat order): put in the deal's
   // bidding order, each seat given its role in the deal (#offline-deals).
-  function numbers(kind, number, values, prefix) {
+  function numbers(kind, number, values, prefix, pending) {
     const s = slot(number), box = d.getElementById('offline-numbers');
     const source = box && box.content.querySelector(`fieldset[data-kind="${kind}"]`);
     if (!source) return d.createDocumentFragment();
     const fs = source.cloneNode(true);
-    const order = kind === 'bids' ? s.bidding_order : plan.players.map((_, seat) => seat);
+    // As the page orders them: the counts of a deal with bids in its bidding order, others by seat.
+    const order = s.bidding_order.length ? s.bidding_order : plan.players.map((_, seat) => seat);
     const end = fs.querySelector('[data-hint]');
+    // A deal without bids is said to be one, as the page says it when it declares the deal.
+    const unbid = kind === 'tricks' && !pending && !values && !s.bidding_order.length && box.content.querySelector('[data-unbid]');
+    if (unbid && end) { end.textContent = unbid.textContent; }
     order.forEach((seat) => {
       const row = fs.querySelector(`.number-row[data-seat="${seat}"]`);
       const chips = row.nextElementSibling;
-      const what = dealPart(number, `.what[data-what="${kind}-${seat}"]`);
+      let what = dealPart(number, `.what[data-what="${kind}-${seat}"]`);
+      if (kind === 'tricks' && pending) {
+        // A kept pending deal: the seat's role with its bid, or its quota (the plan's, the engine's).
+        const quotas = s.quotas && s.quotas[pending.contract];
+        const key = pending.bids ? `[data-bid="${pending.bids[seat]}"]` : quotas ? `[data-quota="${quotas[seat]}"]` : null;
+        const said = key && drawn('offline-seat-what', `[data-role="${s.roles[seat]}"]${key} .what`)[0];
+        if (said) { said.dataset.what = `${kind}-${seat}`; what = said; }
+      }
       if (what) row.querySelector('.what').replaceWith(what);
       const dealer = s.roles[seat] === 'dealer';
       row.classList.toggle('is-dealer', dealer);
@@ -307,6 +307,10 @@
         input.dataset.dealer = '1';
         const note = box.content.querySelector(':scope > [data-forbidden-note]');
         if (note) fs.insertBefore(note.cloneNode(true), end);
+      }
+      if (kind === 'tricks' && pending && pending.bids) {
+        const made = drawn('offline-seat-what', `[data-seat="${seat}"][data-bid="${pending.bids[seat]}"] .made-bid-row`)[0];
+        if (made) fs.insertBefore(made, end);
       }
     });
     // Drawn as "offline-tricks-0"; a correction's copy is "offline-fix-tricks-0".
@@ -364,14 +368,22 @@
     return say('');
   }
 
-  // Who chose and dealt, as the log says it (the deal's template).
-  const whoLine = (deal) => dealPart(deal.number, 'span.deal-who') || el('span', { class: 'deal-who' });
+  // A deal's words as the page says them (#offline-deals): its headings, its button, its legend.
+  const dealText = (number, selector) => { const e = dealPart(number, selector); return e ? e.textContent : ''; };
+  // A part of the page's drawing, cloned, its text slots filled: text only, never markup.
+  const fill = (root, selector, text) => {
+    const e = root.querySelector(selector);
+    if (!e) return null;
+    if (text === null) { e.remove(); return null; }
+    e.textContent = text;
+    return e;
+  };
   function describe(deal) {
     if (!deal) return '';
     const figures = plan.players.map((who, seat) => {
       const bits = [];
       if (deal.bids) bits.push(t('offline.bid_short', { bid: shown(deal.bids[seat]) }));
-      bits.push(deal.tricks ? t('offline.tricks_short', { count: shown(deal.tricks[seat]) }) : t('offline.playing'));
+      bits.push(deal.tricks ? t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }) : t('offline.playing'));
       return `${who} ${bits.join(', ')}`;
     });
     return `${label(deal.contract)}: ${figures.join(' · ')}`;
@@ -381,28 +393,36 @@
     let table = d.querySelector('#live table.log');
     if (!table) {
       const section = d.getElementById('log-heading') && d.getElementById('log-heading').closest('section');
-      if (!section) return null;
+      const wrap = drawn('offline-log', 'div.table-wrap')[0];
+      if (!section || !wrap) return null;
       const empty = section.querySelector('p.empty');
       if (empty) { empty.hidden = true; empty.dataset.offlineHidden = '1'; }
-      table = el('table', { class: `log seats-${plan.players.length}` },
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '#' }), el('th', { scope: 'col', text: t('offline.contract') }),
-          plan.players.map((who) => el('th', { scope: 'col', class: 'num', text: who })))), el('tbody'));
-      const wrap = el('div', { class: 'table-wrap offline-row' }, table);
       section.querySelector('h2').after(wrap);
+      table = wrap.querySelector('table');
     }
     return table.tBodies[0];
   }
+  // A deal kept on this phone, in the log (#offline-log-row): its figures as entered, not scored.
   function row(deal, badge, id) {
-    const fix = el('button', { type: 'button', class: 'fix link-button', 'data-offline-correct': deal.number,
-      'aria-label': t('offline.correct_deal', { number: deal.number }), text: t('offline.correct') });
-    return el('tr', { id: id || `offline-deal-${deal.number}`, class: `offline-row${deal.tricks ? '' : ' pending'}` },
-      el('th', { scope: 'row', class: 'num', text: String(deal.number) }),
-      el('td', { class: 'deal-cell' }, el('span', { class: 'contract-name', text: label(deal.contract) }), ' ',
-        whoLine(deal), ' ', el('span', { class: 'badge unsent', text: badge }),
-        badge === t('offline.undo_not_sent') ? null : fix),
-      plan.players.map((who, seat) => el('td', { class: 'num fig' },
-        deal.bids ? el('span', { class: 'bid', text: t('offline.bid_short', { bid: shown(deal.bids[seat]) }) }) : null, ' ',
-        el('span', { class: 'tricks', text: deal.tricks ? t('offline.tricks_short', { count: shown(deal.tricks[seat]) }) : t('offline.playing') }))));
+    const tr = drawn('offline-log-row', 'tr')[0];
+    tr.id = id || `offline-deal-${deal.number}`;
+    if (!deal.tricks) tr.classList.add('pending');
+    fill(tr, 'th', String(deal.number));
+    fill(tr, '.contract-name', label(deal.contract));
+    const who = dealPart(deal.number, 'span.deal-who');
+    if (who) tr.querySelector('span.deal-who').replaceWith(who);
+    fill(tr, '.badge', badge);
+    const fix = tr.querySelector('button.fix');
+    if (badge === t('offline.undo_not_sent')) fix.remove();
+    else {
+      fix.dataset.offlineCorrect = deal.number;
+      fix.setAttribute('aria-label', t('offline.correct_deal', { number: deal.number }));
+    }
+    tr.querySelectorAll('td.fig').forEach((td, seat) => {
+      fill(td, '.bid', deal.bids ? t('offline.bid_short', { bid: shown(deal.bids[seat]) }) : null);
+      fill(td, '.tricks', deal.tricks ? t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }) : t('offline.playing'));
+    });
+    return tr;
   }
   function drawLog(m) {
     d.querySelectorAll('.offline-row').forEach((e) => e.remove());
@@ -422,113 +442,137 @@
     // A deal the server has but this phone undid: drawn struck through until sent.
   }
 
+  // The entry card as the page draws it for the deal the table is on (#offline-card, web/_entry.html).
+  function entryCard(number) {
+    const card = drawn('offline-card', 'section.offline-card')[0];
+    const form = card.querySelector('form');
+    form.dataset.number = number;
+    card.querySelectorAll('ol.schedule > li').forEach((li, i) => {
+      li.className = i + 1 === number ? 'now' : i + 1 < number ? 'done' : '';
+      if (i + 1 === number) li.setAttribute('aria-current', 'step');
+    });
+    return { card, form, heading: card.querySelector('h1'), error: form.querySelector('.offline-error'), actions: form.querySelector('p.actions') };
+  }
   function entryForm(m) {
     const deals = m.deals, last = deals[deals.length - 1];
     const pending = last && !last.tricks ? last : null;
     const number = pending ? pending.number : deals.length + 1;
-    const card = el('section', { class: 'card turn offline-card', id: 'offline-turn', 'aria-labelledby': 'offline-turn-heading' });
+    const { card, form, heading, error, actions } = entryCard(number);
     if (number > plan.deal_count) {
-      card.append(el('p', { class: 'hint', text: t('offline.finished') }));
+      card.replaceChildren(...drawn('offline-card', 'p[data-finished]'));
       return card;
     }
     const s = slot(number);
-    const heading = el('h1', { id: 'offline-turn-heading' });
-    const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number });
-    card.append(el('div', { class: 'card-head' }, heading));
-    const roles = dealPart(number, 'p.roles');
-    if (roles) card.append(roles);
+    // Under the heading, as online: who deals and leads, then what the contract asks.
+    const contract = pending ? pending.contract : s.contract;
+    const said = [dealPart(number, 'p.roles'), contract ? drawn('offline-descriptions', `[data-contract="${contract}"]`)[0] : null];
+    card.querySelector('.card-head').after(...said.filter(Boolean));
+    const save = actions.querySelector('button');
     if (pending) {
-      heading.textContent = t('offline.deal_contract', { number, contract: label(pending.contract) });
+      heading.textContent = dealText(number, `[data-text="pending"][data-contract="${pending.contract}"]`);
       form.dataset.step = 'tricks';
-      form.append(numbers('tricks', number, null, 'offline'));
-      form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
-      form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit', text: t('offline.save_deal', { number }) })));
+      form.insertBefore(numbers('tricks', number, null, 'offline', pending), error);
+      save.textContent = dealText(number, '[data-text="save"]');
     } else if (s.chooser !== null) {
-      heading.textContent = t('offline.chooses', { player: name(s.chooser) });
+      heading.textContent = dealText(number, '[data-text="declare"]');
       form.dataset.step = 'contract';
       const left = contractsLeft(deals, s.chooser);
-      const buttons = contractButtons(left);
-      if (buttons.length === 1) buttons[0].classList.add('primary');
-      form.append(el('fieldset', { class: 'contracts' }, el('legend', { text: t('offline.contracts_left', { player: name(s.chooser) }) }),
-        el('div', { class: `contract-buttons${buttons.length === 1 ? ' single' : ''}` }, buttons)));
+      const fieldset = drawn('offline-contracts', 'fieldset.contracts')[0];
+      const box = fieldset.querySelector('.contract-buttons');
+      box.querySelectorAll('button.contract').forEach((button) => { if (!left.includes(button.value)) button.remove(); });
+      const buttons = box.querySelectorAll('button.contract');
+      if (buttons.length === 1) {
+        box.classList.add('single');
+        buttons[0].classList.add('primary');
+        buttons[0].setAttribute('autofocus', '');
+      }
+      fill(fieldset, 'legend', dealText(number, buttons.length === 1 ? '[data-text="last-contract"]' : '[data-text="contracts-left"]'));
+      form.replaceChildren(fieldset);
     } else {
-      heading.textContent = t('offline.deal_contract', { number, contract: label(s.contract) });
+      heading.textContent = dealText(number, '[data-text="declare"]');
       form.dataset.step = s.bidding_order.length ? 'bids' : 'tricks';
-      form.append(numbers(form.dataset.step, number, null, 'offline'));
-      form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
-      form.append(el('p', { class: 'actions' }, el('button', { class: 'button primary big', type: 'submit',
-        text: form.dataset.step === 'bids' ? t('offline.save_bids') : t('offline.save_deal', { number }) })));
+      form.insertBefore(numbers(form.dataset.step, number, null, 'offline'), error);
+      save.textContent = form.dataset.step === 'bids' ? t('offline.save_bids') : dealText(number, '[data-text="save"]');
     }
-    card.append(form);
     return card;
   }
 
   // Undo, asked as the page asks it online: the question, then a button that says what it does.
   function undoBox(m) {
     const last = m.deals[m.deals.length - 1];
-    if (!last) return null;
+    const box = last && drawn('offline-undo', 'details')[0];
+    if (!box) return null;
     const s = slot(last.number), number = last.number, contract = label(last.contract);
-    const question = s.chooser !== null ? t('offline.undo_confirm_chosen', { number, contract, player: name(s.chooser) })
-      : t('offline.undo_confirm', { number, contract });
-    return el('details', { class: 'undo offline-undo' }, el('summary', { text: t('offline.undo', { number }) }),
-      el('p', { text: question }),
-      el('button', { type: 'button', class: 'button danger', 'data-offline-undo': number, text: t('offline.undo_yes', { number }) }));
+    fill(box, 'summary', t('offline.undo', { number }));
+    fill(box, 'p', s.chooser !== null ? t('offline.undo_confirm_chosen', { number, contract, player: name(s.chooser) })
+      : t('offline.undo_confirm', { number, contract }));
+    fill(box, 'button', t('offline.undo_yes', { number }));
+    box.querySelector('form').dataset.offlineUndo = number;
+    return box;
   }
 
   function editor(m, number) {
     const deal = m.deals[number - 1];
     if (!deal) return null;
     const s = slot(number);
-    const card = el('section', { class: 'card turn offline-card', id: 'offline-turn', 'aria-labelledby': 'offline-turn-heading' },
-      el('div', { class: 'card-head' }, el('h1', { id: 'offline-turn-heading', text: t('offline.correct_deal', { number }) })));
-    const form = el('form', { class: 'offline-form', novalidate: true, 'data-number': number, 'data-step': 'correct' });
+    const { card, form, heading, error, actions } = entryCard(number);
+    heading.textContent = t('offline.correct_deal', { number });
+    form.dataset.step = 'correct';
+    card.querySelectorAll('ol.schedule').forEach((e) => e.remove());
+    actions.remove();
     if (s.chooser !== null) {
+      const field = drawn('offline-correct', 'p.field')[0];
+      const select = field.querySelector('select');
+      const options = Array.from(select.options);
       const choices = [deal.contract, ...contractsLeft(m.deals, s.chooser)];
-      const id = 'offline-contract';
-      form.append(el('p', { class: 'field' }, el('label', { for: id, text: t('offline.contract') }),
-        el('select', { id, name: 'contract' }, choices.map((c) => el('option', { value: c, selected: c === deal.contract, text: label(c) })))));
+      select.replaceChildren(...choices.map((c) => options.find((o) => o.value === c)).filter(Boolean));
+      select.value = deal.contract;
+      form.insertBefore(field, error);
     }
-    if (deal.bids) form.append(numbers('bids', number, deal.bids, 'offline-fix'));
-    if (deal.tricks) form.append(numbers('tricks', number, deal.tricks, 'offline-fix'));
-    form.append(el('p', { class: 'error offline-error', role: 'alert', hidden: true }));
-    form.append(el('p', { class: 'actions' },
-      el('button', { class: 'button primary', type: 'submit', text: t('offline.save_correction') }), ' ',
-      el('button', { class: 'button', type: 'button', 'data-offline-cancel': '1', text: t('offline.cancel') })));
-    card.append(form);
+    if (deal.bids) form.insertBefore(numbers('bids', number, deal.bids, 'offline-fix'), error);
+    if (deal.tricks) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
+    form.append(...drawn('offline-correct', 'p.actions'));
     return card;
   }
 
+  // A kept change that waits for the scorer (#offline-conflict): what happened, both versions, the choices.
   function blockedPanel(op) {
-    const box = el('div', { class: 'flash flash-error offline-conflict', role: 'alert' });
+    const box = drawn('offline-conflict', '.offline-conflict')[0];
     const mine = op.kind === 'undo' ? t('offline.undo', { number: op.number })
       : describe({ contract: op.contract || (op.theirs && op.theirs.contract) || slot(op.number).contract, bids: op.bids, tricks: op.tricks });
+    const theirs = op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number });
+    const choice = (which, text, attr) => {
+      const button = fill(box, `[data-choice="${which}"]`, text);
+      if (button) button.setAttribute(attr, attr === 'data-offline-correct' ? op.number : op.id);
+    };
+    const none = null;
     if (op.state === 'gone') {
-      box.append(el('p', { text: op.undone ? t('offline.undone_elsewhere', { number: op.number }) : t('offline.changed_elsewhere', { number: op.number }) }));
-      box.append(el('dl', { class: 'versions' },
-        el('dt', { text: t('offline.theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number }) }),
-        el('dt', { text: t('offline.mine') }), el('dd', { text: mine })));
-      box.append(el('p', { class: 'actions' },
-        el('button', { type: 'button', class: 'button primary', 'data-offline-again': op.id, text: t('offline.enter_again', { number: op.number }) }), ' ',
-        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('offline.drop', { number: op.number }) })));
+      fill(box, '[data-fill="what"]', op.undone ? t('offline.undone_elsewhere', { number: op.number }) : t('offline.changed_elsewhere', { number: op.number }));
+      fill(box, '[data-fill="theirs"]', theirs);
+      fill(box, '[data-fill="mine"]', mine);
+      fill(box, '[data-fill="mine-alone"]', none);
+      choice('again', t('offline.enter_again', { number: op.number }), 'data-offline-again');
+      choice('correct', none);
+      choice('keep', t('offline.drop', { number: op.number }), 'data-offline-keep');
+      choice('mine', none);
     } else if (op.state === 'conflict') {
-      box.append(el('p', { text: op.kind === 'undo' ? t('offline.conflict_undo', { number: op.number }) : t('offline.conflict', { number: op.number }) }));
-      box.append(el('dl', { class: 'versions' },
-        el('dt', { text: t('offline.theirs') }), el('dd', { text: op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number }) }),
-        el('dt', { text: t('offline.mine') }), el('dd', { text: mine })));
-      const buttons = el('p', { class: 'actions' },
-        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('offline.keep_theirs') }));
-      if (op.theirs) {
-        buttons.append(' ', el('button', { type: 'button', class: 'button primary', 'data-offline-mine': op.id,
-          text: op.kind === 'undo' ? t('offline.undo_anyway') : t('offline.use_mine', { number: op.number }) }));
-      }
-      box.append(buttons);
+      fill(box, '[data-fill="what"]', op.kind === 'undo' ? t('offline.conflict_undo', { number: op.number }) : t('offline.conflict', { number: op.number }));
+      fill(box, '[data-fill="theirs"]', theirs);
+      fill(box, '[data-fill="mine"]', mine);
+      fill(box, '[data-fill="mine-alone"]', none);
+      choice('again', none);
+      choice('correct', none);
+      choice('keep', t('offline.keep_theirs'), 'data-offline-keep');
+      choice('mine', op.theirs ? (op.kind === 'undo' ? t('offline.undo_anyway') : t('offline.use_mine', { number: op.number })) : none, 'data-offline-mine');
     } else {
       const why = op.code === 'incomplete' ? t('offline.fill_all') : op.message;
-      box.append(el('p', { text: t('offline.refused', { number: op.number, message: why }) }));
-      box.append(el('p', { text: mine }));
-      box.append(el('p', { class: 'actions' },
-        op.kind === 'undo' ? null : el('button', { type: 'button', class: 'button', 'data-offline-correct': op.number, text: t('offline.correct_deal', { number: op.number }) }), ' ',
-        el('button', { type: 'button', class: 'button', 'data-offline-keep': op.id, text: t('offline.discard', { number: op.number }) })));
+      fill(box, '[data-fill="what"]', t('offline.refused', { number: op.number, message: why }));
+      fill(box, 'dl.versions', none);
+      fill(box, '[data-fill="mine-alone"]', mine);
+      choice('again', none);
+      choice('correct', op.kind === 'undo' ? none : t('offline.correct_deal', { number: op.number }), 'data-offline-correct');
+      choice('keep', t('offline.discard', { number: op.number }), 'data-offline-keep');
+      choice('mine', none);
     }
     return box;
   }
@@ -629,7 +673,8 @@
     if (unsent.length || undone) {
       const scored = plan.deals.filter((deal) => deal.tricks).length;
       fresh.classList.add('not-scored');
-      fresh.append(el('p', { class: 'hint offline-not-scored', text: t('offline.not_scored', { number: scored, deals: unsent.join(', ') || '–' }) }));
+      const said = drawn('offline-card', 'p.offline-not-scored')[0];
+      if (said) { said.textContent = t('offline.not_scored', { number: scored, deals: unsent.join(', ') || '–' }); fresh.append(said); }
     }
     box.replaceWith(fresh);
   }
@@ -738,6 +783,8 @@
   }
 
   d.addEventListener('submit', (e) => {
+    const asked = e.target.closest && e.target.closest('form[data-offline-undo]');
+    if (asked) { e.preventDefault(); undo(+asked.dataset.offlineUndo); return; }
     const form = e.target.closest && e.target.closest('form.offline-form');
     if (!form) return;
     e.preventDefault();
@@ -761,8 +808,6 @@
       return;
     }
     if (t0.closest('[data-offline-cancel]')) { editing = null; render(); return; }
-    const un = t0.closest('[data-offline-undo]');
-    if (un) { undo(+un.dataset.offlineUndo); return; }
     const again = t0.closest('[data-offline-again]');
     if (again) {
       // Entered again, as a new change (its key was renewed when the first was found undone).

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import MIZERKA_DEALS, MIZERKA_NAMES, page, parse_html, start_mizerka
+from helpers import MIZERKA_DEALS, MIZERKA_NAMES, Node, declare, page, parse_html, start_game, start_mizerka
 
 from scorekeeper import create_app
 from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
@@ -249,3 +249,82 @@ def test_a_watching_phone_gets_no_offline_parts_and_the_page_says_it_watches(
     html = parse_html(watcher.get_data(as_text=True))
     assert html.first("template", id="offline-deals") is None
     assert html.first("template", id="offline-contracts") is None
+
+
+def template(html: Node, name: str) -> Node:
+    return html.find("template", id=name)
+
+
+def test_the_offline_cards_words_are_the_pages_for_the_deal(client: FlaskClient) -> None:
+    """The heading, legend and button of deal 5 offline are the online card's, declared or pending."""
+    game_id = start_mizerka(client, deals=4)
+    html = parse_html(page(client, f"/games/{game_id}"))
+    online = html.find("section", cls="turn")
+    fifth = template(html, "offline-deals").find(data_deal="5")
+    assert fifth.find(data_text="declare").text == online.find("h1").text == "Bob chooses"
+    assert fifth.find(data_text="contracts-left").text == online.find("legend").text
+    # The card's shell is the online one's (web/_entry.html), with the offline entry's ids.
+    card = template(html, "offline-card").find("section", cls="turn")
+    assert card.classes == {"card", "turn", "offline-card"}
+    assert card.attrs["aria-labelledby"] == "offline-turn-heading"
+    assert [c.tag for c in card.children if isinstance(c, Node)] == ["div", "form"]
+    assert card.find("div", cls="card-head").find("h1").attrs["id"] == "offline-turn-heading"
+
+    declare(client, game_id, 5, "diamonds")
+    html = parse_html(page(client, f"/games/{game_id}"))
+    online = html.find("section", cls="turn")
+    fifth = template(html, "offline-deals").find(data_deal="5")
+    assert fifth.find(data_text="pending", data_contract="diamonds").text == online.find("h1").text
+    assert fifth.find(data_text="save").text == online.find("button", cls="big").text == "Save deal 5"
+    save = template(html, "offline-card").find("form").find("button")
+    assert save.classes == online.find("button", cls="big").classes
+    described = template(html, "offline-descriptions").find(data_contract="diamonds")
+    assert described.text == online.find("p", cls="hint").text
+
+
+def test_a_kept_pending_deals_quotas_are_the_engines_as_the_page_says_them(client: FlaskClient) -> None:
+    """Each seat's quota in deal 5, per contract, is in the plan; its tricks' phrase is the page's."""
+    game_id = start_mizerka(client, deals=4)
+    plan = plan_of(client, game_id)
+    fifth = plan["schedule"][4]
+    assert set(fifth["quotas"]) == {"clubs", "diamonds", "hearts", "spades", "no-trumps", "mizerka"}
+    declare(client, game_id, 5, "diamonds")
+    html = parse_html(page(client, f"/games/{game_id}"))
+    online = html.find("section", cls="turn").find("fieldset", data_kind="tricks")
+    said = template(html, "offline-seat-what")
+    for seat, quota in enumerate(fifth["quotas"]["diamonds"]):
+        shown = online.find("span", cls="what", data_what=f"tricks-{seat}").text
+        assert f"quota {quota}" in shown
+        drawn = said.find(data_role=fifth["roles"][seat], data_quota=str(quota)).find("span", cls="what")
+        assert drawn.text == shown
+
+
+def test_a_kept_pending_deals_bids_are_said_as_the_page_says_them(client: FlaskClient) -> None:
+    """Misère: the bid beside each seat's tricks and its "made the bid" button, as the page draws them."""
+    game_id = start_game(client, ["Ann", "Bob", "Cid", "Dee"], game="misere")
+    plan = plan_of(client, game_id)
+    first = plan["schedule"][0]
+    assert first["quotas"] == {}, "a Misère deal's targets are its bids, entered at the table"
+    html = parse_html(page(client, f"/games/{game_id}"))
+    fields = {f"bids-{seat}": str(bid) for seat, bid in enumerate((3, 4, 2, 3))}
+    form = html.find("form", cls="declare-form")
+    token = form.find("input", name="csrf_token").attrs["value"] or ""
+    client.post(form.attrs["action"] or "", data={"csrf_token": token, "number": "1", **fields})
+    html = parse_html(page(client, f"/games/{game_id}"))
+    online = html.find("section", cls="turn").find("fieldset", data_kind="tricks")
+    said = template(html, "offline-seat-what")
+    assert said.first(data_quota="0") is None, "no quota phrase where the targets are the bids"
+    for seat, bid in enumerate((3, 4, 2, 3)):
+        shown = online.find("span", cls="what", data_what=f"tricks-{seat}").text
+        drawn = said.find(data_role=first["roles"][seat], data_bid=str(bid)).find("span", cls="what")
+        assert drawn.text == shown and f"bid {bid}" in shown
+        made = said.find(data_seat=str(seat), data_bid=str(bid)).find("button", cls="made-bid")
+        assert made.text == online.find("button", cls="made-bid", data_target=f"tricks-{seat}").text
+
+
+def test_the_offline_script_draws_no_element_of_its_own() -> None:
+    """Every element of the offline entry is cloned from the page's templates; the script fills in text."""
+    script = Path(__file__).resolve().parents[2] / "static" / "js" / "offline.js"
+    source = script.read_text(encoding="utf-8")
+    for drawing in ("createElement", "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+        assert drawing not in source, drawing

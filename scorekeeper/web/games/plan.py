@@ -45,7 +45,19 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
             for deal in state.deals
         ],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
-        "schedule": [asdict(deal) for deal in ruleset.schedule(setup)],
+        # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
+        # (the engine's, for the phrase beside a kept deal's tricks; none where the bids are).
+        "schedule": [
+            {
+                **asdict(deal),
+                "quotas": {
+                    contract: list(quotas)
+                    for contract in ([deal.contract] if deal.contract else [c.id for c in ruleset.contracts])
+                    if (quotas := ruleset.quotas_for(deal.roles, contract, None)) is not None
+                },
+            }
+            for deal in ruleset.schedule(setup)
+        ],
         "api": url_for("api.game", game_id=game.id),
         # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
         "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,

@@ -143,6 +143,44 @@ class GameView:
         )
 
     @functools.cached_property
+    def contract_descriptions(self) -> tuple[tuple[str, str], ...]:
+        """Each contract's description, (id, text), as the entry card says it under its heading."""
+        return tuple((c.id, term(c.description)) for c in self.ruleset.contracts)
+
+    @functools.cached_property
+    def schedule_roles(self) -> tuple[str, ...]:
+        """Every role a seat has in some deal of the schedule ("" for none), in a fixed order."""
+        return tuple(sorted({role for turn in self.schedule for role in turn.roles}))
+
+    @functools.cached_property
+    def quotas_known(self) -> bool:
+        """Whether the engine says a deal's quotas from its roles and contract alone (Mizerka),
+        rather than from what is bid at the table (Misère) or not at all."""
+        return any(
+            self.ruleset.quotas_for(turn.roles, contract.id, None) is not None
+            for turn in self.schedule[:1]
+            for contract in self.ruleset.contracts
+        )
+
+    def seat_turn(self, role: str, quota: int | None = None, bid: int | None = None) -> Turn:
+        """A pending deal as one seat sees it (its role, its quota or bid): the offline entry's
+        phrase beside that seat's tricks, drawn as the page draws it (``macros.seat_what``)."""
+        return Turn(
+            number=0,
+            dealer=-1,
+            chooser=None,
+            roles=(role,),
+            contract=None,
+            contract_label=None,
+            contract_description="",
+            options=(),
+            bidding_order=(),
+            quotas=None if quota is None else (quota,),
+            pending=True,
+            bids=None if bid is None else (bid,),
+        )
+
+    @functools.cached_property
     def contract_choices(self) -> tuple[tuple[str, str], ...]:
         """Every contract a player may choose, (id, label), in the order the page offers them."""
         return tuple((c.id, term(self.ruleset.contract_label(c.id))) for c in self.ruleset.contracts)
