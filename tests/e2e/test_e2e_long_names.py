@@ -177,13 +177,17 @@ BROKEN_WORDS_JS = """() => {
   const style = getComputedStyle(main);
   const room = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
     - 2 * 16;  // a card's padding and border
+  const clipped = (e) => {
+    for (; e && e !== main; e = e.parentElement) if (getComputedStyle(e).clipPath !== 'none') return true;
+    return false;
+  };
   const out = [];
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
     if (parent.closest('.visually-hidden, title, desc')) continue;
-    if (getComputedStyle(parent).clipPath !== 'none') continue;  // hidden from sight, read aloud
+    if (clipped(parent)) continue;  // hidden from sight, read aloud
     for (const match of node.data.matchAll(/[^\\s\\-\\u2010\\u00ad\\/·=]+/gu)) {
       const range = document.createRange();
       range.setStart(node, match.index);
@@ -216,7 +220,7 @@ WIDEST_JS = """() => {
 }"""
 
 
-def page_paths(seeded: dict[str, dict[str, Any]], player_id: int) -> dict[str, str]:
+def page_paths(seeded: dict[str, dict[str, Any]], player_id: int, chooser_id: int) -> dict[str, str]:
     misere, mizerka = seeded["misere"]["id"], seeded["mizerka"]["id"]
     return {
         "misere-game": f"/games/{misere}",
@@ -237,7 +241,7 @@ def page_paths(seeded: dict[str, dict[str, Any]], player_id: int) -> dict[str, s
         "players": "/players",
         "rankings": "/rankings?game=misere",
         "player": f"/players/{player_id}?game=misere",
-        "player-mizerka": f"/players/{player_id}?game=mizerka",
+        "player-mizerka": f"/players/{chooser_id}?game=mizerka",  # the contracts each chose
         "rules": "/rules",
         "import": "/games/import",
     }
@@ -297,9 +301,12 @@ def test_long_names_and_big_totals_fit_every_phone(
     page.goto(live_server.origin + "/rankings?game=misere")
     player_link = page.get_by_role("link", name=MISERE_NAMES[0]).first
     player_id = int(re.search(r"/players/(\d+)", player_link.get_attribute("href") or "").group(1))  # type: ignore[union-attr]
+    page.goto(live_server.origin + "/rankings?game=mizerka")
+    chooser_link = page.get_by_role("link", name=MIZERKA_NAMES[0]).first
+    chooser_id = int(re.search(r"/players/(\d+)", chooser_link.get_attribute("href") or "").group(1))  # type: ignore[union-attr]
     problems: dict[str, list[str]] = {}
     shots = language == "en" or viewport in ("320", "740x360")
-    for name, path in page_paths(seeded, player_id).items():
+    for name, path in page_paths(seeded, player_id, chooser_id).items():
         response = page.goto(live_server.origin + path)
         assert response is not None and response.status == 200, (path, response and response.status)
         found = problems_on(page)
