@@ -21,7 +21,7 @@ import pytest
 from babel.numbers import format_decimal
 from e2e_support import OUTPUT, PHONE, LiveServer, new_context, screenshot
 from test_e2e_layout import OVERFLOW_JS
-from test_e2e_print import poppler
+from test_e2e_print import _pixels, poppler
 
 from scorekeeper.rules.misere import BIDDING_DEALS, CIAPA_CIAPA, bid_score, trick_score
 
@@ -354,7 +354,7 @@ def printed(
     context = new_context(browser, PHONE)
     page = context.new_page()
     files = {}
-    for game in ("misere", "mizerka"):
+    for game in ("misere", "mizerka", "misere-tricks", "mizerka-tricks"):
         page.goto(live_server.origin + f"/games/{seeded[game]['id']}/scoresheet")
         page.emulate_media(media="print")
         for paper in PAPER:
@@ -383,3 +383,46 @@ def test_both_sheets_print_on_one_page_with_every_name_and_total(
             assert signed(total) in text, (deal["number"], name, total)
     for name, total in state["totals"].items():
         assert signed(total) in text, (name, total)
+
+
+# The deal table's box in print, against the page's printable width (the sheet laid out for paper).
+TABLE_BOX_JS = """() => {
+  const r = document.querySelector('table.sheet-log').getBoundingClientRect();
+  return {left: r.left, right: r.right, width: document.documentElement.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("game", ["misere", "mizerka", "misere-tricks", "mizerka-tricks"])
+def test_every_sheet_draws_its_deal_table_whole_inside_the_page(
+    game: str, paper: str, printed: dict[tuple[str, str], Path], seeded: dict[str, dict[str, Any]]
+) -> None:
+    """Every name and total on paper (an unfinished game's too), and the deal table's outer border drawn:
+    rendered, its rightmost dark column is a rule from the table's top to its bottom, inside the margin."""
+    path = printed[(game, paper)]
+    text = " ".join(poppler("pdftotext", str(path), "-").decode().split())
+    state = seeded[game]
+    for name in state["players"]:
+        assert name in text, f"{name!r} is not whole on the {paper} sheet"
+    for name, total in state["totals"].items():
+        assert signed(total) in text, (name, total)
+    dpi = 100
+    ppm = poppler("pdftoppm", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(path))
+    width, height, rgb = _pixels(ppm)
+    (OUTPUT / "pdf" / f"long-{game}-{paper}.ppm").write_bytes(ppm)
+    margin = round(10 / 25.4 * dpi)  # @page margin: 10 mm
+    dark = [[rgb[(y * width + x) * 3] < 110 for x in range(width)] for y in range(height)]
+    rightmost = max(x for x in range(width) if any(dark[y][x] for y in range(height)))
+    assert rightmost < width - margin + 2, f"ink past the printable area: column {rightmost} of {width}"
+    # The table: the rows the rightmost ruling runs through, top to bottom, unbroken.
+    column = [dark[y][rightmost] or dark[y][rightmost - 1] for y in range(height)]
+    run = longest = 0
+    for inked in column:
+        run = run + 1 if inked else 0
+        longest = max(longest, run)
+    rows = (
+        len(state["deals"])
+        if game in ("misere", "mizerka")
+        else {"misere": 8, "mizerka": 18}[game.split("-")[0]]
+    )
+    assert longest >= rows * 5 / 25.4 * dpi, f"the table's right border is not drawn whole ({longest}px)"
