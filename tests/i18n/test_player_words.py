@@ -52,7 +52,7 @@ def test_no_polish_text_gives_a_player_a_gender() -> None:
     ("message_id", "expected"),
     [
         ("Dealer", "Rozdaje"),
-        ("Forehand", "Wybiera i wychodzi"),
+        ("Forehand", "Wybiera"),
         ("Middlehand", "Po prawej od rozdającej osoby"),
         ("%(player)s is middlehand", "%(player)s siedzi po prawej od osoby rozdającej"),
         ("First dealer", "Kto rozdaje pierwszy"),
@@ -74,7 +74,7 @@ def test_the_polish_table_reads_verbs_beside_the_names(client: FlaskClient) -> N
     game_id = start_game(client, ["Zosia", "Grażyna", "Ala"], first_dealer="0")
     board = parse_html(page(client, f"/games/{game_id}")).find(cls="scoreboard")
     roles = [node.text for node in board.find_all(cls="role")]
-    assert roles == ["Rozdaje", "Wybiera i wychodzi", "Po prawej od rozdającej osoby"]
+    assert roles == ["Rozdaje", "Wybiera", "Po prawej od rozdającej osoby"]
     new_game = parse_html(page(client, "/games/new?game=mizerka"))
     assert "Kto rozdaje pierwszy" in new_game.text and "Los wybierze" in new_game.text
 
