@@ -93,7 +93,7 @@ def rankings(
     *,
     kept: bool = True,
 ) -> Rankings:
-    """Players with a game or a deal under ``filters``, sorted by ``sort``: one page of them.
+    """Players with a finished game under ``filters``, sorted by ``sort``: one page of them.
 
     One query: the database reads the kept sums (or, not ``kept``, sums the games), sorts and
     cuts the page, so only the rows shown reach Python.  The page and the count of players
@@ -106,7 +106,7 @@ def rankings(
         descending = COLUMNS[sort][1]
     if kept and filters.period == "30d":
         keep_recent(today)
-    summed = summed_records(filters, today, kept=kept)
+    summed = summed_records(filters, today, kept=kept, finished=True)
     ranked = ranked_count(filters, today, kept=kept)
     page = max(1, page)
 

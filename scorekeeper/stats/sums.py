@@ -137,13 +137,15 @@ def summed_records(
     player_id: int | None = None,
     *,
     kept: bool = True,
+    finished: bool = False,
 ) -> Any:
     """Per player with a game or a deal, the sums under ``filters``, with the name and the sort
     keys (``player_totals``'s): a subquery.
 
     ``kept``: the kept ``player_totals`` (for the last 30 days, the caller has called
     ``writer.keep_recent(today)``); else summed from ``game_results``, the names joined
-    afterwards.
+    afterwards.  ``finished``: only the players with a finished game under ``filters`` (the
+    rankings); else a deal of an unfinished game is enough (a player's own page).
     """
     year = filters.kept_year(today)
     if kept:
@@ -162,7 +164,7 @@ def summed_records(
             PlayerTotal.average_key,
             PlayerTotal.best_key,
         ).join(Player, Player.id == PlayerTotal.player_id)
-        kept_rows = kept_rows.where(*_kept_rows(filters.ruleset, year))
+        kept_rows = kept_rows.where(*_kept_rows(filters.ruleset, year, finished))
         if player_id is not None:
             kept_rows = kept_rows.where(PlayerTotal.player_id == player_id)
         return kept_rows.subquery()
@@ -186,14 +188,16 @@ def summed_records(
             func.coalesce(c.best, NO_FIGURE).label("best_key"),
         )
         .join(Player, Player.id == c.player_id)
-        .where(or_(c.games > 0, c.deals > 0))
+        .where(c.games > 0 if finished else or_(c.games > 0, c.deals > 0))
         .subquery()
     )
 
 
-def _kept_rows(ruleset: str, year: int) -> list[Any]:
-    """WHERE the kept rows of one ruleset and year (every kept row ranks: ``PlayerTotal``)."""
-    return [PlayerTotal.ruleset == ruleset, PlayerTotal.year == year]
+def _kept_rows(ruleset: str, year: int, finished: bool = False) -> list[Any]:
+    """WHERE the kept rows of one ruleset and year (``finished``: of the players with a finished
+    game there, those the rankings list; the indexes by sort hold ``games`` too)."""
+    where = [PlayerTotal.ruleset == ruleset, PlayerTotal.year == year]
+    return [*where, PlayerTotal.games > 0] if finished else where
 
 
 def named_page(filters: Filters, today: date, descending: bool, limit: int, offset: int) -> Any:
@@ -206,17 +210,19 @@ def named_page(filters: Filters, today: date, descending: bool, limit: int, offs
     sorts them instead.
     """
     year = filters.kept_year(today)
-    has_kept_row = exists().where(PlayerTotal.player_id == Player.id, *_kept_rows(filters.ruleset, year))
+    ranked = _kept_rows(filters.ruleset, year, finished=True)
+    has_kept_row = exists().where(PlayerTotal.player_id == Player.id, *ranked)
     by_name = Player.name_key.desc() if descending else Player.name_key.asc()
     return select(Player.id).where(has_kept_row).order_by(by_name).limit(limit).offset(offset).subquery()
 
 
 def ranked_count(filters: Filters, today: date, *, kept: bool = True) -> Any:
-    """The number of players ``summed_records`` gives, as a column of a query on it: counted
-    from an index (kept sums), else over the summed rows (a window)."""
+    """The number of players the rankings list (``summed_records`` of the finished), as a column
+    of a query on it: counted from an index (kept sums), else over the summed rows (a window)."""
     year = filters.kept_year(today)
     if kept:
-        counted = select(func.count()).select_from(PlayerTotal).where(*_kept_rows(filters.ruleset, year))
+        ranked = _kept_rows(filters.ruleset, year, finished=True)
+        counted = select(func.count()).select_from(PlayerTotal).where(*ranked)
         return counted.scalar_subquery()
     return func.count().over()
 

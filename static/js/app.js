@@ -26,6 +26,17 @@
   // The one t: the offline entry's script (offline.js, loaded below) speaks through it too.
   self.Scorekeeper = Object.freeze({ t });
 
+  // A sort control sends itself when changed (its button is for pages without this file); a new
+  // column starts its natural way round, so the order chosen for the last one is not sent.
+  d.addEventListener('change', (e) => {
+    const select = e.target.closest && e.target.closest('select[data-autosubmit]');
+    if (!select || !select.form) return;
+    const order = select.dataset.autosubmit === 'column' && select.form.querySelector('[data-autosubmit=order]');
+    if (order) order.disabled = true;
+    select.form.submit();
+  });
+  all('.sort-form button[type=submit]').forEach((e) => { e.hidden = true; });
+
   // Tricks add up to 13: when all but one are known, fill in the last. Only boxes
   // filled here (data-auto) are ever rewritten; what the user typed stays.
   function autofill(fs) {

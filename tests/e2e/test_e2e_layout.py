@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 DEVICES = {"small-phone": SMALL_PHONE, "phone": PHONE, "tablet": TABLET}
 MIN_TAP = 44  # CSS px, both ways
 
-# Elements wider than the viewport, unless a scrolling box (a wide table's wrapper) holds them.
+# Elements wider than the viewport, unless a scrolling box (a wide table's wrapper) holds them; and text
+# drawn past the right edge though its box fits (a word longer than its box spills out of it).
 OVERFLOW_JS = """() => {
   const width = document.documentElement.clientWidth;
   const scrolls = (e) => ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(e).overflowX);
@@ -27,6 +28,17 @@ OVERFLOW_JS = """() => {
     if (!e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
     if (e.closest('.skip, .visually-hidden') || held(e)) continue;
     out.push(`${e.tagName.toLowerCase()}.${e.className} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const e = node.parentElement;
+    if (!node.data.trim() || e.closest('.skip, .visually-hidden') || scrolls(e) || held(e)) continue;
+    if (!e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const r = [...range.getClientRects()].find((r) => r.width && (r.left < -1 || r.right > width + 1));
+    if (r) out.push(`text in ${e.tagName.toLowerCase()}.${e.className} "${node.data.trim().slice(0, 30)}" `
+      + `[${Math.round(r.left)}, ${Math.round(r.right)}]`);
   }
   return {page: document.documentElement.scrollWidth - width, elements: out.slice(0, 10)};
 }"""

@@ -1,6 +1,9 @@
-"""Names of 40 characters and the largest totals, on 320, 360 and 390 px phones in both themes and on
-paper: no page wider than the screen, no text clipped, every name and total whole, no word broken where
-the page has room for it.
+"""Names of 40 characters and the largest totals, on 320, 360 and 390 px phones and a phone held sideways
+(740x360), in both themes, in English, Polish and Italian, and on paper: no page wider than the screen, no
+element past its right edge, no text clipped, every name and total whole, no word broken where the page
+has room for it. Every kind of page: home, new game (both games), both games in progress (choosing,
+bidding, entering the counts, correcting a deal, right after a rematch with its message) and finished,
+the sheets, rankings, the players and a player, the rules and the import page.
 
 The games are seeded through the API. The rules cap a Misère game's total at ±910 (worked out from the
 engine's scores below; the seeded games reach +910 and −910), so no game can show four digits; the
@@ -15,17 +18,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from babel.numbers import format_decimal
 from e2e_support import OUTPUT, PHONE, LiveServer, new_context, screenshot
 from test_e2e_layout import OVERFLOW_JS
-from test_e2e_print import poppler
+from test_e2e_print import _pixels, poppler
 
 from scorekeeper.rules.misere import BIDDING_DEALS, CIAPA_CIAPA, bid_score, trick_score
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-WIDTHS = [320, 360, 390]
+# Phones upright (tall enough that a short page does not hide a problem below the fold) and sideways.
+VIEWPORTS = {"320": (320, 800), "360": (360, 800), "390": (390, 800), "740x360": (740, 360)}
 THEMES = ["light", "dark"]
+LANGUAGES = ["en", "pl", "it"]
 PAPER = ["A4", "Letter"]
 
 # Four names of exactly 40 characters: with spaces (they wrap between words), with letters beyond
@@ -72,23 +78,61 @@ def seed_misere(server: LiveServer) -> dict[str, Any]:
     return server.api("GET", f"/api/v1/games/{game_id}") | {"edit_key": key}
 
 
-def seed_mizerka(server: LiveServer) -> dict[str, Any]:
-    """A whole Mizerka game of three long names (every contract once per chooser)."""
+def seed_mizerka(server: LiveServer, deals: int = 18, declare: bool = False) -> dict[str, Any]:
+    """A Mizerka game of three long names (every contract once per chooser), ``deals`` of it played;
+    with ``declare`` the next deal's contract is chosen (its counts are to be entered)."""
     names = MIZERKA_NAMES
     created = server.api("POST", "/api/v1/games", {"players": names, "first_dealer": names[2]})
     game_id, key = created["id"], created["edit_key"]
     contracts = ["hearts", "clubs", "mizerka", "spades", "diamonds", "no-trumps"]
-    for number in range(1, 19):
+    for number in range(1, deals + 1 + int(declare)):
         contract = contracts[(number - 1) // 3]
-        body = {"number": number, "contract": contract, "tricks": dict(zip(names, (7, 5, 1), strict=True))}
+        body: dict[str, Any] = {"number": number, "contract": contract}
+        if number <= deals:
+            body["tricks"] = dict(zip(names, (7, 5, 1), strict=True))
         server.api("POST", f"/api/v1/games/{game_id}/deals", body, key)
+    return server.api("GET", f"/api/v1/games/{game_id}") | {"edit_key": key}
+
+
+def seed_misere_in_progress(server: LiveServer, bid: bool) -> dict[str, Any]:
+    """Two Misère deals played; the third waits for its bids, or (``bid``) for its tricks."""
+    names = MISERE_NAMES
+    created = server.api(
+        "POST", "/api/v1/games", {"ruleset": "misere", "players": names, "first_dealer": names[0]}
+    )
+    game_id, key = created["id"], created["edit_key"]
+    for number in range(1, 3 + int(bid)):
+        bids = dict(zip(names, (13, 13, 0, 0), strict=True))
+        server.api("POST", f"/api/v1/games/{game_id}/deals", {"number": number, "bids": bids}, key)
+        if number < 3:
+            tricks = dict(zip(names, (13, 0, 0, 0), strict=True))
+            server.api("PUT", f"/api/v1/games/{game_id}/deals/{number}", {"tricks": tricks}, key)
     return server.api("GET", f"/api/v1/games/{game_id}") | {"edit_key": key}
 
 
 @pytest.fixture(scope="module")
 def seeded(live_server: LiveServer) -> dict[str, dict[str, Any]]:
     misere = [seed_misere(live_server) for _ in range(MISERE_GAMES)]
-    return {"misere": misere[-1], "mizerka": seed_mizerka(live_server)}
+    return {
+        "misere": misere[-1],
+        "mizerka": seed_mizerka(live_server),
+        "misere-bidding": seed_misere_in_progress(live_server, bid=False),
+        "misere-tricks": seed_misere_in_progress(live_server, bid=True),
+        "mizerka-choosing": seed_mizerka(live_server, deals=4),
+        "mizerka-tricks": seed_mizerka(live_server, deals=4, declare=True),
+    }
+
+
+def pencil_cookies(server: LiveServer, seeded: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The scorer's edit cookie for every seeded game, as the phone that created them holds it."""
+    return [
+        {
+            "name": f"sk_edit_{game['id']}",
+            "value": game["edit_key"],
+            "url": f"{server.origin}/games/{game['id']}",
+        }
+        for game in seeded.values()
+    ]
 
 
 def misere_extremes() -> tuple[int, int]:
@@ -133,13 +177,17 @@ BROKEN_WORDS_JS = """() => {
   const style = getComputedStyle(main);
   const room = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
     - 2 * 16;  // a card's padding and border
+  const clipped = (e) => {
+    for (; e && e !== main; e = e.parentElement) if (getComputedStyle(e).clipPath !== 'none') return true;
+    return false;
+  };
   const out = [];
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
     if (parent.closest('.visually-hidden, title, desc')) continue;
-    if (getComputedStyle(parent).clipPath !== 'none') continue;  // hidden from sight, read aloud
+    if (clipped(parent)) continue;  // hidden from sight, read aloud
     for (const match of node.data.matchAll(/[^\\s\\-\\u2010\\u00ad\\/·=]+/gu)) {
       const range = document.createRange();
       range.setStart(node, match.index);
@@ -172,18 +220,30 @@ WIDEST_JS = """() => {
 }"""
 
 
-def page_paths(seeded: dict[str, dict[str, Any]], player_id: int) -> dict[str, str]:
+def page_paths(seeded: dict[str, dict[str, Any]], player_id: int, chooser_id: int) -> dict[str, str]:
     misere, mizerka = seeded["misere"]["id"], seeded["mizerka"]["id"]
     return {
         "misere-game": f"/games/{misere}",
         "misere-sheet": f"/games/{misere}/scoresheet",
         "mizerka-game": f"/games/{mizerka}",
         "mizerka-sheet": f"/games/{mizerka}/scoresheet",
+        "misere-bidding": f"/games/{seeded['misere-bidding']['id']}",
+        "misere-tricks": f"/games/{seeded['misere-tricks']['id']}",
+        "misere-sheet-in-progress": f"/games/{seeded['misere-tricks']['id']}/scoresheet",
+        "misere-correct": f"/games/{seeded['misere-bidding']['id']}/deals/1/edit",
+        "mizerka-choosing": f"/games/{seeded['mizerka-choosing']['id']}",
+        "mizerka-tricks": f"/games/{seeded['mizerka-tricks']['id']}",
+        "mizerka-sheet-in-progress": f"/games/{seeded['mizerka-tricks']['id']}/scoresheet",
+        "mizerka-correct": f"/games/{seeded['mizerka-choosing']['id']}/deals/2/edit",
         "home": "/",
         "new-game": "/games/new?game=misere",  # the recent players offered as buttons
+        "new-game-mizerka": "/games/new?game=mizerka",
         "players": "/players",
         "rankings": "/rankings?game=misere",
         "player": f"/players/{player_id}?game=misere",
+        "player-mizerka": f"/players/{chooser_id}?game=mizerka",  # the contracts each chose
+        "rules": "/rules",
+        "import": "/games/import",
     }
 
 
@@ -211,44 +271,76 @@ def chart_problems(page: Page, totals: dict[str, int]) -> list[str]:
     return found
 
 
+def number(value: int, language: str) -> str:
+    """A signed figure as the page writes it in ``language`` ("+10,010", "+10 010", "+10.010")."""
+    figure = format_decimal(abs(value), locale=language)
+    return f"+{figure}" if value > 0 else f"\u2212{figure}" if value < 0 else figure
+
+
+# The words of the pages' own buttons, by language (to find the rematch button).
+REMATCH = {"en": "Rematch", "pl": "Rewanż", "it": "Rivincita"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_long_names_and_big_totals_fit_every_phone(
-    width: int, theme: str, browser: Browser, live_server: LiveServer, seeded: dict[str, dict[str, Any]]
+    viewport: str,
+    theme: str,
+    language: str,
+    browser: Browser,
+    live_server: LiveServer,
+    seeded: dict[str, dict[str, Any]],
 ) -> None:
-    device = {**PHONE, "viewport": {"width": width, "height": 800}, "device_scale_factor": 2}
+    width, height = VIEWPORTS[viewport]
+    device = {**PHONE, "viewport": {"width": width, "height": height}, "device_scale_factor": 2}
     context = new_context(browser, device, color_scheme=theme)
+    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+    context.add_cookies(pencil_cookies(live_server, seeded))  # type: ignore[arg-type]
     page = context.new_page()
     page.goto(live_server.origin + "/rankings?game=misere")
     player_link = page.get_by_role("link", name=MISERE_NAMES[0]).first
     player_id = int(re.search(r"/players/(\d+)", player_link.get_attribute("href") or "").group(1))  # type: ignore[union-attr]
+    page.goto(live_server.origin + "/rankings?game=mizerka")
+    chooser_link = page.get_by_role("link", name=MIZERKA_NAMES[0]).first
+    chooser_id = int(re.search(r"/players/(\d+)", chooser_link.get_attribute("href") or "").group(1))  # type: ignore[union-attr]
     problems: dict[str, list[str]] = {}
-    for name, path in page_paths(seeded, player_id).items():
-        page.goto(live_server.origin + path)
+    shots = language == "en" or viewport in ("320", "740x360")
+    for name, path in page_paths(seeded, player_id, chooser_id).items():
+        response = page.goto(live_server.origin + path)
+        assert response is not None and response.status == 200, (path, response and response.status)
         found = problems_on(page)
         text = page.locator("main").inner_text()
         names = MISERE_NAMES if name.startswith(("misere", "rankings", "player", "home")) else MIZERKA_NAMES
         whole = [n for n in names if n.split()[0] in text and n not in " ".join(text.split())]
-        if name in ("misere-game", "mizerka-game", "misere-sheet", "mizerka-sheet"):
+        if name.startswith(("misere-", "mizerka-")):
             found += [f"name not whole on the page: {n}" for n in whole]
         if name in ("misere-game", "misere-sheet"):
             for total in (910, -910, 300):
                 if signed(total) not in text:
                     found.append(f"total {signed(total)} not shown whole")
-        if name.startswith(("misere-", "mizerka-")):
+        if name in ("misere-game", "misere-sheet", "mizerka-game", "mizerka-sheet"):
             found += chart_problems(page, seeded[name.split("-")[0]]["totals"])
         if name in ("rankings", "player"):
             for total in (MISERE_GAMES * 910, -MISERE_GAMES * 910)[: 2 if name == "rankings" else 1]:
-                if grouped(total) not in text:
-                    found.append(f"total {grouped(total)} over {MISERE_GAMES} games not shown whole")
-        if name in ("misere-game", "misere-sheet", "rankings", "player"):
-            screenshot(page, f"long-{width}-{theme}-{name}")
+                if number(total, language) not in text:
+                    found.append(f"total {number(total, language)} over {MISERE_GAMES} games not shown whole")
+        if shots:
+            screenshot(page, f"long-{viewport}-{theme}-{language}-{name}")
         page.evaluate(WIDEST_JS)
         found += [f"with ±9999: {item}" for item in problems_on(page)]
-        if name == "misere-game":
-            screenshot(page, f"long-{width}-{theme}-{name}-9999")
         if found:
             problems[name] = found
+    # Right after a rematch: its message names who deals first (a 40-letter word among them).
+    page.goto(live_server.origin + f"/games/{seeded['misere']['id']}")
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name=REMATCH[language]).click()
+    assert page.locator(".flash").count() == 1
+    found = problems_on(page)
+    if found:
+        problems["rematch-flash"] = found
+    if shots:
+        screenshot(page, f"long-{viewport}-{theme}-{language}-rematch-flash")
     context.close()
     assert problems == {}, "\n".join(f"{name}: {p}" for name, found in problems.items() for p in found)
 
@@ -262,7 +354,7 @@ def printed(
     context = new_context(browser, PHONE)
     page = context.new_page()
     files = {}
-    for game in ("misere", "mizerka"):
+    for game in ("misere", "mizerka", "misere-tricks", "mizerka-tricks"):
         page.goto(live_server.origin + f"/games/{seeded[game]['id']}/scoresheet")
         page.emulate_media(media="print")
         for paper in PAPER:
@@ -291,3 +383,46 @@ def test_both_sheets_print_on_one_page_with_every_name_and_total(
             assert signed(total) in text, (deal["number"], name, total)
     for name, total in state["totals"].items():
         assert signed(total) in text, (name, total)
+
+
+# The deal table's box in print, against the page's printable width (the sheet laid out for paper).
+TABLE_BOX_JS = """() => {
+  const r = document.querySelector('table.sheet-log').getBoundingClientRect();
+  return {left: r.left, right: r.right, width: document.documentElement.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("game", ["misere", "mizerka", "misere-tricks", "mizerka-tricks"])
+def test_every_sheet_draws_its_deal_table_whole_inside_the_page(
+    game: str, paper: str, printed: dict[tuple[str, str], Path], seeded: dict[str, dict[str, Any]]
+) -> None:
+    """Every name and total on paper (an unfinished game's too), and the deal table's outer border drawn:
+    rendered, its rightmost dark column is a rule from the table's top to its bottom, inside the margin."""
+    path = printed[(game, paper)]
+    text = " ".join(poppler("pdftotext", str(path), "-").decode().split())
+    state = seeded[game]
+    for name in state["players"]:
+        assert name in text, f"{name!r} is not whole on the {paper} sheet"
+    for name, total in state["totals"].items():
+        assert signed(total) in text, (name, total)
+    dpi = 100
+    ppm = poppler("pdftoppm", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(path))
+    width, height, rgb = _pixels(ppm)
+    (OUTPUT / "pdf" / f"long-{game}-{paper}.ppm").write_bytes(ppm)
+    margin = round(10 / 25.4 * dpi)  # @page margin: 10 mm
+    dark = [[rgb[(y * width + x) * 3] < 110 for x in range(width)] for y in range(height)]
+    rightmost = max(x for x in range(width) if any(dark[y][x] for y in range(height)))
+    assert rightmost < width - margin + 2, f"ink past the printable area: column {rightmost} of {width}"
+    # The table: the rows the rightmost ruling runs through, top to bottom, unbroken.
+    column = [dark[y][rightmost] or dark[y][rightmost - 1] for y in range(height)]
+    run = longest = 0
+    for inked in column:
+        run = run + 1 if inked else 0
+        longest = max(longest, run)
+    rows = (
+        len(state["deals"])
+        if game in ("misere", "mizerka")
+        else {"misere": 8, "mizerka": 18}[game.split("-")[0]]
+    )
+    assert longest >= rows * 5 / 25.4 * dpi, f"the table's right border is not drawn whole ({longest}px)"

@@ -38,18 +38,17 @@ def table(rankings: stats.Rankings) -> list[tuple[Any, ...]]:
 #        Deals 4 x 18 + 4 = 76; won 16 + 17 + 16 + 17 + 4 = 70 (92.1% -> 92%).
 #   Cid  G1 -1, G3 +3 won, G4 0 won, G5 -1, G7 -1.  Deals 90; won 16 + 17 + 17 + 16 + 17 = 83 (92%).
 #   Dan  G2 -2, G3 -3, G4 0 won, G7 +1 won.  Deals 72; won 16 + 15 + 17 + 18 = 66 (91.7% -> 92%).
-#   Eve  only the unfinished G6: no game, 4 deals (too few for a percentage), 3 won.
+#   Eve  only the unfinished G6: no finished game, so not ranked (her 4 deals count on her page).
 ALL_TIME = [
     ("Ann", 5, 3, 60, 94, 88, 94, 2, Decimal("0.4"), 2),
     ("Bob", 4, 2, None, 76, 70, 92, 2, Decimal("0.5"), 2),
     ("Cid", 5, 2, 40, 90, 83, 92, 0, Decimal("0.0"), 3),
     ("Dan", 4, 2, None, 72, 66, 92, -4, Decimal("-1.0"), 1),
-    ("Eve", 0, 0, None, 4, 3, None, 0, None, None),
 ]
 
 
 def test_rankings_all_time_sorted_by_games_won(season_app: Flask) -> None:
-    # Wins 3, 2, 2, 2, 0; the three on 2 wins in order of points (+2, 0, -4).
+    # Wins 3, 2, 2, 2; the three on 2 wins in order of points (+2, 0, -4); Eve finished no game.
     assert table(stats.rankings(MIZERKA, TODAY)) == ALL_TIME
 
 
@@ -57,7 +56,7 @@ def test_percentages_need_five_games_or_deals(season_app: Flask) -> None:
     rows = {r.name: r for r in stats.rankings(MIZERKA, TODAY).rows}
     assert (rows["Ann"].games, rows["Ann"].win_pct) == (5, 60)  # the fifth game shows it
     assert (rows["Bob"].games, rows["Bob"].win_pct) == (4, None)
-    assert (rows["Eve"].deals, rows["Eve"].deal_pct) == (4, None)
+    assert "Eve" not in rows  # no finished game: not ranked
     assert stats.percent(1, 4) is None
     assert stats.percent(1, 5) == 20
     assert stats.percent(7, 8) == 88  # 87.5 rounds half up
@@ -66,17 +65,17 @@ def test_percentages_need_five_games_or_deals(season_app: Flask) -> None:
 @pytest.mark.parametrize(
     ("sort", "descending", "order"),
     [
-        ("win_pct", True, ["Ann", "Cid", "Bob", "Dan", "Eve"]),  # 60%, 40%, then no % yet, by name
-        ("win_pct", False, ["Cid", "Ann", "Bob", "Dan", "Eve"]),
-        ("points", True, ["Ann", "Bob", "Cid", "Eve", "Dan"]),  # +2 +2 (more wins first) 0 0 -4
-        ("average", True, ["Bob", "Ann", "Cid", "Dan", "Eve"]),  # 0.5 0.4 0.0 -1.0, none
-        ("best", True, ["Cid", "Ann", "Bob", "Dan", "Eve"]),  # +3 +2 +2 +1, none
-        ("deals", True, ["Ann", "Cid", "Bob", "Dan", "Eve"]),
-        # 88/94, then three shown as 92%: Cid 83/90 = 92.2, Bob 70/76 = 92.1, Dan 66/72 = 91.7; Eve none.
-        ("deal_pct", True, ["Ann", "Cid", "Bob", "Dan", "Eve"]),
-        ("name", False, ["Ann", "Bob", "Cid", "Dan", "Eve"]),
-        ("name", True, ["Eve", "Dan", "Cid", "Bob", "Ann"]),
-        ("games", True, ["Ann", "Cid", "Bob", "Dan", "Eve"]),
+        ("win_pct", True, ["Ann", "Cid", "Bob", "Dan"]),  # 60%, 40%, then no % yet, by name
+        ("win_pct", False, ["Cid", "Ann", "Bob", "Dan"]),
+        ("points", True, ["Ann", "Bob", "Cid", "Dan"]),  # +2 +2 (more wins first) 0 -4
+        ("average", True, ["Bob", "Ann", "Cid", "Dan"]),  # 0.5 0.4 0.0 -1.0, none
+        ("best", True, ["Cid", "Ann", "Bob", "Dan"]),  # +3 +2 +2 +1, none
+        ("deals", True, ["Ann", "Cid", "Bob", "Dan"]),
+        # 88/94, then three shown as 92%: Cid 83/90 = 92.2, Bob 70/76 = 92.1, Dan 66/72 = 91.7.
+        ("deal_pct", True, ["Ann", "Cid", "Bob", "Dan"]),
+        ("name", False, ["Ann", "Bob", "Cid", "Dan"]),
+        ("name", True, ["Dan", "Cid", "Bob", "Ann"]),
+        ("games", True, ["Ann", "Cid", "Bob", "Dan"]),
     ],
 )
 def test_rankings_sort_by_any_column(
@@ -110,12 +109,17 @@ def test_kept_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: s
 
 def test_rankings_come_a_page_at_a_time(season: Any, season_app: Flask) -> None:
     pages = [stats.rankings(MIZERKA, TODAY, page=n, per_page=2) for n in (1, 2, 3, 9)]
-    assert [[r.name for r in p.rows] for p in pages] == [["Ann", "Bob"], ["Cid", "Dan"], ["Eve"], ["Eve"]]
+    assert [[r.name for r in p.rows] for p in pages] == [
+        ["Ann", "Bob"],
+        ["Cid", "Dan"],
+        ["Cid", "Dan"],
+        ["Cid", "Dan"],
+    ]
     assert [(p.page, p.pages, p.count, p.first) for p in pages] == [
-        (1, 3, 5, 1),
-        (2, 3, 5, 3),
-        (3, 3, 5, 5),
-        (3, 3, 5, 5),
+        (1, 2, 4, 1),
+        (2, 2, 4, 3),
+        (2, 2, 4, 3),
+        (2, 2, 4, 3),
     ]
     app, _ids = season
     app.config["RANKINGS_PER_PAGE"] = 2
@@ -126,27 +130,27 @@ def test_rankings_come_a_page_at_a_time(season: Any, season_app: Flask) -> None:
     assert [
         row.find("th").text for row in doc.find("table", cls="rankings").find("tbody").find_all("tr")
     ] == [
-        "Cid",
         "Bob",
+        "Ann",
     ]
     pager = doc.find("nav", cls="pager")
-    assert pager.find("span").text == "Players 3–4 of 5"
+    assert pager.find("span").text == "Players 3–4 of 4"
     assert pager.find("a", rel="prev").attrs["href"] == "/rankings?sort=name&dir=desc&page=1"
-    assert pager.find("a", rel="next").attrs["href"] == "/rankings?sort=name&dir=desc&page=3"
+    assert pager.first("a", rel="next") is None
 
 
 def test_this_year_leaves_out_last_december(season_app: Flask) -> None:
     # Without G1 (2025-12-20).  Ann: G2 +1 won, G4 0 won, G5 -1, G7 0; deals 4 x 18 + 4 = 76, won
     # 17+16+17+17+3 = 70.  Cid: G3 +3 won, G4 0 won, G5 -1, G7 -1 (average 0.25 rounds up to 0.3);
     # won 17+17+16+17 = 67 of 72.  Bob: G2 +1 won, G3 0, G5 +2 won; won 17+16+17+4 = 54 of 58.
-    # Everyone but Eve has 2 wins: more points first (Bob +3, Cid +1, Ann 0, Dan -4).
+    # Eve finished no game (not ranked); the others have 2 wins: more points first (Bob +3, Cid +1,
+    # Ann 0, Dan -4).
     rows = table(stats.rankings(stats.Filters("mizerka", "year"), TODAY))
     assert rows == [
         ("Bob", 3, 2, None, 58, 54, 93, 3, Decimal("1.0"), 2),
         ("Cid", 4, 2, None, 72, 67, 93, 1, Decimal("0.3"), 3),
         ("Ann", 4, 2, None, 76, 70, 92, 0, Decimal("0.0"), 1),
         ("Dan", 4, 2, None, 72, 66, 92, -4, Decimal("-1.0"), 1),
-        ("Eve", 0, 0, None, 4, 3, None, 0, None, None),
     ]
 
 
@@ -163,7 +167,6 @@ def test_last_30_days_counts_from_the_2nd_of_march(season_app: Flask) -> None:
         ("Dan", 3, 2, None, 54, 50, 93, -2, Decimal("-0.7"), 1),
         ("Bob", 2, 1, None, 40, 37, 93, 2, Decimal("1.0"), 2),
         ("Ann", 3, 1, None, 58, 53, 91, -1, Decimal("-0.3"), 0),
-        ("Eve", 0, 0, None, 4, 3, None, 0, None, None),
     ]
     # On 3 April the window starts on 5 March (G3 still in); on 4 April G3 is out: Bob keeps G5 and G6.
     on_3_april = table(stats.rankings(stats.Filters("mizerka", "30d"), date(2026, 4, 3)))
@@ -322,10 +325,9 @@ def test_rankings_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         ["Bob", "4", "2", "–", "76", "70", "92%", "+2", "+0.5", "+2"],
         ["Cid", "5", "2", "40%", "90", "83", "92%", "0", "0", "+3"],
         ["Dan", "4", "2", "–", "72", "66", "92%", "−4", "−1.0", "+1"],
-        ["Eve", "0", "0", "–", "4", "3", "–", "0", "–", "–"],
     ]
     by_points = cells(client.get("/rankings?sort=points&dir=asc&period=30d").get_data(as_text=True))
-    assert [row[0] for row in by_points[1:]] == ["Dan", "Ann", "Eve", "Cid", "Bob"]  # -2 -1 0 +1 +2
+    assert [row[0] for row in by_points[1:]] == ["Dan", "Ann", "Cid", "Bob"]  # -2 -1 +1 +2
     misere = cells(client.get("/rankings?game=misere").get_data(as_text=True))
     assert [row[0] for row in misere[1:]] == ["Cid", "Dan", "Ann", "Bob"]
     # Unknown filters fall back to the defaults instead of failing.

@@ -83,6 +83,7 @@ def _render_rankings() -> str:
         columns=stats.COLUMNS,
         rulesets=RULESETS,
         periods=stats.PERIODS,
+        default_ruleset=stats.DEFAULT_RULESET,
         sort_url=sort_url,
         page_url=page_url,
         player_url=lambda player_id: player_url.replace("/players/0", f"/players/{player_id}", 1),
