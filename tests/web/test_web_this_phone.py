@@ -15,7 +15,7 @@ from scorekeeper.access import DEVICE_COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Grant, utcnow
 from scorekeeper.stats.game_list import MOST_HELD
-from tests.helpers import MIZERKA_DEALS, hold_pencil, page, parse_html, play, start_game
+from tests.helpers import MIZERKA_DEALS, hold_pencil, page, parse_html, play, start_game, start_mizerka
 
 URL = "/this-phone/games"
 
@@ -122,3 +122,16 @@ def test_a_phone_holding_many_games_is_answered_its_newest(app: Flask) -> None:
     assert sorted(map(str, ids(games))) == sorted(newer)
     # The game it no longer lists among its held ones comes back once the phone says it opened it.
     assert oldest in ids(answer(phone, f"{URL}?opened={oldest}"))
+
+
+def test_a_finished_game_is_answered_as_the_home_list_shows_it(app: Flask) -> None:
+    phone = app.test_client()
+    game_id = start_mizerka(phone, deals=len(MIZERKA_DEALS))
+    (game,) = answer(phone)
+    assert game["id"] == game_id and game["finished"] is True and game["deal"] == ""
+    home = parse_html(page(phone, "/"))
+    shown = next(
+        item for item in home.find_all("a", cls="game-item") if item.attrs["href"] == f"/games/{game_id}"
+    )
+    assert str(game["leader"]).startswith("Won by: ") and str(game["leader"]) in shown.text
+    assert str(game["date"]) in shown.text and str(game["players"]) in shown.text
