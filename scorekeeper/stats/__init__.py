@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from ..models import MIN_FOR_PERCENT
 from .figures import Figures, figures
-from .game_list import GAMES_PER_LIST, GameList, ListedGame, game_list, latest_write
+from .game_list import (
+    GAMES_PER_LIST,
+    MOST_OPENED,
+    GameList,
+    ListedGame,
+    PhoneGame,
+    game_list,
+    latest_write,
+    phone_games,
+)
 from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
@@ -34,6 +43,7 @@ __all__ = [
     "DEFAULT_SORT",
     "GAMES_PER_LIST",
     "MIN_FOR_PERCENT",
+    "MOST_OPENED",
     "PERIODS",
     "PER_PAGE",
     "RECENT_GAMES",
@@ -43,6 +53,7 @@ __all__ = [
     "GameList",
     "ListedGame",
     "PersonLine",
+    "PhoneGame",
     "PlayerStats",
     "Rankings",
     "Record",
@@ -57,6 +68,7 @@ __all__ = [
     "new_game_steps",
     "people",
     "percent",
+    "phone_games",
     "player_stats",
     "rankings",
     "recent_players",

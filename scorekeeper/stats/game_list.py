@@ -9,17 +9,21 @@ with a hundred games as with a hundred thousand.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, false, func, or_, select, true, union_all
+from sqlalchemy import and_, exists, false, func, or_, select, true, union, union_all
 
 from ..extensions import db
-from ..models import Game, GameResult, Player, Seat
+from ..models import Game, GameResult, Grant, Player, Seat
 from ..rules import Ruleset, get_ruleset
 
 GAMES_PER_LIST = 20
+#: A phone's games: the newest it holds the pencil of, and at most this many it remembers opening.
+MOST_HELD = 20
+MOST_OPENED = 20
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,19 @@ def game_list(
     if not pages:
         return GameList([], [], None, None)
     listed = (pages[0] if len(pages) == 1 else union_all(*pages)).subquery()
+    lists = _by_status(_listed_games(listed))
+    return GameList(
+        playing=lists[False][:size],
+        finished=lists[True][:size],
+        more_playing=lists[False][size - 1].id if len(lists[False]) > size else None,
+        more_finished=lists[True][size - 1].id if len(lists[True]) > size else None,
+    )
+
+
+def _listed_games(listed: Any, *extra: Any) -> list[tuple[ListedGame, Any]]:
+    """The games whose ids ``listed`` (a subquery with an ``id`` column) holds, as the home page
+    lists them: in progress first, newest first; each with its first row (for ``extra`` columns).
+    One query."""
     games, seats, players, results = Game.__table__, Seat.__table__, Player.__table__, GameResult.__table__
     query = (
         select(
@@ -110,6 +127,7 @@ def game_list(
             results.c.total,
             results.c.rank,
             results.c.deals_played,
+            *extra,
         )
         .join(listed, listed.c.id == games.c.id)
         .join(seats, seats.c.game_id == games.c.id)
@@ -120,15 +138,49 @@ def game_list(
     by_game: dict[str, list[Any]] = {}
     for row in db.session.execute(query):
         by_game.setdefault(row.id, []).append(row)
+    return [(_listed(rows), rows[0]) for rows in by_game.values()]
+
+
+def _by_status(found: list[tuple[ListedGame, Any]]) -> dict[bool, list[ListedGame]]:
     lists: dict[bool, list[ListedGame]] = {False: [], True: []}
-    for rows in by_game.values():
-        lists[bool(rows[0].finished)].append(_listed(rows))
-    return GameList(
-        playing=lists[False][:size],
-        finished=lists[True][:size],
-        more_playing=lists[False][size - 1].id if len(lists[False]) > size else None,
-        more_finished=lists[True][size - 1].id if len(lists[True]) > size else None,
-    )
+    for game, _row in found:
+        lists[game.finished].append(game)
+    return lists
+
+
+@dataclass(frozen=True)
+class PhoneGame:
+    """One of a phone's games: as the home page lists it, and whether the phone holds its pencil."""
+
+    game: ListedGame
+    held: bool
+
+
+def phone_games(device_hash: str | None, opened: Collection[str]) -> list[PhoneGame]:
+    """A phone's games: the newest ``MOST_HELD`` its keyring holds and those of ``opened`` (ids the
+    phone remembers opening, each a plausible id; at most ``MOST_OPENED`` are read) that exist; in
+    progress first, newest first.  One query, none when there is nothing to look for."""
+    opened = list(dict.fromkeys(opened))[:MOST_OPENED]
+    if device_hash is None and not opened:
+        return []
+    games, grants = Game.__table__, Grant.__table__
+    parts = []
+    if device_hash is not None:
+        newest = (
+            select(grants.c.game_id.label("id"))
+            .where(grants.c.device_hash == device_hash)
+            .order_by(grants.c.created_at.desc(), grants.c.game_id.desc())
+            .limit(MOST_HELD)
+            .subquery()
+        )
+        parts.append(select(newest.c.id))
+    if opened:
+        parts.append(select(games.c.id).where(games.c.id.in_(opened)))
+    listed = (parts[0] if len(parts) == 1 else union(*parts)).subquery()
+    held: Any = false()
+    if device_hash is not None:
+        held = exists().where(grants.c.game_id == games.c.id, grants.c.device_hash == device_hash)
+    return [PhoneGame(game, bool(row.held)) for game, row in _listed_games(listed, held.label("held"))]
 
 
 def _listed(rows: list[Any]) -> ListedGame:

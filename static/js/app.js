@@ -272,6 +272,56 @@
     });
   }
 
+  // This phone's games on the home page. The page is the same for everyone (the server keeps it),
+  // so what is this phone's is asked for here: the games its keyring holds, and those it opened,
+  // remembered on the phone alone (ids only, the newest MOST_OPENED) whenever a game page opens.
+  const OPENED = 'sk-opened', MOST_OPENED = 20;
+  const openedGames = () => {
+    try {
+      const ids = JSON.parse(localStorage.getItem(OPENED) || '[]');
+      return Array.isArray(ids) ? ids.filter((id) => typeof id === 'string' && /^[\w-]{1,24}$/.test(id)) : [];
+    } catch (err) { return []; }
+  };
+  if (b.classList.contains('game-page') && b.dataset.game) {
+    const id = b.dataset.game;
+    try {
+      localStorage.setItem(OPENED, JSON.stringify([id, ...openedGames().filter((other) => other !== id)].slice(0, MOST_OPENED)));
+    } catch (err) { /* no storage here: the home page shows the keyring's games only */ }
+  }
+  const mine = d.getElementById('this-phone');
+  const mineItem = d.getElementById('this-phone-game');
+  if (mine && mineItem && window.fetch && window.URL) {
+    const source = new URL(mine.dataset.source, location.href);
+    const ids = openedGames().slice(0, MOST_OPENED);
+    if (ids.length) source.searchParams.set('opened', ids.join(','));
+    fetch(source, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((answer) => {
+        const found = answer && Array.isArray(answer.games) ? answer.games : [];
+        if (!found.length) return;
+        // Each game is the template's item, cloned, with its texts filled in; the parts a game
+        // does not have are taken out.
+        const items = found.map((game) => {
+          const item = mineItem.content.firstElementChild.cloneNode(true);
+          const field = (name) => item.querySelector(`[data-field="${name}"]`);
+          const fill = (name, text) => { if (text) field(name).textContent = text; else field(name).remove(); };
+          item.querySelector('a').setAttribute('href', game.url);
+          item.querySelector('.game-players').textContent = game.players;
+          fill('ruleset', game.ruleset);
+          if (!game.finished) field('finished').remove();
+          fill('deal', game.deal);
+          fill('leader', game.leader);
+          if (!game.held) field('held').remove();
+          field('date').setAttribute('datetime', game.datetime || '');
+          fill('date', game.date);
+          return item;
+        });
+        mine.querySelector('.game-list').append(...items);
+        mine.hidden = false;
+      })
+      .catch(() => { /* offline or refused: the shared list alone, as without this script */ });
+  }
+
   if (!b.classList.contains('game-page')) return;
 
   // Deals entered without a connection (kept on the phone, sent when it is back).

@@ -9,12 +9,14 @@ from datetime import date, datetime
 
 import segno
 from flask import url_for
-from flask_babel import gettext
+from flask_babel import format_date, gettext
 from markupsafe import Markup
 
+from ...charts import signed
 from ...messages import term
 from ...rules import N_, DealState, GameSetup, Ruleset, graphemes
 from ...services import Snapshot
+from ...stats import PhoneGame
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
 ROLE_LABELS = {
@@ -428,3 +430,30 @@ def contract_mark(contract_id: str) -> str:
     if mark is None:
         return contract_id[:3].title()
     return mark if contract_id in SUITS else gettext(mark)
+
+
+def phone_game(found: PhoneGame) -> dict[str, object]:
+    """One of this phone's games as the home page's script fills it in: the texts the home list
+    shows for a game, in the request's language (``templates/web/home.html``: ``game_items``)."""
+    game = found.game
+    leader = ""
+    if game.leaders:
+        names, lead = " & ".join(game.leaders), signed(game.lead) if game.lead is not None else "–"
+        if game.finished:
+            leader = gettext("Won by: %(names)s (%(lead)s)", names=names, lead=lead)
+        else:
+            leader = gettext("Leader: %(names)s (%(lead)s)", names=names, lead=lead)
+    return {
+        "id": game.id,
+        "url": url_for("web.game", game_id=game.id),
+        "players": " · ".join(game.names),
+        "ruleset": str(game.ruleset.name),
+        "finished": game.finished,
+        "deal": ""
+        if game.finished
+        else gettext("Deal %(number)s/%(count)s", number=game.deal_now, count=game.deal_count),
+        "leader": leader,
+        "date": str(format_date(game.played_on, "medium")),
+        "datetime": game.played_on.isoformat(),
+        "held": found.held,
+    }

@@ -8,6 +8,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -28,6 +29,7 @@ from ...messages import say, shown, term
 from ...models import today, utcnow
 from ...rules import N_, RULESETS, Refusal, get_ruleset
 from ...services import Snapshot, keyring
+from ...services.store import plausible_id
 from .. import bp
 from ..attempts import limit_failed_attempts
 from ..loading import Redraw, load_game, open_write, require_editor
@@ -45,7 +47,7 @@ from .forms import (
     per_seat_numbers,
 )
 from .plan import offline_plan
-from .presenters import ShareLink, game_view, name_marks, qr_svg, share_links
+from .presenters import ShareLink, game_view, name_marks, phone_game, qr_svg, share_links
 
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
@@ -73,6 +75,18 @@ def home() -> str:
         return render_template("web/home.html", games=games, listing=listing)
 
     return pagecache.club_page(stats.latest_write(), today(), utcnow(), render)
+
+
+@bp.get("/this-phone/games")
+def this_phone_games() -> Response:
+    """This phone's games, for the home page's script to show first (the page itself is the same
+    for everyone, and kept): the games its keyring holds, and of ``opened`` (ids, comma-separated,
+    that the phone remembers opening) those that exist.  Never kept anywhere: it is one phone's."""
+    opened = [game_id for game_id in request.args.get("opened", "").split(",") if plausible_id(game_id)]
+    found = stats.phone_games(access.device(), opened[: stats.MOST_OPENED])
+    response = jsonify({"games": [phone_game(found_game) for found_game in found]})
+    response.headers["Cache-Control"] = "no-store, private"
+    return response
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
