@@ -300,10 +300,11 @@ def record_deal(game_id: str) -> Any:
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
         deal = services.record_deal(game_id, number=number, seen=write.game, **fields).deal
     except Refusal as refused:
-        # Save tapped twice (counts or bids): the second post finds the same deal stored.
-        # A contract tapped twice stays refused: another phone may have tapped the same one.
-        counted = "tricks" in fields or "bids" in fields
-        now = load_game(game_id) if counted and kind_of(refused.code) is Kind.CONFLICT else None
+        # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
+        # finds the deal stored as it asks; it is answered as the first was.  A post for an
+        # older deal is compared with that deal alone, so it never reaches a newer one.
+        asked = any(value is not None for value in fields.values())
+        now = load_game(game_id) if asked and kind_of(refused.code) is Kind.CONFLICT else None
         if isinstance(number, int) and now is not None and already_stored(now, number, fields):
             stored = now.state.deals[number - 1]
             if stored.pending:
@@ -366,6 +367,16 @@ def _saved_twice(game_id: str, message: str) -> Response:
     """The answer to the second post of a double tap: the success the first one had, said once."""
     if message not in [text for _, text in session.get("_flashes", [])]:
         flash(message, "ok")
+    return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+@bp.get("/games/<game_id>/deals")
+@bp.get("/games/<game_id>/deals/<int:number>/tricks")
+@bp.get("/games/<game_id>/undo")
+@bp.get("/games/<game_id>/rematch")
+@bp.get("/games/<game_id>/hand-over")
+def back_to_game(game_id: str, number: int | None = None) -> Response:
+    """A write's address reloaded (the page a refused post drew again): the game page, not a 405."""
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
