@@ -116,11 +116,9 @@ def test_undo_after_the_last_deal_reopens_the_game(app: Flask, client: FlaskClie
     assert doc.find(cls="flashes").text == "Deal 18 undone."
     assert not doc.first("section", cls="final")
     assert "Deal 18 of 18" in doc.find("section", aria_label="Running totals").text
-    # Cid's sixth turn again: one button, his last contract.
-    assert doc.find("legend").text == "Cid's last contract"
-    assert [b.attrs["value"] for b in doc.find_all("button") if b.attrs.get("name") == "contract"] == [
-        "clubs"
-    ]
+    # Cid's sixth turn again: his last contract, chosen already, its counts asked for.
+    assert doc.find("h1", id="turn-heading").text == "Deal 18: Clubs, chosen by Cid"
+    assert doc.find("form", cls="declare-form").find("input", name="contract").attrs["value"] == "clubs"
     assert [li.text.split()[1] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
         "+3",
         "+1",

@@ -296,9 +296,13 @@ def record_deal(game_id: str) -> Any:
             fields["contract"] = form.contract.data or None
         if isinstance(number, int) and ruleset.bids_in(number):
             fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
-        if isinstance(number, int) and not ruleset.declares(number):
+        # A deal without a declaration has its tricks; so has a chooser's last contract, whose
+        # form asks for the counts at once (the contract travels with them).
+        counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
+        if isinstance(number, int) and (counts or not ruleset.declares(number)):
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-        deal = services.record_deal(game_id, number=number, seen=write.game, **fields).deal
+        after = services.record_deal(game_id, number=number, seen=write.game, **fields)
+        deal = after.deal
     except Refusal as refused:
         # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
         # finds the deal stored as it asks; it is answered as the first was.  A post for an
@@ -309,11 +313,15 @@ def record_deal(game_id: str) -> Any:
             stored = now.state.deals[number - 1]
             if stored.pending:
                 return _saved_twice(game_id, _declared(number, ruleset.contract_label(stored.contract)))
+            if now.state.finished and number == now.state.deal_count:
+                return _saved_twice(game_id, gettext("That was the last deal: the game is over."))
             return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number))
         return write.refused(refused)
     assert deal is not None
     if deal.pending:
         flash(_declared(deal.number, ruleset.contract_label(deal.contract)), "ok")
+    elif after.state.finished:
+        flash(gettext("That was the last deal: the game is over."), "ok")
     else:
         flash(gettext("Deal %(deal)d recorded.", deal=deal.number), "ok")
     return redirect(url_for("web.game", game_id=game_id), code=303)
