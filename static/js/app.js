@@ -218,6 +218,20 @@
   });
 
   enhance(d);
+  // A refused post draws the game page at the post's address: the address becomes the game's,
+  // so reloading opens the game instead of posting the form again.
+  if (b.dataset.address && location.pathname !== b.dataset.address) {
+    history.replaceState(null, '', b.dataset.address + location.hash);
+  }
+  // Right after Save: the deal's undo near the top, for a few seconds (the same confirmed undo as
+  // below the log). Opened, it stays until it is closed or used.
+  const undoNow = d.querySelector('[data-undo-now]');
+  if (undoNow) {
+    undoNow.hidden = false;
+    const box = undoNow.querySelector('details');
+    const gone = () => { if (!box.open) undoNow.remove(); };
+    setTimeout(() => { gone(); box.addEventListener('toggle', gone); }, +undoNow.dataset.undoNow || 8000);
+  }
   // Parts drawn later (the offline entry) ask for the same enhancements.
   d.addEventListener('sk:enhance', (e) => enhance(e.target));
 

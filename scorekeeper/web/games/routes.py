@@ -8,6 +8,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    get_flashed_messages,
     make_response,
     redirect,
     render_template,
@@ -46,6 +47,10 @@ from .forms import (
 )
 from .plan import offline_plan
 from .presenters import ShareLink, game_view, name_marks, qr_svg, share_links
+
+#: The flash category of a deal whose tricks were just saved (its number): the page offers its
+#: undo near the top for a few seconds.  Not a message: the page does not show it as one.
+SAVED = "saved"
 
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
@@ -191,6 +196,10 @@ def _render_game(
         forbidden = forbidden_bid(game, view.turn.number, typed)
     share = share_links(game.id) if editable else None
     offline = offline_plan(game, editable)
+    last = view.last_deal
+    # Right after a deal's tricks were saved: its undo, near the top for a few seconds (the script).
+    saved = get_flashed_messages(category_filter=[SAVED])
+    undo_now = editable and last is not None and str(last.number) in saved and not last.pending
     response = make_response(
         render_template(
             "web/game.html",
@@ -199,6 +208,7 @@ def _render_game(
             declare=declare or DeclareForm(formdata=None),
             tricks=tricks or TricksForm(formdata=None),
             undo=UndoForm(formdata=None),
+            undo_now=undo_now,
             share=share,
             chart=totals_chart(game),
             rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
@@ -314,8 +324,8 @@ def record_deal(game_id: str) -> Any:
             if stored.pending:
                 return _saved_twice(game_id, _declared(number, ruleset.contract_label(stored.contract)))
             if now.state.finished and number == now.state.deal_count:
-                return _saved_twice(game_id, gettext("That was the last deal: the game is over."))
-            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number))
+                return _saved_twice(game_id, gettext("That was the last deal: the game is over."), number)
+            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number), number)
         return write.refused(refused)
     assert deal is not None
     if deal.pending:
@@ -324,6 +334,8 @@ def record_deal(game_id: str) -> Any:
         flash(gettext("That was the last deal: the game is over."), "ok")
     else:
         flash(gettext("Deal %(deal)d recorded.", deal=deal.number), "ok")
+    if not deal.pending:
+        flash(str(deal.number), SAVED)
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -362,19 +374,25 @@ def enter_tricks(game_id: str, number: int) -> Any:
                 gettext("That was the last deal: the game is over.")
                 if last
                 else gettext("Deal %(deal)d recorded.", deal=number),
+                number,
             )
         return write.refused(refused)
     if after.finished:
         flash(gettext("That was the last deal: the game is over."), "ok")
     else:
         flash(gettext("Deal %(deal)d recorded.", deal=number), "ok")
+    flash(str(number), SAVED)
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
-def _saved_twice(game_id: str, message: str) -> Response:
-    """The answer to the second post of a double tap: the success the first one had, said once."""
-    if message not in [text for _, text in session.get("_flashes", [])]:
+def _saved_twice(game_id: str, message: str, saved: int | None = None) -> Response:
+    """The answer to the second post of a double tap: the success the first one had, said once
+    (and the undo of the deal ``saved``, whose tricks were stored, offered once)."""
+    flashed = [text for _, text in session.get("_flashes", [])]
+    if message not in flashed:
         flash(message, "ok")
+    if saved is not None and str(saved) not in flashed:
+        flash(str(saved), SAVED)
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
