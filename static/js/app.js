@@ -176,6 +176,23 @@
 
   d.addEventListener('click', (e) => {
     const t = e.target.closest ? e.target : null;
+    const missed = t && t.closest('button.missed');
+    if (missed) {
+      // This player missed, so everyone else made the bid: theirs filled in, this one's the rest.
+      const scope = missed.closest('form') || d;
+      let others = 0;
+      all('button.made-bid', scope).forEach((made) => {
+        if (made.dataset.target === missed.dataset.target) return;
+        const box = d.getElementById(made.dataset.target);
+        box.value = made.value;
+        others += +made.value;
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      const mine = d.getElementById(missed.dataset.target), rest = TRICKS - others;
+      mine.value = rest >= 0 && rest <= TRICKS ? String(rest) : '';
+      mine.dispatchEvent(new Event('input', { bubbles: true }));
+      return;
+    }
     const chip = t && t.closest('.count-chips button, button.made-bid');
     if (chip) {
       const target = d.getElementById(chip.dataset.target || chip.closest('.count-chips').dataset.for);

@@ -135,6 +135,10 @@ def test_the_offline_misere_card_is_the_online_one_bidding_and_entering_the_tric
     pending = online_card(other)
     assert "made the bid (4)" in str(pending)
     assert kept_pending == pending
+    # Offline too, one tap on the player who missed: the others' bids, and the rest for them.
+    card.locator('button.missed[data-target="offline-tricks-0"]').tap()
+    filled = [card.locator(f"#offline-tricks-{seat}").input_value() for seat in range(4)]
+    assert filled == ["4", "4", "2", "3"]
     other.context.close()
     context.close()
 

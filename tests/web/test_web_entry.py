@@ -354,3 +354,17 @@ def test_a_last_contracts_counts_that_do_not_add_up_are_refused_and_kept(
     again = parse_html(response.get_data(as_text=True)).find("form", cls="declare-form")
     assert again.find("input", name="tricks-0").attrs["value"] == "5"
     assert again.find("input", name="contract").attrs["value"] == "diamonds"
+
+
+def test_a_bidding_deals_tricks_offer_missed_beside_each_player(client: FlaskClient) -> None:
+    """One tap on the player who missed: the others' bids and the rest (the script fills the boxes)."""
+    game_id, form = misere_bidding(client)
+    assert submit(client, form, fill={"bids-1": 3, "bids-2": 2, "bids-3": 4, "bids-0": 0}).status_code == 303
+    tricks = parse_html(page(client, f"/games/{game_id}")).find("form", cls="tricks-form")
+    missed = tricks.find_all("button", cls="missed")
+    assert [b.attrs["data-target"] for b in missed] == ["tricks-1", "tricks-2", "tricks-3", "tricks-0"]
+    assert [b.text for b in missed] == [f"{name} missed" for name in ("Bob", "Cid", "Dan", "Ann")]
+    # Each beside its player's "made the bid", which carries the bid the script reads.
+    for button in missed:
+        row = next(p for p in tricks.find_all("p", cls="made-bid-row") if button in p.children)
+        assert row.find("button", cls="made-bid").attrs["data-target"] == button.attrs["data-target"]
