@@ -176,6 +176,23 @@
 
   d.addEventListener('click', (e) => {
     const t = e.target.closest ? e.target : null;
+    const missed = t && t.closest('button.missed');
+    if (missed) {
+      // This player missed, so everyone else made the bid: theirs filled in, this one's the rest.
+      const scope = missed.closest('form') || d;
+      let others = 0;
+      all('button.made-bid', scope).forEach((made) => {
+        if (made.dataset.target === missed.dataset.target) return;
+        const box = d.getElementById(made.dataset.target);
+        box.value = made.value;
+        others += +made.value;
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      const mine = d.getElementById(missed.dataset.target), rest = TRICKS - others;
+      mine.value = rest >= 0 && rest <= TRICKS ? String(rest) : '';
+      mine.dispatchEvent(new Event('input', { bubbles: true }));
+      return;
+    }
     const chip = t && t.closest('.count-chips button, button.made-bid');
     if (chip) {
       const target = d.getElementById(chip.dataset.target || chip.closest('.count-chips').dataset.for);
@@ -218,6 +235,20 @@
   });
 
   enhance(d);
+  // A refused post draws the game page at the post's address: the address becomes the game's,
+  // so reloading opens the game instead of posting the form again.
+  if (b.dataset.address && location.pathname !== b.dataset.address) {
+    history.replaceState(null, '', b.dataset.address + location.hash);
+  }
+  // Right after Save: the deal's undo near the top, for a few seconds (the same confirmed undo as
+  // below the log). Opened, it stays until it is closed or used.
+  const undoNow = d.querySelector('[data-undo-now]');
+  if (undoNow) {
+    undoNow.hidden = false;
+    const box = undoNow.querySelector('details');
+    const gone = () => { if (!box.open) undoNow.remove(); };
+    setTimeout(() => { gone(); box.addEventListener('toggle', gone); }, +undoNow.dataset.undoNow || 8000);
+  }
   // Parts drawn later (the offline entry) ask for the same enhancements.
   d.addEventListener('sk:enhance', (e) => enhance(e.target));
 

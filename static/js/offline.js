@@ -463,8 +463,11 @@
       return card;
     }
     const s = slot(number);
+    // A chooser's last contract is chosen already: its counts at once, as online.
+    const left = !pending && s.chooser !== null ? contractsLeft(deals, s.chooser) : [];
+    const only = left.length === 1 ? left[0] : null;
     // Under the heading, as online: who deals and leads, then what the contract asks.
-    const contract = pending ? pending.contract : s.contract;
+    const contract = pending ? pending.contract : s.contract || only;
     const said = [dealPart(number, 'p.roles'), contract ? drawn('offline-descriptions', `[data-contract="${contract}"]`)[0] : null];
     card.querySelector('.card-head').after(...said.filter(Boolean));
     const save = actions.querySelector('button');
@@ -473,10 +476,15 @@
       form.dataset.step = 'tricks';
       form.insertBefore(numbers('tricks', number, null, 'offline', pending), error);
       save.textContent = dealText(number, '[data-text="save"]');
+    } else if (only) {
+      heading.textContent = dealText(number, `[data-text="pending"][data-contract="${only}"]`);
+      form.dataset.step = 'tricks';
+      form.dataset.contract = only;
+      form.insertBefore(numbers('tricks', number, null, 'offline', { contract: only }), error);
+      save.textContent = dealText(number, '[data-text="save"]');
     } else if (s.chooser !== null) {
       heading.textContent = dealText(number, '[data-text="declare"]');
       form.dataset.step = 'contract';
-      const left = contractsLeft(deals, s.chooser);
       const fieldset = drawn('offline-contracts', 'fieldset.contracts')[0];
       const box = fieldset.querySelector('.contract-buttons');
       box.querySelectorAll('button.contract').forEach((button) => { if (!left.includes(button.value)) button.remove(); });
@@ -738,7 +746,8 @@
       // The tricks of a deal declared as the page shows it: for that declaration only.
       await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, tricks, base: deal.server ? Q.facts(deal) : null });
     } else {
-      await keep({ kind: 'record', number, contract: null, bids: step === 'bids' ? bids : null, tricks: step === 'tricks' ? tricks : null });
+      // A deal without a declaration, or a chooser's last contract (the form carries it) with its tricks.
+      await keep({ kind: 'record', number, contract: form.dataset.contract || null, bids: step === 'bids' ? bids : null, tricks: step === 'tricks' ? tricks : null });
     }
   }
 

@@ -87,6 +87,96 @@ def test_an_error_marks_the_one_box_and_save_tapped_twice_says_recorded_once(
     page.context.close()
 
 
+def test_a_contract_tapped_twice_says_chosen_once_at_the_games_address(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The second post of the contract comes after the first stored it: the first one's answer, once."""
+    from playwright.sync_api import expect
+
+    page, game_id = scorer_page(browser, live_server, deals=0)
+    page.evaluate(
+        """async () => {
+          const form = document.querySelector('.declare-form');
+          const body = new FormData(form);
+          body.append('contract', 'hearts');
+          await fetch(form.action, {method: 'POST', body, redirect: 'manual', credentials: 'same-origin'});
+        }"""
+    )
+    with page.expect_navigation(wait_until="load"):
+        page.locator("button.contract[value='hearts']").tap()
+    assert page.url == live_server.origin + f"/games/{game_id}"
+    expect(page.locator(".flash")).to_have_count(1)
+    assert page.locator(".flash").inner_text() == "Deal 1: Hearts. Enter the tricks when played."
+    assert "already recorded" not in page.locator("main").inner_text()
+    page.reload()
+    expect(page.locator(".tricks-form")).to_be_visible()
+    page.context.close()
+
+
+def test_a_refused_save_reloads_as_the_game_page(browser: Browser, live_server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    page, game_id = scorer_page(browser, live_server, deals=0, declare_next=True)
+    for seat, count in enumerate((5, 5, 5)):
+        page.locator(f"#tricks-{seat}").fill(str(count))
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("#error-tricks")).to_be_visible()
+    # Drawn at the post's address, the page takes the game's: reloading is the game, not a 405.
+    assert page.url == live_server.origin + f"/games/{game_id}"
+    response = page.reload()
+    assert response is not None and response.status == 200
+    expect(page.locator(".tricks-form")).to_be_visible()
+    page.context.close()
+
+
+def test_right_after_save_the_undo_is_within_reach_for_eight_seconds(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=0, declare_next=True)
+    context = new_context(browser, PHONE_360)
+    context.add_cookies([game.cookie(live_server)])  # type: ignore[list-item]
+    page = context.new_page()
+    page.clock.install()
+    page.goto(live_server.origin + game.path())
+    first = MIZERKA_DEALS[0]
+    chip(page, 0, first.tricks[0]).tap()  # type: ignore[attr-defined]
+    chip(page, 1, first.tricks[1]).tap()  # type: ignore[attr-defined]
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Save deal 1").tap()
+    box = page.locator(".undo-now")
+    expect(box).to_be_visible()
+    expect(box).to_be_in_viewport()
+    screenshot(page, "360-undo-after-save")
+    page.clock.fast_forward(7000)
+    expect(box).to_be_visible()
+    page.clock.fast_forward(1500)
+    expect(box).to_have_count(0)
+    # The undo below the log stays, as always.
+    expect(page.locator("#live details.undo")).to_have_count(1)
+    context.close()
+
+
+def test_the_undo_after_save_asks_first_and_undoes(browser: Browser, live_server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    page, game_id = scorer_page(browser, live_server, deals=0, declare_next=True)
+    first = MIZERKA_DEALS[0]
+    chip(page, 0, first.tricks[0]).tap()  # type: ignore[attr-defined]
+    chip(page, 1, first.tricks[1]).tap()  # type: ignore[attr-defined]
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Save deal 1").tap()
+    box = page.locator(".undo-now")
+    box.locator("summary").tap()
+    with page.expect_navigation(wait_until="load"):
+        box.get_by_role("button", name="Yes, undo deal 1").tap()
+    expect(page.locator(".flash")).to_have_text("Deal 1 undone.")
+    assert live_server.api("GET", f"/api/v1/games/{game_id}")["deals"] == []
+    page.context.close()
+
+
 def test_two_deals_swap_their_contracts_from_the_correction_page(
     browser: Browser, live_server: LiveServer
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from e2e_support import PHONE, LiveServer, api_game, new_context
+from helpers import MIZERKA_DEALS
 from test_e2e_offline import kept_for_offline, scorer
 from test_e2e_offline_integrity import MISERE_NAMES, misere_game
 
@@ -82,6 +83,32 @@ def test_the_offline_mizerka_card_is_the_online_one_declaring_and_entering_the_t
     context.close()
 
 
+def test_the_offline_card_of_a_last_contract_is_the_online_one_and_keeps_it_with_the_tricks(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """Deal 16: Ann's last contract (Diamonds) is chosen; offline too the card asks for the counts."""
+    from playwright.sync_api import expect
+
+    game = api_game(live_server, deals=15)
+    context, page = scorer(browser, live_server, game)
+    online = online_card(page)
+    assert "quota 7" in str(online) and "contracts" not in str(online)
+    context.set_offline(True)
+    expect(page.locator("#offline-turn")).to_be_visible()
+    assert offline_card(page) == online
+    card = page.locator("#offline-turn")
+    for seat, count in enumerate(MIZERKA_DEALS[15].tricks[:2]):
+        card.locator(f'.count-chips[data-for="offline-tricks-{seat}"] button[value="{count}"]').tap()
+    card.get_by_role("button", name="Save deal 16").tap()
+    expect(page.locator("#offline-deal-16")).to_contain_text("not sent yet")
+    context.set_offline(False)
+    expect(page.locator("#deal-16")).to_be_visible()
+    deal = live_server.api("GET", f"/api/v1/games/{game.id}")["deals"][15]
+    assert deal["contract"] == "diamonds"
+    assert list(deal["tricks"].values()) == list(MIZERKA_DEALS[15].tricks)
+    context.close()
+
+
 def test_the_offline_misere_card_is_the_online_one_bidding_and_entering_the_tricks(
     browser: Browser, live_server: LiveServer
 ) -> None:
@@ -108,6 +135,10 @@ def test_the_offline_misere_card_is_the_online_one_bidding_and_entering_the_tric
     pending = online_card(other)
     assert "made the bid (4)" in str(pending)
     assert kept_pending == pending
+    # Offline too, one tap on the player who missed: the others' bids, and the rest for them.
+    card.locator('button.missed[data-target="offline-tricks-0"]').tap()
+    filled = [card.locator(f"#offline-tricks-{seat}").input_value() for seat in range(4)]
+    assert filled == ["4", "4", "2", "3"]
     other.context.close()
     context.close()
 

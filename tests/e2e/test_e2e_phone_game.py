@@ -55,6 +55,12 @@ def enter_count(page: Page, seat: int, count: int) -> None:
 def declare(page: Page, deal: MizerkaDeal) -> None:
     """Tap the chooser's contract among the buttons shown (only the ones still left are offered)."""
     heading = page.locator("#turn-heading")
+    if deal.number > 15:  # the chooser's last contract is chosen already: nothing to tap
+        assert page.locator("form.declare-form button.contract").count() == 0
+        assert heading.inner_text().strip() == (
+            f"Deal {deal.number}: {CONTRACT_LABELS[deal.contract]}, chosen by {deal.chooser}"
+        )
+        return
     assert heading.inner_text().strip() == f"{deal.chooser} chooses"
     buttons = page.locator("form.declare-form button.contract")
     assert buttons.count() == 6 - (deal.number - 1) // 3, "one contract fewer on each of the chooser's turns"

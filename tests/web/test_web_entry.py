@@ -296,3 +296,75 @@ def test_the_tap_targets_are_in_the_page_from_the_start(client: FlaskClient) -> 
     html = page(client, f"/games/{game_id}")
     noscript = parse_html(html).find("noscript")
     assert noscript.find("link").attrs["href"] == "/static/css/noscript.css"
+
+
+# -- a chooser's last contract ------------------------------------------------------------------
+
+
+def test_a_choosers_last_contract_is_chosen_and_its_counts_come_at_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Deal 16: Ann has Diamonds left alone; the page asks for the counts, saved with the contract."""
+    game_id = start_mizerka(client, deals=15)
+    deal = MIZERKA_DEALS[15]
+    doc = parse_html(page(client, f"/games/{game_id}"))
+    assert doc.first("fieldset", cls="contracts") is None, "no contract to tap"
+    assert "Deal 16: Diamonds, chosen by Ann" in doc.find("h1", id="turn-heading").text
+    form = doc.find("form", cls="declare-form")
+    assert form.find("input", name="contract").attrs["value"] == deal.contract
+    assert form.attrs["data-preview"] == f"/games/{game_id}/deals/16/preview"
+    # Each seat's quota beside its box, as for a declared deal.
+    assert "quota 7" in form.find("fieldset", cls="numbers").text
+    counts = {f"tricks-{seat}": count for seat, count in enumerate(deal.tricks)}
+    answer = preview(client, game_id, 16, "declare", contract=deal.contract, **counts)
+    assert answer["scores"] == list(deal.scores)
+    response = submit(client, form, fill=counts)
+    assert response.status_code == 303
+    with app.app_context():
+        stored = services.get_game(game_id).state.deals[15]
+    assert (stored.contract, stored.tricks, stored.totals) == (deal.contract, deal.tricks, deal.totals)
+    assert text_of(follow(client, response)).count("Deal 16 recorded.") == 1
+    # Tapped twice: the same deal, said once.
+    before = db_snapshot(app)
+    again = submit(client, form, fill=counts)
+    assert again.status_code == 303 and db_snapshot(app) == before
+    assert "already recorded" not in follow(client, again)
+
+
+def test_the_last_deal_by_its_last_contract_ends_the_game(app: Flask, client: FlaskClient) -> None:
+    game_id = start_mizerka(client, deals=17)
+    deal = MIZERKA_DEALS[17]
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    counts = {f"tricks-{seat}": count for seat, count in enumerate(deal.tricks)}
+    html = follow(client, submit(client, form, fill=counts))
+    assert "That was the last deal: the game is over." in text_of(html)
+    with app.app_context():
+        assert services.get_game(game_id).state.finished
+
+
+def test_a_last_contracts_counts_that_do_not_add_up_are_refused_and_kept(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_mizerka(client, deals=15)
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    before = db_snapshot(app)
+    response = submit(client, form, fill={"tricks-0": 5, "tricks-1": 5, "tricks-2": 5})
+    assert response.status_code == 422
+    assert db_snapshot(app) == before
+    again = parse_html(response.get_data(as_text=True)).find("form", cls="declare-form")
+    assert again.find("input", name="tricks-0").attrs["value"] == "5"
+    assert again.find("input", name="contract").attrs["value"] == "diamonds"
+
+
+def test_a_bidding_deals_tricks_offer_missed_beside_each_player(client: FlaskClient) -> None:
+    """One tap on the player who missed: the others' bids and the rest (the script fills the boxes)."""
+    game_id, form = misere_bidding(client)
+    assert submit(client, form, fill={"bids-1": 3, "bids-2": 2, "bids-3": 4, "bids-0": 0}).status_code == 303
+    tricks = parse_html(page(client, f"/games/{game_id}")).find("form", cls="tricks-form")
+    missed = tricks.find_all("button", cls="missed")
+    assert [b.attrs["data-target"] for b in missed] == ["tricks-1", "tricks-2", "tricks-3", "tricks-0"]
+    assert [b.text for b in missed] == [f"{name} missed" for name in ("Bob", "Cid", "Dan", "Ann")]
+    # Each beside its player's "made the bid", which carries the bid the script reads.
+    for button in missed:
+        row = next(p for p in tricks.find_all("p", cls="made-bid-row") if button in p.children)
+        assert row.find("button", cls="made-bid").attrs["data-target"] == button.attrs["data-target"]

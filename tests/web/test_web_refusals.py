@@ -99,22 +99,47 @@ def test_a_declaration_without_a_deal_number_is_refused(app: Flask, client: Flas
     refused(app, before, client.post(f"/games/{game_id}/deals", data=data), 422, "The form was incomplete")
 
 
-def test_a_double_tap_on_a_contract_is_refused_the_second_time(app: Flask, client: FlaskClient) -> None:
+def test_a_double_tap_on_a_contract_is_the_success_said_once(app: Flask, client: FlaskClient) -> None:
+    """The second post asks for what the game has (deal 1: Hearts): the first one's answer, once."""
     game_id = start_mizerka(client)
     form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
     button = form.find("button", value="hearts")
     assert submit(client, form, button).status_code == 303
     before = db_snapshot(app)
-    doc = refused(
-        app,
-        before,
-        submit(client, form, button),
-        409,
-        "Deal 1 is already recorded; enter its tricks when played.",
-    )
-    assert "already recorded" in doc.find(id="error-number").text
-    # The page under the message is the current one: the tricks form of deal 1.
+    second = submit(client, form, button)
+    assert second.status_code == 303
+    assert second.headers["Location"].endswith(f"/games/{game_id}")
+    assert db_snapshot(app) == before
+    html = follow(client, second)
+    assert "already recorded" not in html
+    assert text_of(html).count("Deal 1: Hearts. Enter the tricks when played.") == 1
+    doc = parse_html(html)
+    assert doc.first(id="error-number") is None
     assert doc.find("form", cls="tricks-form").attrs["action"] == f"/games/{game_id}/deals/1/tricks"
+
+
+def test_a_repeated_contract_for_an_older_deal_never_reaches_the_newer_one(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Deal 1's Hearts posted again once deal 2 is next: nothing stored, deal 2 still to choose."""
+    game_id = start_mizerka(client)
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    button = form.find("button", value="hearts")
+    follow(client, submit(client, form, button))
+    assert post_tricks(client, game_id, 1, {"tricks-0": 8, "tricks-1": 4, "tricks-2": 1}).status_code == 303
+    before = db_snapshot(app)
+    again = submit(client, form, button)
+    assert again.status_code == 303 and db_snapshot(app) == before
+    assert parse_html(follow(client, again)).find("form", cls="declare-form") is not None
+
+
+@pytest.mark.parametrize("path", ["deals", "deals/1/tricks", "undo", "rematch", "hand-over"])
+def test_a_write_address_reloaded_goes_to_the_game_page(client: FlaskClient, path: str) -> None:
+    """A refused post draws the page at the post's address; reloading it is the game, not a 405."""
+    game_id = start_mizerka(client)
+    response = client.get(f"/games/{game_id}/{path}")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/games/{game_id}")
 
 
 def test_a_declaration_that_lost_the_race_shows_the_game_as_it_now_is(
@@ -184,7 +209,7 @@ def test_a_deal_after_the_end_is_refused(app: Flask, client: FlaskClient) -> Non
     before = db_snapshot(app)
     message = "The game is over: all 18 deals are recorded."
     refused(app, before, post_declaration(client, game_id, 19, "clubs"), 409, message)
-    refused(app, before, post_declaration(client, game_id, 18, "clubs"), 409, message)
+    refused(app, before, post_declaration(client, game_id, 18, "hearts"), 409, message)
 
 
 # -- the tricks -------------------------------------------------------------------------------

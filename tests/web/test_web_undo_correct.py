@@ -116,11 +116,9 @@ def test_undo_after_the_last_deal_reopens_the_game(app: Flask, client: FlaskClie
     assert doc.find(cls="flashes").text == "Deal 18 undone."
     assert not doc.first("section", cls="final")
     assert "Deal 18 of 18" in doc.find("section", aria_label="Running totals").text
-    # Cid's sixth turn again: one button, his last contract.
-    assert doc.find("legend").text == "Cid's last contract"
-    assert [b.attrs["value"] for b in doc.find_all("button") if b.attrs.get("name") == "contract"] == [
-        "clubs"
-    ]
+    # Cid's sixth turn again: his last contract, chosen already, its counts asked for.
+    assert doc.find("h1", id="turn-heading").text == "Deal 18: Clubs, chosen by Cid"
+    assert doc.find("form", cls="declare-form").find("input", name="contract").attrs["value"] == "clubs"
     assert [li.text.split()[1] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
         "+3",
         "+1",
@@ -260,3 +258,36 @@ def test_a_stale_correction_is_refused(app: Flask, client: FlaskClient) -> None:
         response.get_data(as_text=True)
     )
     assert db_snapshot(app) == before
+
+
+# -- the undo right after Save ------------------------------------------------------------------
+
+
+def test_right_after_save_the_deals_undo_is_offered_near_the_top_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The page the save redirects to carries the same confirmed undo near the top (the script shows
+    it for a few seconds); the next drawing of the page, and a declaration's, do not."""
+    game_id = start_mizerka(client, deals=1)
+    form = parse_html(page(client, f"/games/{game_id}")).find("form", cls="declare-form")
+    declared = follow(client, submit(client, form, form.find("button", value="clubs")))
+    assert parse_html(declared).first(cls="undo-now") is None, "a declaration has no tricks to undo"
+    tricks = parse_html(declared).find("form", cls="tricks-form")
+    html = follow(client, submit(client, tricks, fill={"tricks-0": 2, "tricks-1": 8, "tricks-2": 3}))
+    doc = parse_html(html)
+    box = doc.find(cls="undo-now")
+    assert "hidden" in box.attrs and box.attrs["data-undo-now"] == "8000"
+    assert box.find("summary").text == "Undo deal 2"
+    assert "Remove deal 2 (Clubs, chosen by Bob) from the game?" in box.text
+    # Near the top: before the entry card and the log.
+    order = [
+        node for node in doc.iter() if node is box or node.attrs.get("id") in ("turn-heading", "log-heading")
+    ]
+    assert order[0] is box
+    assert text_of(html).count("Deal 2 recorded.") == 1
+    assert "flash-saved" not in html, "the offer is not a message"
+    # Confirmed, it undoes deal 2 as the undo below the log does.
+    undone = submit(client, box.find("form"))
+    assert undone.status_code == 303
+    assert "Deal 2 undone." in text_of(follow(client, undone))
+    assert parse_html(page(client, f"/games/{game_id}")).first(cls="undo-now") is None

@@ -185,7 +185,8 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
     if ruleset.bids_in(number) and form != "tricks":
         answer["forbidden"] = forbidden_bid(game, number, bids)
         fields["bids"] = bids
-    if form != "declare" or not ruleset.declares(number):
+    counted = any(f"tricks-{seat}" in data for seat in range(players))  # a last contract's counts
+    if form != "declare" or not ruleset.declares(number) or counted:
         fields["tricks"] = tricks
     if form != "tricks" and ruleset.declares_contract:
         fields["contract"] = data.get("contract") or None

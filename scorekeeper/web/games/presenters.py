@@ -97,6 +97,11 @@ class Turn:
     def seat_with(self, role: str) -> int | None:
         return self.roles.index(role) if role in self.roles else None
 
+    @property
+    def last_contract(self) -> bool:
+        """The chooser has one contract left: it is chosen, and the page asks for the counts at once."""
+        return not self.pending and self.chooser is not None and self.contract is not None
+
 
 @dataclass(frozen=True)
 class GameView:
@@ -316,13 +321,17 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal
-        fixed = ruleset.contract(upcoming.contract) if upcoming.contract else None
+        # A chooser with one contract left has no choice: that contract is the deal's.
+        left = upcoming.available_contracts if upcoming.chooser is not None else ()
+        only = left[0] if len(left) == 1 and not upcoming.contract else None
+        chosen = upcoming.contract or only
+        fixed = ruleset.contract(chosen) if chosen else None
         turn = Turn(
             number=upcoming.number,
             dealer=upcoming.dealer,
             chooser=upcoming.chooser,
             roles=upcoming.roles,
-            contract=upcoming.contract,
+            contract=chosen,
             contract_label=term(fixed) if fixed else None,
             contract_description=term(fixed.description) if fixed else "",
             options=tuple(
@@ -330,7 +339,9 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
                 for contract in upcoming.available_contracts
             ),
             bidding_order=upcoming.bidding_order,
-            quotas=None,
+            quotas=ruleset.quotas_for(upcoming.roles, chosen, None)
+            if chosen and not upcoming.contract
+            else None,
             pending=False,
         )
     schedule = (

@@ -8,6 +8,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    get_flashed_messages,
     jsonify,
     make_response,
     redirect,
@@ -48,6 +49,10 @@ from .forms import (
 )
 from .plan import offline_plan
 from .presenters import ShareLink, game_view, name_marks, phone_game, qr_svg, share_links
+
+#: The flash category of a deal whose tricks were just saved (its number): the page offers its
+#: undo near the top for a few seconds.  Not a message: the page does not show it as one.
+SAVED = "saved"
 
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
@@ -205,6 +210,10 @@ def _render_game(
         forbidden = forbidden_bid(game, view.turn.number, typed)
     share = share_links(game.id) if editable else None
     offline = offline_plan(game, editable)
+    last = view.last_deal
+    # Right after a deal's tricks were saved: its undo, near the top for a few seconds (the script).
+    saved = get_flashed_messages(category_filter=[SAVED])
+    undo_now = editable and last is not None and str(last.number) in saved and not last.pending
     response = make_response(
         render_template(
             "web/game.html",
@@ -213,6 +222,7 @@ def _render_game(
             declare=declare or DeclareForm(formdata=None),
             tricks=tricks or TricksForm(formdata=None),
             undo=UndoForm(formdata=None),
+            undo_now=undo_now,
             share=share,
             chart=totals_chart(game),
             rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
@@ -310,25 +320,36 @@ def record_deal(game_id: str) -> Any:
             fields["contract"] = form.contract.data or None
         if isinstance(number, int) and ruleset.bids_in(number):
             fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
-        if isinstance(number, int) and not ruleset.declares(number):
+        # A deal without a declaration has its tricks; so has a chooser's last contract, whose
+        # form asks for the counts at once (the contract travels with them).
+        counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
+        if isinstance(number, int) and (counts or not ruleset.declares(number)):
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-        deal = services.record_deal(game_id, number=number, seen=write.game, **fields).deal
+        after = services.record_deal(game_id, number=number, seen=write.game, **fields)
+        deal = after.deal
     except Refusal as refused:
-        # Save tapped twice (counts or bids): the second post finds the same deal stored.
-        # A contract tapped twice stays refused: another phone may have tapped the same one.
-        counted = "tricks" in fields or "bids" in fields
-        now = load_game(game_id) if counted and kind_of(refused.code) is Kind.CONFLICT else None
+        # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
+        # finds the deal stored as it asks; it is answered as the first was.  A post for an
+        # older deal is compared with that deal alone, so it never reaches a newer one.
+        asked = any(value is not None for value in fields.values())
+        now = load_game(game_id) if asked and kind_of(refused.code) is Kind.CONFLICT else None
         if isinstance(number, int) and now is not None and already_stored(now, number, fields):
             stored = now.state.deals[number - 1]
             if stored.pending:
                 return _saved_twice(game_id, _declared(number, ruleset.contract_label(stored.contract)))
-            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number))
+            if now.state.finished and number == now.state.deal_count:
+                return _saved_twice(game_id, gettext("That was the last deal: the game is over."), number)
+            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number), number)
         return write.refused(refused)
     assert deal is not None
     if deal.pending:
         flash(_declared(deal.number, ruleset.contract_label(deal.contract)), "ok")
+    elif after.state.finished:
+        flash(gettext("That was the last deal: the game is over."), "ok")
     else:
         flash(gettext("Deal %(deal)d recorded.", deal=deal.number), "ok")
+    if not deal.pending:
+        flash(str(deal.number), SAVED)
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -367,19 +388,35 @@ def enter_tricks(game_id: str, number: int) -> Any:
                 gettext("That was the last deal: the game is over.")
                 if last
                 else gettext("Deal %(deal)d recorded.", deal=number),
+                number,
             )
         return write.refused(refused)
     if after.finished:
         flash(gettext("That was the last deal: the game is over."), "ok")
     else:
         flash(gettext("Deal %(deal)d recorded.", deal=number), "ok")
+    flash(str(number), SAVED)
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
-def _saved_twice(game_id: str, message: str) -> Response:
-    """The answer to the second post of a double tap: the success the first one had, said once."""
-    if message not in [text for _, text in session.get("_flashes", [])]:
+def _saved_twice(game_id: str, message: str, saved: int | None = None) -> Response:
+    """The answer to the second post of a double tap: the success the first one had, said once
+    (and the undo of the deal ``saved``, whose tricks were stored, offered once)."""
+    flashed = [text for _, text in session.get("_flashes", [])]
+    if message not in flashed:
         flash(message, "ok")
+    if saved is not None and str(saved) not in flashed:
+        flash(str(saved), SAVED)
+    return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+@bp.get("/games/<game_id>/deals")
+@bp.get("/games/<game_id>/deals/<int:number>/tricks")
+@bp.get("/games/<game_id>/undo")
+@bp.get("/games/<game_id>/rematch")
+@bp.get("/games/<game_id>/hand-over")
+def back_to_game(game_id: str, number: int | None = None) -> Response:
+    """A write's address reloaded (the page a refused post drew again): the game page, not a 405."""
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
