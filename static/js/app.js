@@ -508,7 +508,8 @@
     const limit = stop && setTimeout(() => stop.abort(), 10000);
     try {
       const r = await fetch(location.pathname, {
-        headers: etag ? { 'If-None-Match': etag } : {}, cache: 'no-store', credentials: 'same-origin', signal: stop && stop.signal });
+        headers: etag ? { 'If-None-Match': etag, 'X-Scorekeeper-Poll': '1' } : { 'X-Scorekeeper-Poll': '1' },
+        cache: 'no-store', credentials: 'same-origin', signal: stop && stop.signal });
       if (r.status === 200) {
         const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
         if (doc.getElementById('live')) fresh = doc;

@@ -51,7 +51,7 @@ def send_now(page: Page) -> None:
 
 
 def undo_on_the_page(page: Page, number: int) -> None:
-    page.locator("details.undo summary").tap()
+    page.locator("#live details.undo summary").last.tap()
     tap_and_load(page, page.get_by_role("button", name=f"Yes, undo deal {number}"))
 
 
@@ -350,8 +350,8 @@ def test_5_offline_undo_asks_for_the_same_confirmation_as_online(
 
     game = api_game(live_server, deals=4)
     b_context, b = scorer(browser, live_server, game)
-    b.locator("details.undo summary").tap()
-    question = b.locator("details.undo p").inner_text()
+    b.locator("#live details.undo summary").last.tap()
+    question = b.locator("#live details.undo p").last.inner_text()
     a_context, a = scorer(browser, live_server, game)
     a_context.set_offline(True)
     number = 4

@@ -126,7 +126,7 @@ def refused_then_fixed(page: Page, deal: MizerkaDeal) -> None:
 
 
 def undo_last(page: Page, deal: MizerkaDeal, before: MizerkaDeal) -> None:
-    page.locator("details.undo > summary").tap()
+    page.locator("#live details.undo > summary").last.tap()  # the log's (the one after Save comes first)
     confirm = page.get_by_role("button", name=f"Yes, undo deal {deal.number}")
     confirm.wait_for(state="visible")
     screenshot(page, "06-undo")

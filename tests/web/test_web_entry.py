@@ -368,3 +368,22 @@ def test_a_bidding_deals_tricks_offer_missed_beside_each_player(client: FlaskCli
     for button in missed:
         row = next(p for p in tricks.find_all("p", cls="made-bid-row") if button in p.children)
         assert row.find("button", cls="made-bid").attrs["data-target"] == button.attrs["data-target"]
+
+
+def test_a_live_update_between_a_save_and_its_redirect_leaves_the_message_to_the_page(
+    client: FlaskClient,
+) -> None:
+    """The page's poll (``X-Scorekeeper-Poll``) draws no flashed message and takes none: the post's
+    message and its undo near the top are on the page the redirect opens."""
+    from helpers import declare, enter_tricks
+
+    game_id = start_mizerka(client, deals=0)
+    declare(client, game_id, 1, MIZERKA_DEALS[0].contract)
+    saved = enter_tricks(client, game_id, 1, list(MIZERKA_DEALS[0].tricks))
+    assert saved.status_code == 303
+    polled = client.get(f"/games/{game_id}", headers={"X-Scorekeeper-Poll": "1"})
+    assert polled.status_code == 200
+    assert parse_html(polled.get_data(as_text=True)).first(cls="flash") is None
+    opened = parse_html(page(client, f"/games/{game_id}"))
+    assert [flash.text for flash in opened.find_all(cls="flash")] == ["Deal 1 recorded."]
+    assert opened.first(cls="undo-now") is not None

@@ -53,6 +53,10 @@ from .presenters import ShareLink, game_view, name_marks, phone_game, qr_svg, sh
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its
 #: undo near the top for a few seconds.  Not a message: the page does not show it as one.
 SAVED = "saved"
+#: Sent by the game page's script with its live updates: such an answer shows no flashed message,
+#: so it leaves them in the session for the page the phone opens next (a poll landing between a
+#: post and its redirect must not eat the post's message).
+POLL_HEADER = "X-Scorekeeper-Poll"
 
 # How many recent players the new-game page offers as one-tap buttons.
 TAP_LIST_SIZE = 12
@@ -212,7 +216,8 @@ def _render_game(
     offline = offline_plan(game, editable)
     last = view.last_deal
     # Right after a deal's tricks were saved: its undo, near the top for a few seconds (the script).
-    saved = get_flashed_messages(category_filter=[SAVED])
+    # (Not in a live update, the script's poll: its answer draws no message, so it takes none.)
+    saved = [] if request.headers.get(POLL_HEADER) else get_flashed_messages(category_filter=[SAVED])
     undo_now = editable and last is not None and str(last.number) in saved and not last.pending
     response = make_response(
         render_template(
