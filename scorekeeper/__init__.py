@@ -83,7 +83,6 @@ def register_proxy_fix(app: Flask) -> None:
 def register_extensions(app: Flask) -> None:
     from . import access
     from .database import configure_engine
-    from .services import store
 
     i18n.init_app(app)
     db.init_app(app)
@@ -92,7 +91,6 @@ def register_extensions(app: Flask) -> None:
     # Flask-Migrate is registered when a migration runs (database.register_migrations), not here.
     configure_engine(app)
     pagecache.init_app(app)
-    store.init_app(app)
     access.init_app(app)  # the keyring: old key cookies taken over before any view reads it
 
 

@@ -7,15 +7,14 @@ import fcntl
 import logging
 import os
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
 
@@ -46,76 +45,6 @@ def sqlite_pragmas(lock_timeout_ms: int) -> Any:
         cursor.close()
 
     return on_connect
-
-
-T = TypeVar("T")
-
-#: SQLite's plain "database is locked" (another connection is writing); not SQLITE_BUSY_SNAPSHOT
-#: (517), which no wait can mend: the transaction read a state another write has since replaced.
-SQLITE_BUSY = 5
-#: The first and the longest pause between two tries of ``first_write``, in seconds.
-FIRST_PAUSE, LONGEST_PAUSE = 50e-6, 1e-3
-
-
-def first_write(connection: Any, send: Callable[[], T]) -> T:
-    """``send()``, a transaction's first write, on SQLite waiting for the write lock in short pauses.
-
-    SQLite lets one connection write at a time, and its own wait for the lock (``busy_timeout``)
-    sleeps 1 ms, then 2, 5, 10 ms and longer between tries.  Another worker's deal holds the
-    lock for a fraction of a millisecond, so that wait left a waiting worker idle long after the
-    lock was free: with two workers recording deals, one deal in four slept 1.3 ms on it
-    (bench/README.md).  Here the connection's own wait is off for this one statement, which is
-    tried again after 50 µs, then 100 µs, doubling up to 1 ms, for as long as ``busy_timeout``
-    allows; then SQLite's error is raised as its own wait would raise it (a 409 conflict).
-    Statements after it already hold the lock.  On PostgreSQL, ``send()`` is simply called:
-    waiters there queue on the lock itself.
-    """
-    if connection.dialect.name != "sqlite":
-        return send()
-    driver = connection.connection.driver_connection
-    (timeout_ms,) = driver.execute("PRAGMA busy_timeout").fetchone()
-    driver.execute("PRAGMA busy_timeout = 0")
-    deadline = time.monotonic() + timeout_ms / 1000
-    pause = FIRST_PAUSE
-    try:
-        while True:
-            try:
-                return send()
-            except OperationalError as error:
-                busy = getattr(error.orig, "sqlite_errorcode", None) == SQLITE_BUSY
-                if not busy or time.monotonic() + pause > deadline:
-                    raise
-            time.sleep(pause)
-            pause = min(2 * pause, LONGEST_PAUSE)
-    finally:
-        driver.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
-
-
-@contextlib.contextmanager
-def on_its_own(connection: Any) -> Iterator[bool]:
-    """On PostgreSQL, when no transaction has begun yet: each statement of the block is its own
-    transaction (the driver's autocommit), so none costs a BEGIN or COMMIT round trip.  Yields
-    whether it is so; elsewhere, or within a transaction, the block runs as it would.
-
-    For a single read whose result a later claim checks (a snapshot), or a single statement that
-    is the whole write: under PostgreSQL's READ COMMITTED a statement sees the same data either
-    way, and one statement is atomic on its own.
-    """
-    if connection.dialect.name != "postgresql":
-        yield False
-        return
-    import psycopg
-
-    driver = connection.connection.driver_connection
-    if driver.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-        yield False
-        return
-    driver.autocommit = True
-    try:
-        yield True
-    finally:
-        if not driver.closed:  # a connection lost meanwhile is dropped by the pool with its error
-            driver.autocommit = False
 
 
 def postgresql_settings(lock_timeout_ms: int) -> Any:

@@ -40,9 +40,6 @@ def today() -> date:
 NOTE_LENGTH = 200
 ALL_TIME = 0
 """``player_totals.year`` of a player's sums over every year."""
-RECENT = -1
-"""``player_totals.year`` of a player's sums over the games played since ``kept_window.since``
-(the last 30 days as of the day the window was last rolled forward)."""
 MIN_FOR_PERCENT = 5
 """Games (or deals) from which a share of them won is shown, and ranked."""
 NO_FIGURE = -1_000_000_000
@@ -289,22 +286,6 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
         # PostgreSQL can write it beside the old one without touching any index.
         {"postgresql_with": {"fillfactor": 75}},
     )
-
-
-class KeptWindow(db.Model):  # type: ignore[name-defined,misc]
-    """The first day of the games summed in ``player_totals``' rows of ``RECENT`` (one row or none).
-
-    Rolled forward once a day (``stats.keep_recent``): the rows are summed again from
-    ``game_results`` for the new day's last 30 days.  In between, every write to a game
-    played on or after ``since`` moves them with the others; none there yet: none kept.
-    """
-
-    __tablename__ = "kept_window"
-
-    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
-    since: Mapped[date]
-
-    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
 
 
 class Device(db.Model):  # type: ignore[name-defined,misc]

@@ -15,16 +15,14 @@ import csv
 import io
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
-
-from sqlalchemy.exc import IntegrityError, OperationalError
 
 from . import services
 from .errors import Kind, about_deal, kind_of
 from .extensions import db
-from .models import Deal, Game, Seat, utcnow
+from .models import Game, utcnow
 from .rules import N_, DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
 from .services import Snapshot
 
@@ -164,54 +162,22 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
 def import_game(data: object) -> tuple[Snapshot, str]:
     """Store the game described by an export as a new game; returns it with its new edit key.
 
-    Everything is checked first, by replaying every deal through the rules
-    engine; then the game, its seats and its deals are written in one
-    transaction.  A bad file raises ``RuleError`` (``ImportRefused``) and
-    stores nothing.
+    Everything is checked first, by replaying every deal through the rules engine; then the
+    game is created with its deals, as any game is (``services.add_game``, one transaction).
+    A bad file raises ``RuleError`` (``ImportRefused``) and stores nothing.
     """
     checked = validate_export(data)
-    ruleset, setup, records, state = checked.ruleset, checked.setup, checked.records, checked.state
-    key = services.new_edit_key()
-    try:
-        people = [services._player_named(name) for name in setup.players]
-        # An existing person keeps their spelling: the answer shows what every later read will.
-        setup = replace(setup, players=tuple(person.name for person in people))
-        state = ruleset.replay(setup, records)
-        now = utcnow()
-        game = Game(
-            id=services.new_game_id(),
-            ruleset=ruleset.id,
-            options=setup.options_dict,
-            first_dealer=setup.first_dealer,
-            edit_key_hash=services.hash_key(key),
-            created_at=checked.created_at or now,
-            updated_at=now,
-            played_on=checked.played_on,
-            note=checked.note,
-        )
-        game.seats = [Seat(position=i, player=person) for i, person in enumerate(people)]
-        game.deals = [
-            Deal(
-                number=deal.number,
-                contract=deal.contract,
-                bids=None if record.bids is None else list(record.bids),
-                tricks=None if record.tricks is None else list(record.tricks),
-                created_at=now,
-                updated_at=now,
-            )
-            for deal, record in zip(state.deals, records, strict=True)
-        ]
-        db.session.add(game)
-        services.refresh_results(game)  # the imported game counts in the rankings at once
-        imported = services.snapshot_of_new(game, ruleset, setup, records, state)
-        db.session.commit()
-    except (IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        raise services.conflict_or_fault(error) from None
-    except BaseException:
-        db.session.rollback()
-        raise
-    return imported, key
+    return services.add_game(
+        checked.ruleset,
+        checked.setup,
+        checked.records,
+        played_on=checked.played_on,
+        note=checked.note,
+        created_at=checked.created_at,
+    )
+
+
+# -- the checks ------------------------------------------------------------------------------------
 
 
 def same_game_here(checked: CheckedExport) -> str | None:

@@ -19,7 +19,7 @@ from flask import Blueprint, Response, request
 
 from .. import services
 from ..access import device, holds_key
-from ..errors import refusal
+from ..errors import not_found, refusal
 from ..rules import N_, Refusal
 from ..services import Replayed
 from ..services.store import bad_key
@@ -30,35 +30,34 @@ bp.register_error_handler(Refusal, routes.refusal_answer)
 bp.register_error_handler(Replayed, routes.replayed_answer)
 
 
-def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
-    """The game, once this phone's keyring is shown to hold it (401 without one, 403), from this site only.
-
-    ``trusted``: as ``routes.authorised``.
-    """
+def authorised(game_id: str) -> services.Stamp:
+    """The game's stamp, once this phone's keyring is shown to hold it (401 without one, 403), from
+    this site only."""
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site != "same-origin":
         raise refusal("bad_key", "Only the game's own page may send its deals here.", None)
-    trusted = routes.kept_copy_will_do(trusted)
-    seen = services.snapshot_for_write(game_id, trusted=trusted)
+    game = services.stamp(game_id)
+    if game is None:
+        raise not_found()
     if device() is None:
         raise refusal(
             "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
         )
     if not holds_key(game_id):
         raise bad_key()
-    return seen
+    return game
 
 
 @bp.post("/deals")
 def record_deal(game_id: str) -> Response:
     """As ``POST /api/v1/games/<id>/deals``."""
-    return routes.record(game_id, authorised(game_id, trusted=True))
+    return routes.record(game_id, authorised(game_id))
 
 
 @bp.put("/deals/<int:number>")
 def correct_deal(game_id: str, number: int) -> Response:
     """As ``PUT /api/v1/games/<id>/deals/<number>``."""
-    return routes.correct(game_id, number, authorised(game_id, trusted=True))
+    return routes.correct(game_id, number, authorised(game_id))
 
 
 @bp.patch("/deals")

@@ -128,24 +128,12 @@ def given(body: shapes.Request) -> dict[str, Any]:
     return {name: getattr(body, name) for name in type(body).model_fields if name in body.model_fields_set}
 
 
-def authorised(game_id: str, *, trusted: bool = False) -> services.Snapshot:
-    """The game (404 if there is none), once the bearer key is shown to be its edit key (401, 403).
-
-    The same query reads what the write then needs, so the write does not read again.
-    ``trusted``: see ``kept_copy_will_do``.
-    """
-    return services.authorised_snapshot(game_id, bearer_key(request), trusted=kept_copy_will_do(trusted))
+def authorised(game_id: str) -> services.Stamp:
+    """The game's stamp (404 if there is none), once the bearer key is shown to be its edit key (401, 403)."""
+    return services.authorised_game(game_id, bearer_key(request))
 
 
-def kept_copy_will_do(trusted: bool) -> bool:
-    """Whether a write (``trusted``: one that needs nothing else from the game) may start from
-    this worker's kept copy unread (``services.snapshot_for_write``): never with ``If-Match``,
-    whose version must be the game's own.  (With an ``Idempotency-Key``, the key's look-up
-    reads the game's row too: ``once``.)"""
-    return trusted and not request.headers.get("If-Match")
-
-
-def expected_version(seen: services.Snapshot) -> int | None:
+def expected_version(game: services.Stamp) -> int | None:
     """The game version an ``If-Match`` header insists on (None without the header).
 
     RFC 9110: the condition holds when any listed tag is the current one (strong
@@ -156,7 +144,7 @@ def expected_version(seen: services.Snapshot) -> int | None:
     """
     if not request.headers.get("If-Match"):
         return None
-    return seen.version if request.if_match.contains(etag(seen.version)) else -1
+    return game.version if request.if_match.contains(etag(game.version)) else -1
 
 
 def dry_run() -> bool:
@@ -187,31 +175,22 @@ def dry_run() -> bool:
 Answer = Callable[[Written], tuple[int, str]]
 
 
-def once(
-    game_id: str, path: str, answer: Answer, seen: Snapshot, *, preview: bool = False
-) -> tuple[Once | None, Snapshot]:
-    """The request's ``Idempotency-Key`` (None without one, or for a dry run), once it is new, and
-    the snapshot the write starts from (``seen``, the game as read when the edit key was shown).
+def once(game_id: str, path: str, answer: Answer, *, preview: bool = False) -> Once | None:
+    """The request's ``Idempotency-Key`` (None without one, or for a dry run).
 
-    Called once the edit key is shown and before the request is judged.  The key's look-up
-    reads the game's row too: the edit key shown must still be the game's before any kept
-    answer is given, and a kept copy still the game is then known to be so
-    (``services.keyed_start``).  ``path``: the write's path within the game (``deals``,
-    ``deals/3``), so that the API's route and the game page's (``/games/<id>/sync/``) are the
-    same request.  A key not 1-64 characters of A-Z a-z 0-9 - _
-    is 400 ``bad_idempotency_key`` (a dry run's too, as the real call's would be); a key this
-    game already took raises ``Replayed`` (the same request: its first answer again) or
-    422 ``idempotency_key_reused`` (another request).  A dry run neither reads nor keeps keys.
+    ``path``: the write's path within the game (``deals``, ``deals/3``), so that the API's
+    route and the game page's (``/games/<id>/sync/``) are the same request.  A key not 1-64
+    characters of A-Z a-z 0-9 - _ is 400 ``bad_idempotency_key`` (a dry run's too, as the real
+    call's would be).  The write looks the key up once it holds the game (``Once.check``).
     """
     key = request.headers.get("Idempotency-Key")
     if key is None:
-        return None, seen
+        return None
     key = services.valid_key(key)
     if preview:
-        return None, seen
+        return None
     fingerprint = services.fingerprint(request.method, path, request.get_data(cache=True))
-    kept = Once(game_id, key, fingerprint, answer)
-    return kept, services.keyed_start(seen, kept)
+    return Once(game_id, key, fingerprint, answer)
 
 
 def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
@@ -337,23 +316,23 @@ def record_deal(game_id: str) -> Response:
 
     ``?dry_run=true``: 200 with the deal as it would be recorded, nothing stored.
     """
-    return record(game_id, authorised(game_id, trusted=True))
+    return record(game_id, authorised(game_id))
 
 
-def record(game_id: str, seen: Snapshot) -> Response:
-    """Record the next deal on ``seen`` (the game as read once its key was checked): the view's body."""
+def record(game_id: str, game: services.Stamp) -> Response:
+    """Record the next deal on ``game`` (as read when its key was checked): the view's body."""
     preview = dry_run()
 
     def answer(written: Written) -> tuple[int, str]:
         assert written.deal is not None
         return 200 if preview else 201, json_body(deal_body(written.setup, written.deal))
 
-    kept, seen = once(game_id, "deals", answer, seen, preview=preview)
+    kept = once(game_id, "deals", answer, preview=preview)
     body = parse_body(shapes.RecordDeal)
     written = services.record_deal(
         game_id,
-        expected_version=expected_version(seen),
-        seen=seen,
+        expected_version=expected_version(game),
+        key_hash=game.edit_key_hash,
         dry_run=preview,
         once=kept,
         number=body.number,
@@ -371,19 +350,19 @@ def correct_deal(game_id: str, number: int) -> Response:
     Only the fields present change; ``"tricks": null`` makes the last deal pending again.
     ``?dry_run=true``: the same answer, nothing stored.
     """
-    return correct(game_id, number, authorised(game_id, trusted=True))
+    return correct(game_id, number, authorised(game_id))
 
 
-def correct(game_id: str, number: int, seen: Snapshot) -> Response:
-    """Complete or correct deal ``number`` on ``seen``: the view's body."""
+def correct(game_id: str, number: int, game: services.Stamp) -> Response:
+    """Complete or correct deal ``number`` of ``game``: the view's body."""
     preview = dry_run()
-    kept, seen = once(game_id, f"deals/{number}", _deal_answer, seen, preview=preview)
+    kept = once(game_id, f"deals/{number}", _deal_answer, preview=preview)
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id,
         number,
-        expected_version=expected_version(seen),
-        seen=seen,
+        expected_version=expected_version(game),
+        key_hash=game.edit_key_hash,
         dry_run=preview,
         once=kept,
         **_changes(body),
@@ -406,18 +385,23 @@ def correct_deals(game_id: str) -> Response:
     return correct_several(game_id, authorised(game_id))
 
 
-def correct_several(game_id: str, seen: Snapshot) -> Response:
-    """Correct several deals at once on ``seen``: the view's body."""
+def correct_several(game_id: str, game: services.Stamp) -> Response:
+    """Correct several deals of ``game`` at once: the view's body."""
     preview = dry_run()
 
     def answer(written: Written) -> tuple[int, str]:
         return 200, json_body(state_body(game_id, written.setup, written.state))
 
-    kept, seen = once(game_id, "deals", answer, seen, preview=preview)
+    kept = once(game_id, "deals", answer, preview=preview)
     body = parse_body(shapes.CorrectDeals)
     corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
     written = services.correct_deals(
-        game_id, corrections, expected_version=expected_version(seen), seen=seen, dry_run=preview, once=kept
+        game_id,
+        corrections,
+        expected_version=expected_version(game),
+        key_hash=game.edit_key_hash,
+        dry_run=preview,
+        once=kept,
     )
     return answered(answer, written, kept)
 
@@ -428,11 +412,13 @@ def undo_deal(game_id: str, number: int) -> Response:
     return undo(game_id, number, authorised(game_id))
 
 
-def undo(game_id: str, number: int, seen: Snapshot) -> Response:
-    """Remove the last deal ``number`` from ``seen``: the view's body."""
-    kept, seen = once(game_id, f"deals/{number}", _undone, seen)
-    version = expected_version(seen)
-    written = services.undo_deal(game_id, number, expected_version=version, seen=seen, once=kept)
+def undo(game_id: str, number: int, game: services.Stamp) -> Response:
+    """Remove the last deal ``number`` of ``game``: the view's body."""
+    kept = once(game_id, f"deals/{number}", _undone)
+    version = expected_version(game)
+    written = services.undo_deal(
+        game_id, number, expected_version=version, key_hash=game.edit_key_hash, once=kept
+    )
     return answered(_undone, written, kept)
 
 

@@ -2,34 +2,23 @@
 
 Views and the API call these and nothing lower.  A refused call raises the engine's
 ``RuleError``, or an ``AccessError``, ``NotFoundError`` or ``ConflictError`` (all in
-``scorekeeper.errors``), and leaves the
-database as it was.
+``scorekeeper.errors``), and leaves the database as it was.
 
-- ``store``: a game's snapshot (one query), the claim by version, the lock, the transaction;
-- ``keys``: game ids and edit keys;
-- ``keyring``: the keys a phone holds (devices, grants), hand-over tokens, admin sessions;
-- ``games``: create, read, list, rematch, rebuild the figures;
-- ``deals``: record, complete or correct (one deal or several at once), undo; each may be a dry run;
-- ``idempotency``: a deal write's ``Idempotency-Key``, applied once for the life of the game;
-- ``people``: names, rename, merge.
+- games: ``get_game`` (the one loader), ``create_game``, ``add_game`` (a new game with its
+  deals: an import), ``rematch``, ``rebuild_results``;
+- deals: ``record_deal``, ``update_deal``, ``correct_deals``, ``undo_deal`` (each may be a dry run);
+- access: ``authorised_game`` (the API's edit key), ``keyring`` (the keys a phone holds,
+  hand-over tokens, admin sessions), ``Once`` (a deal write's ``Idempotency-Key``);
+- people: ``find_player``, ``get_player``, ``rename_player``, ``merge_players``.
 """
 
 from __future__ import annotations
 
 from . import keyring
 from .deals import UNSET, correct_deals, record_deal, undo_deal, update_deal
-from .games import (
-    _player_named,
-    create_game,
-    get_game,
-    parse_note,
-    parse_played_on,
-    rebuild_results,
-    refresh_results,
-    rematch,
-)
+from .games import add_game, create_game, get_game, parse_note, parse_played_on, rebuild_results, rematch
 from .idempotency import Once, Replayed, fingerprint, valid_key
-from .keys import authorised_snapshot, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
+from .keys import authorised_game, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
 from .people import (
     Authority,
     find_player,
@@ -39,24 +28,7 @@ from .people import (
     not_allowed,
     rename_player,
 )
-from .store import (
-    Snapshot,
-    Written,
-    checked,
-    conflict,
-    conflict_or_fault,
-    game_version,
-    game_version_and_key,
-    is_contention,
-    keyed_start,
-    ping,
-    records_of,
-    setup_of,
-    snapshot,
-    snapshot_for_write,
-    snapshot_of_new,
-    stale,
-)
+from .store import Snapshot, Stamp, Written, game_version, is_contention, ping, stamp
 
 __all__ = [
     "UNSET",
@@ -64,25 +36,21 @@ __all__ = [
     "Once",
     "Replayed",
     "Snapshot",
+    "Stamp",
     "Written",
-    "_player_named",
-    "authorised_snapshot",
-    "checked",
-    "conflict",
-    "conflict_or_fault",
+    "add_game",
+    "authorised_game",
     "correct_deals",
     "create_game",
     "find_player",
     "fingerprint",
     "game_version",
-    "game_version_and_key",
     "get_game",
     "get_player",
     "hash_key",
     "hash_matches",
     "is_contention",
     "key_matches",
-    "keyed_start",
     "keyring",
     "may_manage",
     "merge_players",
@@ -94,15 +62,9 @@ __all__ = [
     "ping",
     "rebuild_results",
     "record_deal",
-    "records_of",
-    "refresh_results",
     "rematch",
     "rename_player",
-    "setup_of",
-    "snapshot",
-    "snapshot_for_write",
-    "snapshot_of_new",
-    "stale",
+    "stamp",
     "undo_deal",
     "update_deal",
     "valid_key",

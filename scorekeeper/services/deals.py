@@ -9,15 +9,7 @@ from ..errors import about_deal, not_found, refusal
 from ..models import utcnow
 from ..rules import N_, DealRecord, GameSetup, RuleError, Ruleset
 from .idempotency import Once
-from .store import (
-    ADD_DEAL,
-    CHANGE_DEAL,
-    DROP_DEAL,
-    Change,
-    Snapshot,
-    Written,
-    write,
-)
+from .store import ADD_DEAL, CHANGE_DEAL, DROP_DEAL, Change, Snapshot, Written, write
 
 UNSET: Any = object()
 
@@ -38,7 +30,7 @@ def record_deal(
     bids: object = None,
     tricks: object = None,
     expected_version: int | None = None,
-    seen: Snapshot | None = None,
+    key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
@@ -47,8 +39,8 @@ def record_deal(
     ``number``, when given, must be the next deal's: a retried or stale
     submission then fails harmlessly with ``wrong_deal_number``.  ``expected_version``
     (an ``If-Match``): any other version of the game is ``stale``.  ``dry_run`` checks
-    and scores the deal just the same and stores nothing.  ``once``: the request's
-    ``Idempotency-Key`` (``store.write``).
+    and scores the deal just the same and stores nothing.  ``key_hash`` and ``once``: the
+    edit key checked and the request's ``Idempotency-Key`` (``store.write``).
     """
 
     def plan(locked: Snapshot) -> Change:
@@ -87,7 +79,9 @@ def record_deal(
         values = deal_values(record, after.deals[-1].contract)
         return Change(after, next_number, ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
 
-    return write(game_id, expected_version, plan, seen, dry_run=dry_run, once=once)
+    return write(
+        game_id, plan, key_hash=key_hash, expected_version=expected_version, dry_run=dry_run, once=once
+    )
 
 
 #: The fields a correction may change; a field left out keeps its recorded value.
@@ -103,7 +97,7 @@ def update_deal(
     tricks: object = UNSET,
     expected_version: int | None = None,
     require_pending: bool = False,
-    seen: Snapshot | None = None,
+    key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
@@ -120,7 +114,7 @@ def update_deal(
         [correction],
         expected_version=expected_version,
         require_pending=require_pending,
-        seen=seen,
+        key_hash=key_hash,
         dry_run=dry_run,
         once=once,
     )
@@ -132,7 +126,7 @@ def correct_deals(
     *,
     expected_version: int | None = None,
     require_pending: bool = False,
-    seen: Snapshot | None = None,
+    key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
@@ -186,7 +180,9 @@ def correct_deals(
         shown = None if several else first
         return Change(after, shown, CHANGE_DEAL, params[0] if len(params) == 1 else params)
 
-    return write(game_id, expected_version, plan, seen, dry_run=dry_run, once=once)
+    return write(
+        game_id, plan, key_hash=key_hash, expected_version=expected_version, dry_run=dry_run, once=once
+    )
 
 
 def _corrections(corrections: Sequence[Mapping[str, object]]) -> dict[int, Mapping[str, object]]:
@@ -303,7 +299,7 @@ def undo_deal(
     number: int,
     *,
     expected_version: int | None = None,
-    seen: Snapshot | None = None,
+    key_hash: str | None = None,
     once: Once | None = None,
 ) -> Written:
     """Remove the last recorded deal (and only the last)."""
@@ -323,7 +319,7 @@ def undo_deal(
         after = locked.ruleset.replay(locked.setup, records[:-1])
         return Change(after, None, DROP_DEAL, {"of_game": locked.id, "deal_number": number})
 
-    return write(game_id, expected_version, plan, seen, once=once)
+    return write(game_id, plan, key_hash=key_hash, expected_version=expected_version, once=once)
 
 
 # -- people and rematches --------------------------------------------------------------------------

@@ -5,40 +5,22 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from sqlalchemy import bindparam, insert, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from .. import stats
 from ..errors import refusal
 from ..extensions import db
-from ..models import NOTE_LENGTH, Game, Player, Seat, today, utcnow
-from ..rules import N_, RuleError, get_ruleset, name_key, validate_note
+from ..models import NOTE_LENGTH, Deal, Game, Player, Seat, today, utcnow
+from ..rules import N_, DealRecord, GameSetup, RuleError, Ruleset, get_ruleset, name_key, validate_note
 from .keys import hash_key, new_edit_key, new_game_id
-from .store import (
-    Snapshot,
-    commit,
-    conflict_or_fault,
-    keep,
-    records_of,
-    setup_of,
-    snapshot,
-)
-
-_NEW_GAME = insert(Game.__table__)
-_NEW_SEATS = insert(Seat.__table__)
-_PLAYERS_CALLED = select(Player.id, Player.name, Player.name_key).where(
-    Player.name_key.in_(bindparam("keys", expanding=True))
-)
+from .store import Snapshot, commit, snapshot, transaction
 
 
 def get_game(game_id: str) -> Snapshot:
-    """The game with its replayed state, from one query, or ``not_found``.
-
-    The one loader: pages, the API and exports read a game this way, and a write
-    handed the result (``seen=``) does not read the game again.
-    """
+    """The game with its replayed state, from one query, or ``not_found``: the one loader."""
     return snapshot(game_id)
 
 
@@ -56,61 +38,78 @@ def create_game(
 ) -> tuple[Snapshot, str]:
     """Create a game; returns it with its edit key (shown once, stored as a hash).
 
-    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.  The game,
-    its seats and its figures go as statements built once (``stats.send``; on PostgreSQL one
-    round trip), not through the ORM, and the new game is kept for its first deal (``keep``).
+    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.
     """
     ruleset = get_ruleset(ruleset_id)
     setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
-    day = parse_played_on(played_on)
-    text = parse_note(note)
+    return add_game(ruleset, setup, (), played_on=parse_played_on(played_on), note=parse_note(note))
+
+
+def add_game(
+    ruleset: Ruleset,
+    setup: GameSetup,
+    records: Sequence[DealRecord],
+    *,
+    played_on: date,
+    note: str | None,
+    created_at: datetime | None = None,
+) -> tuple[Snapshot, str]:
+    """Store a new game with its deals (none for a new game, an export's for an import) and its
+    figures, in one transaction; returns it with its new edit key.
+
+    The deals are replayed first: a deal that breaks a rule stores nothing.  A person who
+    already exists keeps their spelling ("Kim" typed as "KIM"): the answer shows the names
+    exactly as every later read will.
+    """
     key = new_edit_key()
-    try:
+    now = utcnow()
+    with transaction():
         people = _people_named(setup.players)
-        # A person who already exists keeps their spelling ("Kim" typed as "KIM"): the answer
-        # shows the names exactly as every later read will.
         setup = replace(setup, players=tuple(name for _id, name in people))
-        state = ruleset.replay(setup, [])
-        game_id, now, player_ids = new_game_id(), utcnow(), tuple(person_id for person_id, _name in people)
-        key_hash = hash_key(key)
-        game = {
-            "id": game_id,
-            "ruleset": ruleset.id,
-            "options": setup.options_dict,
-            "first_dealer": setup.first_dealer,
-            "edit_key_hash": key_hash,
-            "version": 0,
-            "created_at": now,
-            "updated_at": now,
-            "played_on": day,
-            "note": text,
-            "finished": state.finished,
-        }
-        seats = [
-            {"game_id": game_id, "position": i, "player_id": person} for i, person in enumerate(player_ids)
+        state = ruleset.replay(setup, records)
+        game_id, player_ids = new_game_id(), tuple(person_id for person_id, _name in people)
+        game = Game(
+            id=game_id,
+            ruleset=ruleset.id,
+            options=setup.options_dict,
+            first_dealer=setup.first_dealer,
+            edit_key_hash=hash_key(key),
+            version=0,
+            created_at=created_at or now,
+            updated_at=now,
+            played_on=played_on,
+            note=note,
+            finished=state.finished,
+        )
+        game.seats = [Seat(position=seat, player_id=person) for seat, person in enumerate(player_ids)]
+        game.deals = [
+            Deal(
+                number=deal.number,
+                contract=deal.contract,
+                bids=None if record.bids is None else list(record.bids),
+                tricks=None if record.tricks is None else list(record.tricks),
+                created_at=now,
+                updated_at=now,
+            )
+            for deal, record in zip(state.deals, records, strict=True)
         ]
-        figures = stats.figures(state, game_id=game_id, player_ids=player_ids, played_on=day)
-        stats.send([(_NEW_GAME, game), (_NEW_SEATS, seats), *stats.new_game_steps(figures)])
-        db.session.commit()
-    except (IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        raise conflict_or_fault(error) from None
+        db.session.add(game)
+        db.session.flush()
+        stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
     created = Snapshot(
         id=game_id,
         version=0,
         updated_at=now,
-        edit_key_hash=key_hash,
+        edit_key_hash=hash_key(key),
         ruleset=ruleset,
         setup=setup,
         player_ids=player_ids,
-        played_on=day,
-        created_at=now,
-        note=text,
-        records=(),
+        played_on=played_on,
+        created_at=created_at or now,
+        note=note,
+        records=tuple(records),
         state=state,
-        figures=figures,
     )
-    keep(created)
     return created, key
 
 
@@ -141,25 +140,15 @@ def parse_note(raw: object) -> str | None:
     return validate_note(raw, limit=NOTE_LENGTH)
 
 
-def refresh_results(game: Game) -> None:
-    """Rewrite the game's figures for rankings from its replay, inside the writing transaction.
-
-    Every write to a game calls this just before it commits, so the figures can
-    never disagree with the deals (tests check they equal the replay).
-    """
-    db.session.flush()
-    db.session.refresh(game, ["deals"])
-    state = get_ruleset(game.ruleset).replay(setup_of(game), records_of(game.deals))
-    stats.write_results(game, state)
-
-
 def _people_named(names: Sequence[str]) -> list[tuple[int, str]]:
     """The ids and names of the people called ``names`` (ignoring case), in one query; any new
     name is created."""
     keys = [name_key(name) for name in names]
     known = {
         row.name_key: (row.id, row.name)
-        for row in db.session.connection().execute(_PLAYERS_CALLED, {"keys": keys})
+        for row in db.session.execute(
+            select(Player.id, Player.name, Player.name_key).where(Player.name_key.in_(keys))
+        )
     }
     people = []
     for name, key in zip(names, keys, strict=True):
@@ -205,15 +194,14 @@ def rematch(game_id: str, played_on: object = None) -> tuple[Snapshot, str]:
 
 
 def rebuild_results() -> int:
-    """Rewrite every game's figures from its replay (after an import or a manual repair)."""
+    """Store every game's figures afresh from its replay (after a manual repair)."""
     count = 0
     for game_id in db.session.execute(select(Game.id).order_by(Game.id)).scalars().all():
-        game = db.session.get(Game, game_id)
-        assert game is not None
-        refresh_results(game)
+        game = snapshot(game_id)
+        stats.store_figures(game.state, game_id=game.id, player_ids=game.player_ids, played_on=game.played_on)
+        db.session.execute(update(Game).where(Game.id == game.id).values(finished=game.state.finished))
         count += 1
         if count % 200 == 0:
             commit()
-            db.session.expunge_all()
     commit()
     return count

@@ -12,11 +12,8 @@ Only answers of committed changes are kept.  A refusal changes nothing, so there
 repeat could apply twice: a repeated refused request is judged afresh (an old form, a lost race
 or a wrong key may well be mended by then).  A dry run neither reads nor stores keys.
 
-Where the key is looked for: once before the request is judged (``store.keyed_start``, by the
-view once the edit key is shown: one query of the game's row and the key's), and again wherever
-a write finds that another write came first (``check``: the game read again, the lock after a
-lost claim, a key row the database refused as a duplicate): two requests racing with one key
-apply it once, and the second answers the first's answer.
+The key is looked for once the write holds the game's lock (``store.write``), so two requests
+racing with one key apply it once: the second waits for the first and answers its answer.
 """
 
 from __future__ import annotations
@@ -27,37 +24,17 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, select
+from sqlalchemy import insert, select
 
-from ..database import on_its_own
 from ..errors import refusal
 from ..extensions import db
-from ..models import IDEMPOTENCY_KEY_LENGTH, Game, IdempotencyKey, utcnow
+from ..models import IDEMPOTENCY_KEY_LENGTH, IdempotencyKey, utcnow
 from ..rules import N_
 
 KEY_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{IDEMPOTENCY_KEY_LENGTH}}}")
 
 _keys = IdempotencyKey.__table__
-_FIND = select(_keys.c.fingerprint, _keys.c.status, _keys.c.body).where(
-    _keys.c.game_id == bindparam("game_id"), _keys.c.key == bindparam("key")
-)
 KEEP = insert(_keys)
-#: The game's stamp (as ``store._STAMP``) and the key's row, if any, in one query: a keyed write's
-#: first look-up, which also tells whether the snapshot it starts from is still the game.
-_games = Game.__table__
-STAMP_AND_KEY = (
-    select(
-        _games.c.version,
-        _games.c.updated_at,
-        _games.c.edit_key_hash,
-        _keys.c.fingerprint,
-        _keys.c.status,
-        _keys.c.body,
-    )
-    .select_from(_games)
-    .outerjoin(_keys, and_(_keys.c.game_id == _games.c.id, _keys.c.key == bindparam("key")))
-    .where(_games.c.id == bindparam("game_id"))
-)
 
 
 class Replayed(Exception):
@@ -112,27 +89,13 @@ class Once:
 
     def check(self) -> None:
         """Raise ``Replayed`` when the key was already applied to the game with this request, and
-        ``idempotency_key_reused`` when with another; return when the key is new.
-
-        On PostgreSQL, when no transaction has begun, the look-up is its own (no BEGIN).
-        """
-        connection = db.session.connection()
-        with on_its_own(connection):
-            kept = connection.execute(_FIND, {"game_id": self.game_id, "key": self.key}).one_or_none()
-        self.judge(kept)
-
-    def stamp_and_key(self) -> Any:
-        """The game's version, last write and key hash, with the key's kept answer (None if the
-        key is new; the row None if there is no game): ``STAMP_AND_KEY``, on PostgreSQL its own
-        transaction when none has begun."""
-        connection = db.session.connection()
-        with on_its_own(connection):
-            return connection.execute(STAMP_AND_KEY, {"game_id": self.game_id, "key": self.key}).one_or_none()
-
-    def judge(self, kept: Any) -> None:
-        """Raise ``Replayed`` or ``idempotency_key_reused`` for the key's row ``kept`` (its
-        ``fingerprint``, ``status`` and ``body``; a ``fingerprint`` None is a key not kept)."""
-        if kept is None or kept.fingerprint is None:
+        ``idempotency_key_reused`` when with another; return when the key is new."""
+        kept = db.session.execute(
+            select(_keys.c.fingerprint, _keys.c.status, _keys.c.body).where(
+                _keys.c.game_id == self.game_id, _keys.c.key == self.key
+            )
+        ).one_or_none()
+        if kept is None:
             return
         if kept.fingerprint != self.fingerprint:
             raise refusal(

@@ -6,9 +6,9 @@ import hashlib
 import hmac
 import secrets
 
-from ..errors import refusal
+from ..errors import not_found, refusal
 from ..rules import N_
-from .store import Snapshot, bad_key, checked, snapshot_for_write
+from .store import Snapshot, Stamp, bad_key, stamp
 
 
 def new_game_id() -> str:
@@ -45,26 +45,19 @@ def hash_matches(key_hash: str, key: str | None) -> bool:
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
-def authorised_snapshot(game_id: str, key: str | None, *, trusted: bool = False) -> Snapshot:
-    """The game as a write needs it, once ``key`` is shown to be its edit key.
+def authorised_game(game_id: str, key: str | None) -> Stamp:
+    """The game's ``Stamp`` (version, key hash), once ``key`` is shown to be its edit key.
 
-    Refuses with ``not_found``, ``auth_required`` or ``bad_key``.  The snapshot is then
-    handed to the write (``seen=``), which claims the game only if it is still current.
-    ``trusted``: a kept copy may come unread (``snapshot_for_write``); a key it refuses is
-    checked again on the game as it is.
+    Refuses with ``not_found``, ``auth_required`` or ``bad_key``.  The write then checks that
+    the game still has that key once it holds the game's lock (``key_hash``).
     """
-    seen = snapshot_for_write(game_id, trusted=trusted)
+    found = stamp(game_id)
+    if found is None:
+        raise not_found()
     if key is None:
         raise refusal(
             "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
         )
-    if not hash_matches(seen.edit_key_hash, key):
-        if seen.checked:
-            raise bad_key()
-        seen = checked(seen)
-        if not hash_matches(seen.edit_key_hash, key):
-            raise bad_key()
-    return seen
-
-
-# -- reading -----------------------------------------------------------------------
+    if not hash_matches(found.edit_key_hash, key):
+        raise bad_key()
+    return found

@@ -25,16 +25,7 @@ from .people import PersonLine, known_players, people, recent_players
 from .player_page import CHART_GAMES, RECENT_GAMES, PlayerStats, player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
 from .sums import DEFAULT_RULESET, PERIODS, Filters, Record, average, percent
-from .writer import (
-    FigureChanges,
-    Step,
-    figure_changes,
-    keep_recent,
-    new_game_steps,
-    refresh_totals,
-    send,
-    write_results,
-)
+from .writer import refresh_totals, store_figures
 
 __all__ = [
     "CHART_GAMES",
@@ -47,7 +38,6 @@ __all__ = [
     "PERIODS",
     "PER_PAGE",
     "RECENT_GAMES",
-    "FigureChanges",
     "Figures",
     "Filters",
     "GameList",
@@ -57,15 +47,11 @@ __all__ = [
     "PlayerStats",
     "Rankings",
     "Record",
-    "Step",
     "average",
-    "figure_changes",
     "figures",
     "game_list",
-    "keep_recent",
     "known_players",
     "latest_write",
-    "new_game_steps",
     "people",
     "percent",
     "phone_games",
@@ -73,6 +59,5 @@ __all__ = [
     "rankings",
     "recent_players",
     "refresh_totals",
-    "send",
-    "write_results",
+    "store_figures",
 ]

@@ -1,7 +1,7 @@
 """The club's games for the home page: in progress first, then the newest finished, a page at a time.
 
-Drawn from stored figures in one query, never by replaying a game: the status kept on
-``games.finished``, each player's total, place and deals played kept in ``game_results``.
+Drawn from stored figures in one query, never by replaying a game: the status stored on
+``games.finished``, each player's total, place and deals played stored in ``game_results``.
 Each list is paged by its last game (keyset: created before it, or at the same moment
 with a smaller id), read from the index ``ix_games_listing``, so a page costs the same
 with a hundred games as with a hundred thousand.

@@ -137,9 +137,7 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
     """
     where = [GameResult.player_id == player_id, *filters.where(today)]
     ruleset = get_ruleset(filters.ruleset)
-    # The last 30 days summed from the player's own rows of the period (a few, by their index):
-    # the kept window may not have been rolled forward to ``today`` yet.
-    summed = summed_records(filters, today, player_id, kept=filters.period != "30d")
+    summed = summed_records(filters, today, player_id)
     found = db.session.execute(
         select(
             Player.id.label("player_id"),

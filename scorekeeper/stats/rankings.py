@@ -12,7 +12,6 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import NO_FIGURE
 from .sums import Filters, Record, named_page, ranked_count, record_of, summed_records
-from .writer import keep_recent
 
 #: Sortable columns: id -> (label, descending first?).
 # NOTE: column headings of the rankings table ("Won %": the share of games won).
@@ -91,28 +90,27 @@ def rankings(
     page: int = 1,
     per_page: int = PER_PAGE,
     *,
-    kept: bool = True,
+    stored: bool = True,
 ) -> Rankings:
     """Players with a finished game under ``filters``, sorted by ``sort``: one page of them.
 
-    One query: the database reads the kept sums (or, not ``kept``, sums the games), sorts and
-    cuts the page, so only the rows shown reach Python.  The page and the count of players
-    are read from indexes, so they cost the same in a club of any size.  For the last 30
-    days, the kept window is rolled forward first if ``today`` is a new day (``keep_recent``).
+    One query: the database reads the stored sums (all time, this year) or sums the period's
+    games (the last 30 days, or not ``stored``), sorts and cuts the page, so only the rows
+    shown reach Python.  From stored sums the page and the count of players are read from
+    indexes, so they cost the same in a club of any size.
     """
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
     if descending is None:
         descending = COLUMNS[sort][1]
-    if kept and filters.period == "30d":
-        keep_recent(today)
-    summed = summed_records(filters, today, kept=kept, finished=True)
-    ranked = ranked_count(filters, today, kept=kept)
+    stored = stored and filters.stored_year(today) is not None
+    summed = summed_records(filters, today, stored=stored, finished=True)
+    ranked = ranked_count(filters, today, stored=stored)
     page = max(1, page)
 
     def fetch(page: int) -> list[Any]:
         query = select(summed, ranked.label("ranked")).order_by(*_order(summed, sort, descending))
-        if sort == "name" and kept:  # the page's players found by name first
+        if sort == "name" and stored:  # the page's players found by name first
             named = named_page(filters, today, descending, per_page, (page - 1) * per_page)
             query = query.join(named, named.c.id == summed.c.player_id)
         else:

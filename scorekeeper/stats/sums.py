@@ -1,8 +1,8 @@
 """Which games count (``Filters``), and each player's summed figures under them (``Record``).
 
-The rankings and the player pages both read these sums from the kept ``player_totals``: all
-time, this year, and the last 30 days (rolled forward each day: ``writer.keep_recent``); or,
-not kept, summed from ``game_results`` in SQL (the tests check both agree).  Percentages are
+The rankings and the player pages read these sums from the stored ``player_totals`` for all
+time and this year; the last 30 days, and any sums when asked (``stored=False``), are summed
+from ``game_results`` by a plain GROUP BY (the tests check both agree).  Percentages are
 shown from ``MIN_FOR_PERCENT`` games (or deals) on.
 """
 
@@ -18,7 +18,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, and_, case, cast, exists, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, RECENT, GameResult, Player, PlayerTotal
+from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal
 from ..rules import get_ruleset
 
 DEFAULT_RULESET = "mizerka"
@@ -40,14 +40,14 @@ class Filters:
             return today - timedelta(days=29)  # today and the 29 days before it
         return None
 
-    def kept_year(self, today: date) -> int:
-        """The ``player_totals.year`` that holds the period's sums (those of the last 30 days are
-        those of ``today`` once ``writer.keep_recent(today)`` has rolled them forward)."""
+    def stored_year(self, today: date) -> int | None:
+        """The ``player_totals.year`` that holds the period's sums; None for the last 30 days,
+        which are summed from ``game_results``."""
         if self.period == "all":
             return ALL_TIME
         if self.period == "year":
             return today.year
-        return RECENT
+        return None
 
     def where(self, today: date) -> list[ColumnElement[bool]]:
         conditions: list[ColumnElement[bool]] = [GameResult.ruleset == self.ruleset]
@@ -136,20 +136,20 @@ def summed_records(
     today: date,
     player_id: int | None = None,
     *,
-    kept: bool = True,
+    stored: bool = True,
     finished: bool = False,
 ) -> Any:
     """Per player with a game or a deal, the sums under ``filters``, with the name and the sort
     keys (``player_totals``'s): a subquery.
 
-    ``kept``: the kept ``player_totals`` (for the last 30 days, the caller has called
-    ``writer.keep_recent(today)``); else summed from ``game_results``, the names joined
-    afterwards.  ``finished``: only the players with a finished game under ``filters`` (the
-    rankings); else a deal of an unfinished game is enough (a player's own page).
+    From the stored ``player_totals`` where they hold the period (``stored``); else summed
+    from ``game_results``, the names joined afterwards.  ``finished``: only the players with a
+    finished game under ``filters`` (the rankings); else a deal of an unfinished game is enough
+    (a player's own page).
     """
-    year = filters.kept_year(today)
-    if kept:
-        kept_rows = select(
+    year = filters.stored_year(today) if stored else None
+    if year is not None:
+        stored_rows = select(
             PlayerTotal.player_id,
             PlayerTotal.games,
             PlayerTotal.wins,
@@ -164,10 +164,10 @@ def summed_records(
             PlayerTotal.average_key,
             PlayerTotal.best_key,
         ).join(Player, Player.id == PlayerTotal.player_id)
-        kept_rows = kept_rows.where(*_kept_rows(filters.ruleset, year, finished))
+        stored_rows = stored_rows.where(*_stored_rows(filters.ruleset, year, finished))
         if player_id is not None:
-            kept_rows = kept_rows.where(PlayerTotal.player_id == player_id)
-        return kept_rows.subquery()
+            stored_rows = stored_rows.where(PlayerTotal.player_id == player_id)
+        return stored_rows.subquery()
     sums = (
         select(GameResult.player_id, *record_columns())
         .where(*filters.where(today))
@@ -193,35 +193,36 @@ def summed_records(
     )
 
 
-def _kept_rows(ruleset: str, year: int, finished: bool = False) -> list[Any]:
-    """WHERE the kept rows of one ruleset and year (``finished``: of the players with a finished
+def _stored_rows(ruleset: str, year: int, finished: bool = False) -> list[Any]:
+    """WHERE the stored rows of one ruleset and year (``finished``: of the players with a finished
     game there, those the rankings list; the indexes by sort hold ``games`` too)."""
     where = [PlayerTotal.ruleset == ruleset, PlayerTotal.year == year]
     return [*where, PlayerTotal.games > 0] if finished else where
 
 
 def named_page(filters: Filters, today: date, descending: bool, limit: int, offset: int) -> Any:
-    """The ids of one page of the players with kept sums under ``filters``, in the order of
-    their names (a subquery).
+    """The ids of one page of the players with stored sums under ``filters``, in the order of
+    their names (a subquery; for a period with stored sums).
 
-    Read from the players' index by name, each player's kept row found by its key, until the
-    page is full: the same work at 1,000 players as at 10,000.  Given the kept rows and the
-    names joined, SQLite's planner (which keeps no statistics here) reads every kept row and
+    Read from the players' index by name, each player's stored row found by its key, until the
+    page is full: the same work at 1,000 players as at 10,000.  Given the stored rows and the
+    names joined, SQLite's planner (which keeps no statistics here) reads every stored row and
     sorts them instead.
     """
-    year = filters.kept_year(today)
-    ranked = _kept_rows(filters.ruleset, year, finished=True)
-    has_kept_row = exists().where(PlayerTotal.player_id == Player.id, *ranked)
+    year = filters.stored_year(today)
+    assert year is not None
+    ranked = _stored_rows(filters.ruleset, year, finished=True)
+    has_stored_row = exists().where(PlayerTotal.player_id == Player.id, *ranked)
     by_name = Player.name_key.desc() if descending else Player.name_key.asc()
-    return select(Player.id).where(has_kept_row).order_by(by_name).limit(limit).offset(offset).subquery()
+    return select(Player.id).where(has_stored_row).order_by(by_name).limit(limit).offset(offset).subquery()
 
 
-def ranked_count(filters: Filters, today: date, *, kept: bool = True) -> Any:
+def ranked_count(filters: Filters, today: date, *, stored: bool = True) -> Any:
     """The number of players the rankings list (``summed_records`` of the finished), as a column
-    of a query on it: counted from an index (kept sums), else over the summed rows (a window)."""
-    year = filters.kept_year(today)
-    if kept:
-        ranked = _kept_rows(filters.ruleset, year, finished=True)
+    of a query on it: counted from an index (stored sums), else over the summed rows (a window)."""
+    year = filters.stored_year(today) if stored else None
+    if year is not None:
+        ranked = _stored_rows(filters.ruleset, year, finished=True)
         counted = select(func.count()).select_from(PlayerTotal).where(*ranked)
         return counted.scalar_subquery()
     return func.count().over()

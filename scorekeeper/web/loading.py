@@ -1,11 +1,8 @@
-"""A game for a page: read once, through the one loader, and the opening every write view repeats.
+"""A game for a page: read through the one loader, and the opening every write view repeats.
 
-A write view reads the game once (``services.snapshot_for_write``: one query, or one cheap
-one when this worker's last write to the game left it as it is, or none for recording a
-deal or its tricks), checks this browser's edit key against what that read found, checks
-the form, and hands the same snapshot to the service (``seen=``), which claims the game
-only if nobody wrote since.  A refused write shows the form again, drawn from that
-snapshot once it is known to be the game: the same statements as the API.
+A write view reads the game (``services.get_game``), checks that this phone holds its pencil
+and that the form is whole, then calls the service, which locks the game and writes.  A
+refused write shows the form again, drawn from the game as the view read it.
 """
 
 from __future__ import annotations
@@ -31,24 +28,10 @@ INCOMPLETE = N_("The form was incomplete; try again.")
 Redraw = Callable[[Snapshot, Refusal], ResponseReturnValue]
 
 
-def load_game(game_id: str, *, to_write: bool = False, trusted: bool = False) -> Snapshot:
-    """The game from the one loader, or the 404 page.
-
-    ``to_write``: the game as a write starts from it (``services.snapshot_for_write``, which
-    may hand out this worker's kept copy unread when ``trusted``).
-    """
+def load_game(game_id: str) -> Snapshot:
+    """The game from the one loader, or the 404 page."""
     try:
-        if to_write:
-            return services.snapshot_for_write(game_id, trusted=trusted)
         return services.get_game(game_id)
-    except Refusal:
-        abort(404)
-
-
-def checked(game: Snapshot) -> Snapshot:
-    """``game`` known to be the game as it is (``services.checked``), or the 404 page."""
-    try:
-        return services.checked(game)
     except Refusal:
         abort(404)
 
@@ -88,25 +71,18 @@ class PageWrite:
         """
         if kind_of(error.code) is Kind.CONFLICT:
             return self.redraw(load_game(self.game.id), error)
-        return self.redraw(checked(self.game), error)
+        return self.redraw(self.game, error)
 
 
-def open_write(
-    game_id: str, form: FlaskForm, redraw: Redraw, *, complete: bool = True, trusted: bool = False
-) -> PageWrite:
+def open_write(game_id: str, form: FlaskForm, redraw: Redraw, *, complete: bool = True) -> PageWrite:
     """Load the game, require the editor's key, validate the form; or answer for the view.
 
     A missing game is the 404 page, a browser without the key the read-only page (403),
     and a form that does not validate (CSRF) or is not ``complete`` is drawn again with
     the ``form`` refusal (422).  Otherwise the view goes on with the game it read.
-    ``trusted``: the write needs nothing else from the game (recording a deal, its tricks),
-    so it may start from this worker's kept copy unread; a key that copy refuses is
-    checked again on the game as it is.
     """
-    game = load_game(game_id, to_write=True, trusted=trusted)
-    if not game.checked and not can_edit(request, game):
-        game = checked(game)
+    game = load_game(game_id)
     require_editor(game)
     if not form.validate_on_submit() or not complete:
-        abort(make_response(redraw(checked(game), refusal("form", INCOMPLETE))))
+        abort(make_response(redraw(game, refusal("form", INCOMPLETE))))
     return PageWrite(game, redraw)

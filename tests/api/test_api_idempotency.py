@@ -440,11 +440,11 @@ def raced_once(game_id: str, body: dict[str, Any]) -> Once:
 
 @pytest.mark.parametrize("if_match", [False, True])
 def test_two_tabs_sending_one_key_apply_it_once(app: Flask, api: Api, if_match: bool) -> None:
-    """Tab 2 looked the key up and read the game before tab 1's write committed: its claim then
-    fails, and the lock finds the key tab 1 kept (before If-Match is judged): tab 1's answer."""
+    """Tab 2 had its key checked before tab 1's write committed: once it holds the game, it finds
+    the key tab 1 kept (before If-Match is judged) and answers tab 1's answer."""
     game_id, key = game_with(api, 4)
     with app.app_context():
-        seen = services.authorised_snapshot(game_id, key)  # tab 2 has read the game
+        seen = services.authorised_game(game_id, key)  # tab 2 has read the game
         db.session.remove()
     first = keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key=key)  # tab 1
     assert first.status_code == 201
@@ -457,7 +457,7 @@ def test_two_tabs_sending_one_key_apply_it_once(app: Flask, api: Api, if_match: 
                 contract=MIZERKA_DEALS[4].contract,
                 tricks=list(MIZERKA_DEALS[4].tricks),
                 expected_version=seen.version if if_match else None,
-                seen=seen,
+                key_hash=seen.edit_key_hash,
                 once=raced_once(game_id, deal_body(5)),
             )
         db.session.remove()
@@ -467,9 +467,7 @@ def test_two_tabs_sending_one_key_apply_it_once(app: Flask, api: Api, if_match: 
 
 
 def test_a_key_the_database_refuses_twice_is_a_replay(app: Flask, api: Api) -> None:
-    """Tab 2 read the game after tab 1's write but looked for the key before it (its view's look-up
-    is left out here): its claim holds, and the database refuses the key's second row: tab 1's
-    answer, not a conflict."""
+    """Deal 6 sent with deal 5's key and body fingerprint: the key's answer, not a new deal."""
     game_id, key = game_with(api, 4)
     first = keyed(api, "POST", f"/games/{game_id}/deals", deal_body(5), key=key)
     assert first.status_code == 201

@@ -11,18 +11,14 @@ never hiding a write.
 from __future__ import annotations
 
 import itertools
-import re
-from datetime import timedelta
 
 import pytest
 from flask import Flask
 from perf_support import StatementCounter, new_game
-from sqlalchemy import select, update
 from test_query_budget import BUDGET, statements_for
 
 from scorekeeper import services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import KeptWindow, today
 from scorekeeper.rules import RULESETS
 from tests.helpers import hold_pencil
 
@@ -70,76 +66,13 @@ def test_rankings_under_every_filter_and_sort_cost_the_same_whatever_the_club(
 ) -> None:
     app.config["RANKINGS_PER_PAGE"] = 2  # so that the small club already has a second page
     grow_club(app, 3)
-    roll_recent(app)  # the day's first view of the last 30 days: below
     small = counts_for(app, counter, rankings_urls())
     grow_club(app, 9, start=3)
     big = counts_for(app, counter, rankings_urls())
     assert small == big
-    # The stamp and the page (the last 30 days: and the kept window's first day); asked past
-    # the last page (an old link), a count and the last page.
-    assert {count for url, count in big.items() if "page=99" not in url and "30d" not in url} == {2}, big
-    assert {count for url, count in big.items() if "30d" in url} == {3}, big
+    # The stamp and the page; asked past the last page (an old link), a count and the last page.
+    assert {count for url, count in big.items() if "page=99" not in url} == {2}, big
     assert big["/rankings?page=99"] == 4, big
-
-
-def roll_recent(app: Flask) -> None:
-    with app.app_context():
-        stats.keep_recent(today())
-
-
-def test_the_days_first_view_of_the_last_30_days_rolls_the_window_in_fixed_statements(
-    app: Flask, counter: StatementCounter, backend: str
-) -> None:
-    url = "/rankings?period=30d&sort=points"
-    client = app.test_client()
-    rolls = []
-    for games, start in ((3, 0), (9, 3)):
-        grow_club(app, games, start=start)
-        with app.app_context():  # a day ago
-            since = db.session.scalar(select(KeptWindow.since)) or today()
-            db.session.execute(update(KeptWindow).values(since=since - timedelta(days=1)))
-            db.session.commit()
-        rolls.append(statements_for(counter, client, url))
-        assert len(statements_for(counter, client, url)) == 3  # rolled: the stamp, the window, the page
-    assert [len(roll) for roll in rolls] == [len(rolls[0])] * 2, rolls
-    # The window read, then (its own transaction) the write that takes the lock, the window again,
-    # its rows summed again and its new first day; on PostgreSQL the planner's figures of the
-    # table made again (the new rows are a sixth of it); then the page.
-    assert any(statement.startswith("INSERT INTO player_totals") for statement in rolls[0]), rolls[0]
-    analysed = [statement for statement in rolls[0] if statement.startswith("ANALYZE")]
-    expected = ["ANALYZE player_totals (ruleset, year)"] if backend == "postgresql" else []
-    assert analysed == expected, rolls[0]
-    assert len(rolls[0]) <= 10, rolls[0]
-
-
-def test_home_lists_cost_the_same_whatever_the_club(app: Flask, counter: StatementCounter) -> None:
-    app.config["HOME_GAMES_PER_LIST"] = 2
-    seen: list[dict[str, int]] = []
-    made = 0
-    for games in (1, 9, 15):
-        grow_club(app, games - made, start=made)
-        made = games
-        client = app.test_client()
-        html = client.get("/").get_data(as_text=True)
-        urls = ["/", *sorted(set(re.findall(r'href="(/\?(?:playing|finished)_after=[^"]+)"', html)))]
-        counts = counts_for(app, counter, urls)
-        seen.append({url.split("=")[0]: count for url, count in counts.items()})
-    assert all(count == 2 for count in seen[-1].values()), seen  # the stamp and the lists
-    assert seen[1] == seen[2], seen  # both lists have a next page from 9 games on (3 finished)
-
-
-def test_a_players_page_under_every_filter_costs_the_same_whatever_the_club(
-    app: Flask, counter: StatementCounter
-) -> None:
-    grow_club(app, 3)
-    urls = [
-        f"/players/{ann(app)}?game={ruleset}&period={period}"
-        for ruleset, period in itertools.product(RULESETS, stats.PERIODS)
-    ]
-    small = counts_for(app, counter, urls)
-    grow_club(app, 9, start=3)
-    assert counts_for(app, counter, urls) == small
-    assert set(small.values()) == {BUDGET}, small  # the stamp and the page's three queries
 
 
 def test_a_quiet_clubs_pages_are_kept_and_a_write_shows_at_once(

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event, text, update
+from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from scorekeeper.database import LOCK_TIMEOUT_MS, first_write, on_its_own
+from scorekeeper.database import LOCK_TIMEOUT_MS
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import is_contention
@@ -186,9 +186,8 @@ def test_contention_is_told_apart_from_faults(tmp_path: Any) -> None:
 def test_a_write_waiting_for_sqlites_write_lock_goes_on_once_it_is_free(
     tmp_path: Any, request: pytest.FixtureRequest
 ) -> None:
-    """SQLite's own wait sleeps 1, 2, 5, 10 ms... between tries; the claim tries again in short
-    pauses instead (``database.first_write``), and the connection keeps its own busy timeout.
-    (PostgreSQL queues writers on the row lock itself.)"""
+    """A write that finds another holding SQLite's write lock waits for it (the connection's busy
+    timeout), then goes through.  (PostgreSQL queues writers on the row lock itself.)"""
     app = make_test_app("sqlite", tmp_path, request)
     try:
         _write_once_the_lock_is_free(app)
@@ -203,15 +202,7 @@ def _write_once_the_lock_is_free(app: Flask) -> None:
     created = client.post("/api/v1/games", json={"players": PLAYERS, "first_dealer": "Ann"})
     game_id, key = created.get_json()["id"], created.get_json()["edit_key"]
     deal = {"number": 1, "contract": "hearts", "tricks": {"Ann": 1, "Bob": 7, "Cid": 5}}
-    claims: list[str] = []
     with app.app_context():
-        event.listen(
-            db.engine,
-            "before_cursor_execute",
-            lambda _c, _cur, statement, *_a: (
-                claims.append(statement) if statement.startswith("UPDATE games SET version") else None
-            ),
-        )
         blocker = db.engine.connect()
         blocker.execute(update(Game).where(Game.id == game_id).values(version=Game.version))
     answers: list[Any] = []
@@ -229,66 +220,8 @@ def _write_once_the_lock_is_free(app: Flask) -> None:
     blocker.close()
     worker.join(timeout=10)
     assert answers and answers[0].status_code == 201, answers and answers[0].get_data(as_text=True)
-    assert len(claims) > 2, claims  # tried again and again while the lock was held, then went through
     with app.app_context():
         with db.engine.connect() as connection:
             assert connection.execute(text("PRAGMA busy_timeout")).scalar() == LOCK_TIMEOUT_MS
         assert_figures_match(game_id)
-        db.session.remove()
-
-
-def test_a_write_on_a_replaced_sqlite_snapshot_is_not_waited_out() -> None:
-    """SQLITE_BUSY_SNAPSHOT: the transaction read a state another write replaced; only a new
-    transaction mends that, so it is raised at once (and becomes a 409)."""
-
-    class Connection:
-        class dialect:  # stands in for SQLAlchemy's attribute
-            name = "sqlite"
-
-        def __init__(self, path: str) -> None:
-            self.connection = type("Fairy", (), {"driver_connection": sqlite3.connect(path)})()
-
-    error = sqlite3.OperationalError("database is locked")
-    error.sqlite_errorcode = 517  # type: ignore[attr-defined]
-    tries: list[int] = []
-
-    def send() -> None:
-        tries.append(1)
-        raise OperationalError("UPDATE games ...", {}, error)
-
-    connection = Connection(":memory:")
-    with pytest.raises(OperationalError):
-        first_write(connection, send)
-    assert tries == [1]
-    assert is_contention(OperationalError("UPDATE games ...", {}, error))
-    driver = connection.connection.driver_connection
-    assert driver.execute("PRAGMA busy_timeout").fetchone()[0] == 5000  # the driver's own, put back
-
-
-def test_a_statement_on_its_own_outside_a_transaction_and_never_inside_one(app: Flask, backend: str) -> None:
-    """``on_its_own``: on PostgreSQL outside a transaction the statement commits alone (no BEGIN);
-    within one, or on SQLite, it stays part of the transaction; afterwards the connection is as
-    before.  A connection lost meanwhile raises the loss itself, and the next request reconnects."""
-    with app.app_context():
-        connection = db.session.connection()
-        with on_its_own(connection) as alone:
-            connection.execute(text("SELECT 1"))
-        assert alone is (backend == "postgresql")
-        connection.execute(update(Game).values(note=Game.note))  # begins a transaction
-        with on_its_own(connection) as alone:
-            connection.execute(text("SELECT 1"))
-        assert alone is False
-        db.session.rollback()
-        if backend != "postgresql":
-            return
-        connection = db.session.connection()
-        driver = connection.connection.driver_connection
-        assert driver.autocommit is False
-        with pytest.raises(OperationalError), on_its_own(connection):
-            with db.engine.connect() as other:
-                other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": driver.info.backend_pid})
-            connection.execute(text("SELECT 1"))
-        db.session.rollback()
-        db.session.remove()
-        assert db.session.scalar(text("SELECT 1")) == 1
         db.session.remove()

@@ -56,13 +56,10 @@ def assert_figures_match(game_id: str) -> None:
 
 
 def assert_totals_match() -> None:
-    """Every kept total, all time, of each year and of the kept window of the last 30 days (if
-    one is kept), equals the sums of its player's game figures, for everyone; and only those
-    with a deal have a kept row (every kept row ranks).
+    """Every stored total, all time and of each year, equals the sums of its player's game
+    figures, for everyone; and only those with a deal have a stored row (every stored row ranks).
     """
-    from scorekeeper.models import ALL_TIME, RECENT, KeptWindow, PlayerTotal
-
-    since = db.session.scalar(select(KeptWindow.since))
+    from scorekeeper.models import ALL_TIME, PlayerTotal
 
     kept = {
         (row.player_id, row.ruleset, row.year): (
@@ -77,8 +74,7 @@ def assert_totals_match() -> None:
     }
     summed: dict[tuple[int, str, int], list[Any]] = {}
     for row in db.session.execute(select(GameResult)).scalars():
-        recent = (RECENT,) if since is not None and row.played_on >= since else ()
-        for year in (ALL_TIME, row.played_on.year, *recent):
+        for year in (ALL_TIME, row.played_on.year):
             sums = summed.setdefault((row.player_id, row.ruleset, year), [0, 0, 0, 0, 0, None])
             sums[0] += row.finished
             sums[1] += row.finished and row.rank == 1

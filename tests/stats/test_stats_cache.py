@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import GameResult, Player, today
+from scorekeeper.models import GameResult, Player
 from scorekeeper.rules import Refusal
 from tests.stats.checks import assert_figures_match, assert_totals_match
 
@@ -37,7 +37,6 @@ operations = st.lists(
 @given(steps=operations)
 def test_stored_figures_equal_the_replay(app: Flask, steps: list[tuple[Any, ...]]) -> None:
     with app.app_context():
-        stats.keep_recent(today())  # the window of the last 30 days kept too: the game is in it
         loaded, _key = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
         game_id = loaded.id
         assert_figures_match(game_id)
@@ -116,11 +115,10 @@ def _play(game_id: str, deals: Any) -> None:
 
 
 def test_totals_follow_finished_games_through_corrections_and_undos(app: Flask) -> None:
-    """The kept totals move by differences; a finished game whose total changes re-sums its players."""
+    """The stored totals follow finished games through corrections and undos."""
     from tests.helpers import MIZERKA_DEALS
 
     with app.app_context():
-        stats.keep_recent(today())
         first, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
         second, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
         _play(first.id, MIZERKA_DEALS)
@@ -235,7 +233,6 @@ def test_totals_lost_outside_the_app_are_summed_again_by_a_refresh(app: Flask) -
 
 def test_misere_figures_follow_every_kind_of_write(app: Flask) -> None:
     with app.app_context():
-        stats.keep_recent(today())
         loaded, _ = services.create_game("misere", ["Ann", "Bob", "Cid", "Dan"], "Ann")
         for number in range(1, 7):
             services.record_deal(loaded.id, number=number, bids=[3, 3, 3, 3], tricks=[4, 3, 3, 3])
@@ -251,63 +248,8 @@ def test_misere_figures_follow_every_kind_of_write(app: Flask) -> None:
 
 def _assert_game_rows_match(game_id: str) -> None:
     # Misère is not zero-sum, so assert_figures_match's deal-by-deal check does not apply.
-    from tests.stats.checks import assert_totals_match, replayed, stored
+    from tests.stats.checks import replayed, stored
 
     db.session.expire_all()
     assert stored(game_id) == replayed(game_id)
     assert_totals_match()
-
-
-def test_the_kept_window_moves_with_the_games_played_in_it_and_rolls_forward_each_day(app: Flask) -> None:
-    """The rows of the last 30 days (``RECENT``) move with every write to a game played on or after
-    the kept window's first day, and with no other; rolled to another day, they are summed
-    again for that day's 30 days (forward, or back after the clock was set back)."""
-    from datetime import date, timedelta
-
-    from sqlalchemy import select
-
-    from scorekeeper.models import RECENT, KeptWindow, PlayerTotal
-    from tests.helpers import MIZERKA_DEALS
-
-    day = date(2026, 6, 30)
-
-    def recent() -> dict[str, tuple[int, int]]:
-        rows = db.session.execute(
-            select(Player.name, PlayerTotal.games, PlayerTotal.deals)
-            .join(Player, Player.id == PlayerTotal.player_id)
-            .where(PlayerTotal.year == RECENT)
-        )
-        return {name: (games, deals) for name, games, deals in rows}
-
-    with app.app_context():
-        stats.keep_recent(day)
-        assert db.session.scalar(select(KeptWindow.since)) == date(2026, 6, 1)  # the day and the 29 before
-        games = {
-            played_on: services.create_game("mizerka", names, names[0], played_on=played_on.isoformat())[0].id
-            for played_on, names in (
-                (date(2026, 6, 1), ["Ann", "Bob", "Cid"]),  # the window's first day
-                (date(2026, 5, 31), ["Ann", "Bob", "Dan"]),  # the day before it
-                (date(2026, 7, 1), ["Ann", "Cid", "Eve"]),  # tomorrow (a table a time zone ahead)
-            )
-        }
-        for game_id in games.values():
-            _play(game_id, MIZERKA_DEALS[:4])
-        assert recent() == {"Ann": (0, 8), "Bob": (0, 4), "Cid": (0, 8), "Eve": (0, 4)}
-        _play(games[date(2026, 6, 1)], MIZERKA_DEALS[4:])
-        _play(games[date(2026, 5, 31)], MIZERKA_DEALS[4:])
-        assert recent() == {"Ann": (1, 22), "Bob": (1, 18), "Cid": (1, 22), "Eve": (0, 4)}
-        services.undo_deal(games[date(2026, 6, 1)], 18)  # a finished game no more: re-summed
-        assert recent() == {"Ann": (0, 21), "Bob": (0, 17), "Cid": (0, 21), "Eve": (0, 4)}
-        assert_totals_match()
-
-        stats.keep_recent(day + timedelta(days=1))  # the first day leaves the window
-        assert db.session.scalar(select(KeptWindow.since)) == date(2026, 6, 2)
-        assert recent() == {"Ann": (0, 4), "Cid": (0, 4), "Eve": (0, 4)}
-        services.undo_deal(games[date(2026, 6, 1)], 17)  # out of the window: its rows stay
-        assert recent() == {"Ann": (0, 4), "Cid": (0, 4), "Eve": (0, 4)}
-        assert_totals_match()
-
-        stats.keep_recent(day - timedelta(days=1))  # the clock set back: the day before comes in
-        assert recent() == {"Ann": (1, 38), "Bob": (1, 34), "Cid": (0, 20), "Dan": (1, 18), "Eve": (0, 4)}
-        assert_totals_match()
-        db.session.remove()

@@ -86,17 +86,16 @@ def test_rankings_sort_by_any_column(
 
 @pytest.mark.parametrize("descending", [True, False])
 @pytest.mark.parametrize("sort", list(stats.COLUMNS))
-def test_kept_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: str, descending: bool) -> None:
-    """The rankings read the kept sums (all time, this year, the window of the last 30 days), page
-    by page from an index (by name: the players' names first): the same pages as summing every
-    game of the period."""
+def test_stored_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: str, descending: bool) -> None:
+    """The rankings read the stored sums (all time, this year), page by page from an index (by
+    name: the players' names first): the same pages as summing every game of the period."""
     for ruleset in ("mizerka", "misere"):
         for period in ("all", "year", "30d"):
             filters = stats.Filters(ruleset, period)
             for page in (1, 2, 3):
                 kept, summed = (
-                    stats.rankings(filters, TODAY, sort, descending, page, per_page=2, kept=kept)
-                    for kept in (True, False)
+                    stats.rankings(filters, TODAY, sort, descending, page, per_page=2, stored=stored)
+                    for stored in (True, False)
                 )
                 assert (table(kept), kept.page, kept.pages, kept.count) == (
                     table(summed),

@@ -84,7 +84,7 @@ def correct_deal(game_id: str, number: int) -> Any:
         if not deal.pending or any((value or "").strip() for value in form.tricks.data[: len(names)]):
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
         corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
-        services.correct_deals(game_id, corrections, expected_version=form.version.data, seen=game)
+        services.correct_deals(game_id, corrections, expected_version=form.version.data)
     except Refusal as refused:
         return write.refused(refused)
     if len(corrections) > 1:

@@ -194,14 +194,12 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
         return answer
     try:
         if form == "declare":
-            written = services.record_deal(game.id, number=number, seen=game, dry_run=True, **fields)
+            written = services.record_deal(game.id, number=number, dry_run=True, **fields)
         elif form == "tricks":
-            written = services.update_deal(
-                game.id, number, require_pending=True, seen=game, dry_run=True, **fields
-            )
+            written = services.update_deal(game.id, number, require_pending=True, dry_run=True, **fields)
         else:
             corrections = swapped(game, number, {"number": number, **fields}, data.get("swap_with"))
-            written = services.correct_deals(game.id, corrections, seen=game, dry_run=True)
+            written = services.correct_deals(game.id, corrections, dry_run=True)
     except Refusal as refused:
         kind = refused.field or "form"
         raw = [data.get(f"{kind}-{seat}") for seat in range(players)]

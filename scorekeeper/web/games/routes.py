@@ -314,9 +314,7 @@ def record_deal(game_id: str) -> Any:
     """Record the next deal: the declaration (and the tricks where a deal has no declaration)."""
     form = DeclareForm()
     # The deal number is what makes a double tap or a stale form harmless: it is required here.
-    write = open_write(
-        game_id, form, _refused_at_field(declare=form), complete=form.number.data is not None, trusted=True
-    )
+    write = open_write(game_id, form, _refused_at_field(declare=form), complete=form.number.data is not None)
     ruleset, names = write.game.ruleset, write.game.setup.players
     number = form.number.data
     fields: dict[str, Any] = {}
@@ -330,7 +328,7 @@ def record_deal(game_id: str) -> Any:
         counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
         if isinstance(number, int) and (counts or not ruleset.declares(number)):
             fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-        after = services.record_deal(game_id, number=number, seen=write.game, **fields)
+        after = services.record_deal(game_id, number=number, **fields)
         deal = after.deal
     except Refusal as refused:
         # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
@@ -373,15 +371,11 @@ def _declared(number: int, contract_label: str) -> str:
 def enter_tricks(game_id: str, number: int) -> Any:
     """The tricks of the declared deal ``number``."""
     form = TricksForm()
-    write = open_write(
-        game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number, trusted=True
-    )
+    write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
     tricks: list[Any] = []
     try:
         tricks = per_seat_numbers(form.tricks.data, write.game.setup.players, "tricks")
-        after = services.update_deal(
-            game_id, number, tricks=tricks, require_pending=True, seen=write.game
-        ).state
+        after = services.update_deal(game_id, number, tricks=tricks, require_pending=True).state
     except Refusal as refused:
         # Save tapped twice: the second post may have read the game before the first wrote it,
         # so the game as it now is says whether these very counts are stored.
@@ -437,7 +431,7 @@ def undo(game_id: str) -> Any:
     number = form.number.data
     assert number is not None
     try:
-        services.undo_deal(game_id, number, expected_version=form.version.data, seen=write.game)
+        services.undo_deal(game_id, number, expected_version=form.version.data)
     except Refusal as refused:
         return write.refused(refused)
     flash(gettext("Deal %(deal)d undone.", deal=number), "ok")
