@@ -9,11 +9,12 @@ only.  Tests check the stored figures always equal the replay.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Integer, cast, delete, func, insert, literal, select, union_all
+from sqlalchemy import Integer, bindparam, cast, delete, func, insert, literal, select, union_all
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
@@ -26,12 +27,14 @@ from .sums import record_columns
 def store_figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date) -> None:
     """Make the game's stored figures those of ``state`` (inside the caller's transaction)."""
     game_rows, deal_rows = figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-    db.session.execute(delete(DealResult).where(DealResult.game_id == game_id))
-    db.session.execute(delete(GameResult).where(GameResult.game_id == game_id))
-    # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch.
-    db.session.execute(insert(GameResult).execution_options(render_nulls=True), game_rows)
+    # The tables, not the ORM classes: plain statements, no session objects to keep in step.
+    game_results, deal_results = GameResult.__table__, DealResult.__table__
+    db.session.execute(delete(deal_results).where(deal_results.c.game_id == game_id))
+    db.session.execute(delete(game_results).where(game_results.c.game_id == game_id))
+    db.session.execute(insert(game_results), game_rows)
     if deal_rows:
-        db.session.execute(insert(DealResult).execution_options(render_nulls=True), deal_rows)
+        # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch.
+        db.session.execute(insert(deal_results).execution_options(render_nulls=True), deal_rows)
     refresh_totals(player_ids, state.setup.ruleset)
 
 
@@ -42,27 +45,42 @@ def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None 
     The players' rows are locked first (PostgreSQL), so two games sharing a player that are
     written at the same moment take turns here, and the second sums what the first wrote.
     """
-    chosen: list[ColumnElement[bool]] = []
-    stale = delete(PlayerTotal)
+    params: dict[str, Any] = {"ruleset": ruleset}
     if player_ids is not None:
-        ids = sorted(set(player_ids))
-        # FOR NO KEY UPDATE: it queues writers here but not the foreign-key checks (KEY SHARE) of
-        # the rows just inserted for these players; FOR UPDATE would deadlock two such writers.
-        db.session.execute(
-            select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update(key_share=True)
-        )
-        stale = stale.where(PlayerTotal.player_id.in_(ids))
-        chosen.append(GameResult.player_id.in_(ids))
-    if ruleset is not None:
-        stale = stale.where(PlayerTotal.ruleset == ruleset)
-        chosen.append(GameResult.ruleset == ruleset)
+        params["ids"] = sorted(set(player_ids))
+        db.session.execute(_LOCK_PLAYERS, params)
+    stale, summed = _resum(player_ids is not None, ruleset is not None)
+    db.session.execute(stale, params)
+    db.session.execute(summed, params)
+
+
+# FOR NO KEY UPDATE: it queues writers here but not the foreign-key checks (KEY SHARE) of the rows
+# just inserted for these players; FOR UPDATE would deadlock two such writers.
+_LOCK_PLAYERS = (
+    select(Player.id)
+    .where(Player.id.in_(bindparam("ids", expanding=True)))
+    .order_by(Player.id)
+    .with_for_update(key_share=True)
+)
+_TOTAL_COLUMNS = ["player_id", "ruleset", "year", "games", "wins", "deals", "deal_wins", "points", "best"]
+
+
+@functools.cache
+def _resum(by_players: bool, by_ruleset: bool) -> tuple[Any, Any]:
+    """The DELETE of the stale ``player_totals`` and the INSERT summing them again, for some players
+    (``ids``) and one ruleset (``ruleset``) or all: built once, the players' sums are on every write."""
+    totals = PlayerTotal.__table__
+    stale = delete(totals)
+    chosen: list[ColumnElement[bool]] = []
+    if by_players:
+        stale = stale.where(totals.c.player_id.in_(bindparam("ids", expanding=True)))
+        chosen.append(GameResult.player_id.in_(bindparam("ids", expanding=True)))
+    if by_ruleset:
+        stale = stale.where(totals.c.ruleset == bindparam("ruleset"))
+        chosen.append(GameResult.ruleset == bindparam("ruleset"))
     year = cast(func.extract("year", GameResult.played_on), Integer)
     sums = union_all(_summed(literal(ALL_TIME, Integer), chosen), _summed(year, chosen, year))
-    db.session.execute(stale)
-    db.session.execute(insert(PlayerTotal).from_select(_TOTAL_COLUMNS, sums))
-
-
-_TOTAL_COLUMNS = ["player_id", "ruleset", "year", "games", "wins", "deals", "deal_wins", "points", "best"]
+    return stale, insert(totals).from_select(_TOTAL_COLUMNS, sums)
 
 
 def _summed(year: Any, where: list[Any], *grouped: Any) -> Any:
