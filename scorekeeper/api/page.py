@@ -23,7 +23,7 @@ from ..errors import not_found, refusal
 from ..rules import N_, Refusal
 from ..services import Replayed
 from ..services.store import bad_key
-from . import routes
+from . import routes, writes
 
 bp = Blueprint("page_api", __name__, url_prefix="/games/<game_id>/sync")
 bp.register_error_handler(Refusal, routes.refusal_answer)
@@ -51,22 +51,22 @@ def authorised(game_id: str) -> services.Stamp:
 @bp.post("/deals")
 def record_deal(game_id: str) -> Response:
     """As ``POST /api/v1/games/<id>/deals``."""
-    return routes.record(game_id, authorised(game_id))
+    return writes.record(game_id, authorised(game_id))
 
 
 @bp.put("/deals/<int:number>")
 def correct_deal(game_id: str, number: int) -> Response:
     """As ``PUT /api/v1/games/<id>/deals/<number>``."""
-    return routes.correct(game_id, number, authorised(game_id))
+    return writes.correct(game_id, number, authorised(game_id))
 
 
 @bp.patch("/deals")
 def correct_deals(game_id: str) -> Response:
     """As ``PATCH /api/v1/games/<id>/deals``."""
-    return routes.correct_several(game_id, authorised(game_id))
+    return writes.correct_several(game_id, authorised(game_id))
 
 
 @bp.delete("/deals/<int:number>")
 def undo_deal(game_id: str, number: int) -> Response:
     """As ``DELETE /api/v1/games/<id>/deals/<number>``."""
-    return routes.undo(game_id, number, authorised(game_id))
+    return writes.undo(game_id, number, authorised(game_id))

@@ -10,23 +10,21 @@ contract's error body by one handler, with the status the registry gives its cod
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Response, current_app, make_response, request, url_for
 from pydantic import BaseModel, ValidationError
 
 from .. import pagecache, services, transfer
-from ..access import bearer_key
 from ..errors import not_found, refusal, status_for
 from ..extensions import limit_game_creation
 from ..messages import say
 from ..rules import N_, Refusal
-from ..services import Once, Replayed, Snapshot, Written
+from ..services import Replayed, Snapshot
 from . import bp, shapes
 from .errors import error_body
 from .openapi import openapi_document
-from .serialize import created_body, deal_body, game_body, rulesets_body, state_body
+from .serialize import created_body, game_body, rulesets_body
 
 Body = TypeVar("Body", bound=shapes.Request)
 
@@ -128,87 +126,6 @@ def given(body: shapes.Request) -> dict[str, Any]:
     return {name: getattr(body, name) for name in type(body).model_fields if name in body.model_fields_set}
 
 
-def authorised(game_id: str) -> services.Stamp:
-    """The game's stamp (404 if there is none), once the bearer key is shown to be its edit key (401, 403)."""
-    return services.authorised_game(game_id, bearer_key(request))
-
-
-def expected_version(game: services.Stamp) -> int | None:
-    """The game version an ``If-Match`` header insists on (None without the header).
-
-    RFC 9110: the condition holds when any listed tag is the current one (strong
-    comparison, so a weak ``W/"v3"`` never does) or the header is ``*`` (the game
-    exists, or ``authorised`` would have answered 404).  Then the write must still
-    find the version read here; otherwise no version can match, and the service
-    answers ``stale``.
-    """
-    if not request.headers.get("If-Match"):
-        return None
-    return game.version if request.if_match.contains(etag(game.version)) else -1
-
-
-def dry_run() -> bool:
-    """Whether ``?dry_run=true`` asks for a preview: checked and scored, nothing stored.
-
-    Only ``true`` and ``false`` are understood, and ``dry_run`` is the only query
-    parameter a write takes; anything else (a typo such as ``?dry-run=true``, or the
-    parameter twice) is refused with 400 ``bad_query`` rather than taken for a real write.
-    """
-    for name in request.args:
-        if name != "dry_run":
-            raise refusal(
-                "bad_query",
-                N_("Unknown query parameter %(given)s; this call takes dry_run."),
-                name[:40],
-                given=repr(name[:40]),
-            )
-    values = request.args.getlist("dry_run")
-    value = values[0] if len(values) == 1 else (None if not values else "")
-    if value is None or value == "false":
-        return False
-    if value == "true":
-        return True
-    raise refusal("bad_query", N_("dry_run must be true or false."), "dry_run")
-
-
-#: What a deal write answers once made: its status and body (as sent).
-Answer = Callable[[Written], tuple[int, str]]
-
-
-def once(game_id: str, path: str, answer: Answer, *, preview: bool = False) -> Once | None:
-    """The request's ``Idempotency-Key`` (None without one, or for a dry run).
-
-    ``path``: the write's path within the game (``deals``, ``deals/3``), so that the API's
-    route and the game page's (``/games/<id>/sync/``) are the same request.  A key not 1-64
-    characters of A-Z a-z 0-9 - _ is 400 ``bad_idempotency_key`` (a dry run's too, as the real
-    call's would be).  The write looks the key up once it holds the game (``Once.check``).
-    """
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    key = services.valid_key(key)
-    if preview:
-        return None
-    fingerprint = services.fingerprint(request.method, path, request.get_data(cache=True))
-    return Once(game_id, key, fingerprint, answer)
-
-
-def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
-    """The answer of a write just made (the one its key keeps, when it has one)."""
-    status, body = kept.given if kept is not None and kept.given is not None else answer(written)
-    if not body:
-        return current_app.response_class(body, status=status)
-    return current_app.response_class(body, status=status, mimetype="application/json")
-
-
-def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:
-    """A correction's given fields as the service takes them (per-player values as ``_per_player``)."""
-    return {
-        field: (_per_player(value) if field in ("bids", "tricks") else value)
-        for field, value in given(body).items()
-    }
-
-
 def json_body(payload: BaseModel | dict[str, Any]) -> str:
     """``payload`` (a model of ``shapes``, or the OpenAPI document) as JSON text.
 
@@ -308,119 +225,3 @@ def game(game_id: str) -> Response:
 def export_game(game_id: str) -> Response:
     """200: the game's facts (format ``scorekeeper-game``, version 1), the body ``/games/import`` takes."""
     return no_cache(json_response(transfer.export_game(services.get_game(game_id))))
-
-
-@bp.post("/games/<game_id>/deals")
-def record_deal(game_id: str) -> Response:
-    """201: the next deal recorded (pending without ``tricks``); answers with the deal.
-
-    ``?dry_run=true``: 200 with the deal as it would be recorded, nothing stored.
-    """
-    return record(game_id, authorised(game_id))
-
-
-def record(game_id: str, game: services.Stamp) -> Response:
-    """Record the next deal on ``game`` (as read when its key was checked): the view's body."""
-    preview = dry_run()
-
-    def answer(written: Written) -> tuple[int, str]:
-        assert written.deal is not None
-        return 200 if preview else 201, json_body(deal_body(written.setup, written.deal))
-
-    kept = once(game_id, "deals", answer, preview=preview)
-    body = parse_body(shapes.RecordDeal)
-    written = services.record_deal(
-        game_id,
-        expected_version=expected_version(game),
-        key_hash=game.edit_key_hash,
-        dry_run=preview,
-        once=kept,
-        number=body.number,
-        contract=body.contract,
-        bids=_per_player(body.bids),
-        tricks=_per_player(body.tricks),
-    )
-    return answered(answer, written, kept)
-
-
-@bp.put("/games/<game_id>/deals/<int:number>")
-def correct_deal(game_id: str, number: int) -> Response:
-    """200: a recorded deal completed or corrected, the whole game re-validated by replay.
-
-    Only the fields present change; ``"tricks": null`` makes the last deal pending again.
-    ``?dry_run=true``: the same answer, nothing stored.
-    """
-    return correct(game_id, number, authorised(game_id))
-
-
-def correct(game_id: str, number: int, game: services.Stamp) -> Response:
-    """Complete or correct deal ``number`` of ``game``: the view's body."""
-    preview = dry_run()
-    kept = once(game_id, f"deals/{number}", _deal_answer, preview=preview)
-    body = parse_body(shapes.CorrectDeal)
-    written = services.update_deal(
-        game_id,
-        number,
-        expected_version=expected_version(game),
-        key_hash=game.edit_key_hash,
-        dry_run=preview,
-        once=kept,
-        **_changes(body),
-    )
-    return answered(_deal_answer, written, kept)
-
-
-def _deal_answer(written: Written) -> tuple[int, str]:
-    """200 and the deal written."""
-    assert written.deal is not None
-    return 200, json_body(deal_body(written.setup, written.deal))
-
-
-@bp.patch("/games/<game_id>/deals")
-def correct_deals(game_id: str) -> Response:
-    """200: several recorded deals corrected at once, replayed together; answers the whole game state.
-
-    Any refusal changes nothing.  ``?dry_run=true``: the same answer, nothing stored.
-    """
-    return correct_several(game_id, authorised(game_id))
-
-
-def correct_several(game_id: str, game: services.Stamp) -> Response:
-    """Correct several deals of ``game`` at once: the view's body."""
-    preview = dry_run()
-
-    def answer(written: Written) -> tuple[int, str]:
-        return 200, json_body(state_body(game_id, written.setup, written.state))
-
-    kept = once(game_id, "deals", answer, preview=preview)
-    body = parse_body(shapes.CorrectDeals)
-    corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
-    written = services.correct_deals(
-        game_id,
-        corrections,
-        expected_version=expected_version(game),
-        key_hash=game.edit_key_hash,
-        dry_run=preview,
-        once=kept,
-    )
-    return answered(answer, written, kept)
-
-
-@bp.delete("/games/<game_id>/deals/<int:number>")
-def undo_deal(game_id: str, number: int) -> Response:
-    """204: the last recorded deal removed; any other deal is ``409 not_last_deal``."""
-    return undo(game_id, number, authorised(game_id))
-
-
-def undo(game_id: str, number: int, game: services.Stamp) -> Response:
-    """Remove the last deal ``number`` of ``game``: the view's body."""
-    kept = once(game_id, f"deals/{number}", _undone)
-    version = expected_version(game)
-    written = services.undo_deal(
-        game_id, number, expected_version=version, key_hash=game.edit_key_hash, once=kept
-    )
-    return answered(_undone, written, kept)
-
-
-def _undone(_written: Written) -> tuple[int, str]:
-    return 204, ""

@@ -16,7 +16,9 @@ from ..rules import TRICKS_PER_DEAL  # noqa: E402
 from . import language  # noqa: E402,F401
 from . import offline as service_worker  # noqa: E402,F401
 from .games import corrections as games_corrections  # noqa: E402,F401
+from .games import deals as games_deals  # noqa: E402,F401
 from .games import entry as games_entry  # noqa: E402,F401
+from .games import pencil as games_pencil  # noqa: E402,F401
 from .games import routes as games_routes  # noqa: E402,F401
 from .games.presenters import contract_mark  # noqa: E402
 from .people import admin as people_admin  # noqa: E402,F401

@@ -7,16 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-import segno
-from flask import url_for
-from flask_babel import format_date, gettext
-from markupsafe import Markup
+from flask_babel import gettext
 
-from ...charts import signed
 from ...messages import term
 from ...rules import N_, DealState, GameSetup, Ruleset, graphemes
 from ...services import Snapshot
-from ...stats import PhoneGame
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
 ROLE_LABELS = {
@@ -386,36 +381,6 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
     )
 
 
-@dataclass(frozen=True)
-class ShareLink:
-    url: str
-    qr_svg: Markup
-
-
-def qr_svg(url: str) -> Markup:
-    """A QR code of ``url`` as inline SVG, titled in the request's language."""
-    return _qr_svg(url, str(gettext("QR code")))
-
-
-@functools.lru_cache(maxsize=256)
-def _qr_svg(url: str, title: str) -> Markup:
-    """A QR code of ``url`` as inline SVG, drawn on the server.
-
-    Kept per process: drawing one takes milliseconds (most of the scorer's game page,
-    see bench/README.md), and a game's two links stay the same for the whole game.
-    """
-    code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title=title, omitsize=True)
-    return Markup(svg)
-
-
-def share_links(game_id: str) -> dict[str, ShareLink]:
-    """The watch link (read-only).  The hand-over link is made on demand, on a page of its own
-    (``routes.hand_over``): the game page, which the phone may keep, carries no key or token."""
-    watch = url_for("web.game", game_id=game_id, _external=True)
-    return {"watch": ShareLink(watch, qr_svg(watch))}
-
-
 CONTRACT_MARKS = {
     "clubs": "♣",
     "diamonds": "♦",
@@ -441,30 +406,3 @@ def contract_mark(contract_id: str) -> str:
     if mark is None:
         return contract_id[:3].title()
     return mark if contract_id in SUITS else gettext(mark)
-
-
-def phone_game(found: PhoneGame) -> dict[str, object]:
-    """One of this phone's games as the home page's script fills it in: the texts the home list
-    shows for a game, in the request's language (``templates/web/home.html``: ``game_items``)."""
-    game = found.game
-    leader = ""
-    if game.leaders:
-        names, lead = " & ".join(game.leaders), signed(game.lead) if game.lead is not None else "–"
-        if game.finished:
-            leader = gettext("Won by: %(names)s (%(lead)s)", names=names, lead=lead)
-        else:
-            leader = gettext("Leader: %(names)s (%(lead)s)", names=names, lead=lead)
-    return {
-        "id": game.id,
-        "url": url_for("web.game", game_id=game.id),
-        "players": " · ".join(game.names),
-        "ruleset": str(game.ruleset.name),
-        "finished": game.finished,
-        "deal": ""
-        if game.finished
-        else gettext("Deal %(number)s/%(count)s", number=game.deal_now, count=game.deal_count),
-        "leader": leader,
-        "date": str(format_date(game.played_on, "medium")),
-        "datetime": game.played_on.isoformat(),
-        "held": found.held,
-    }

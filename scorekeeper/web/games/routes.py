@@ -14,7 +14,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext
@@ -23,32 +22,30 @@ from werkzeug.wrappers import Response
 
 from ... import access, charts, pagecache, services, stats
 from ...access import can_edit, give_pencil
-from ...errors import Kind, kind_of, status_for
+from ...errors import status_for
 from ...extensions import limit_game_creation
 from ...i18n import current_language
-from ...messages import say, shown, term
+from ...messages import say, shown
 from ...models import today, utcnow
-from ...rules import N_, RULESETS, Refusal, get_ruleset
-from ...services import Snapshot, keyring
+from ...rules import RULESETS, Refusal, get_ruleset
+from ...services import Snapshot
 from ...services.store import plausible_id
 from .. import bp
-from ..attempts import limit_failed_attempts
-from ..loading import Redraw, load_game, open_write, require_editor
+from ..loading import Redraw, load_game, require_editor
 from ..validators import refusal_of
-from .entry import already_stored, field_errors, forbidden_bid, seat_values
+from .entry import field_errors, forbidden_bid, seat_values
 from .forms import (
     DeclareForm,
     HandOverForm,
     NewGameForm,
     RematchForm,
-    TakeForm,
     TricksForm,
     UndoForm,
     number_or_raw,
-    per_seat_numbers,
 )
 from .plan import offline_plan
-from .presenters import ShareLink, game_view, name_marks, phone_game, qr_svg, share_links
+from .presenters import game_view, name_marks
+from .sharing import phone_game, share_links
 
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its
 #: undo near the top for a few seconds.  Not a message: the page does not show it as one.
@@ -309,135 +306,6 @@ def game(game_id: str) -> Any:
     return response
 
 
-@bp.post("/games/<game_id>/deals")
-def record_deal(game_id: str) -> Any:
-    """Record the next deal: the declaration (and the tricks where a deal has no declaration)."""
-    form = DeclareForm()
-    # The deal number is what makes a double tap or a stale form harmless: it is required here.
-    write = open_write(game_id, form, _refused_at_field(declare=form), complete=form.number.data is not None)
-    ruleset, names = write.game.ruleset, write.game.setup.players
-    number = form.number.data
-    fields: dict[str, Any] = {}
-    try:
-        if ruleset.declares_contract:
-            fields["contract"] = form.contract.data or None
-        if isinstance(number, int) and ruleset.bids_in(number):
-            fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
-        # A deal without a declaration has its tricks; so has a chooser's last contract, whose
-        # form asks for the counts at once (the contract travels with them).
-        counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
-        if isinstance(number, int) and (counts or not ruleset.declares(number)):
-            fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-        after = services.record_deal(game_id, number=number, **fields)
-        deal = after.deal
-    except Refusal as refused:
-        # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
-        # finds the deal stored as it asks; it is answered as the first was.  A post for an
-        # older deal is compared with that deal alone, so it never reaches a newer one.
-        asked = any(value is not None for value in fields.values())
-        now = load_game(game_id) if asked and kind_of(refused.code) is Kind.CONFLICT else None
-        if isinstance(number, int) and now is not None and already_stored(now, number, fields):
-            stored = now.state.deals[number - 1]
-            if stored.pending:
-                return _saved_twice(game_id, _declared(number, ruleset.contract_label(stored.contract)))
-            if now.state.finished and number == now.state.deal_count:
-                return _saved_twice(game_id, gettext("That was the last deal: the game is over."), number)
-            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number), number)
-        return write.refused(refused)
-    assert deal is not None
-    if deal.pending:
-        flash(_declared(deal.number, ruleset.contract_label(deal.contract)), "ok")
-    elif after.state.finished:
-        flash(gettext("That was the last deal: the game is over."), "ok")
-    else:
-        flash(gettext("Deal %(deal)d recorded.", deal=deal.number), "ok")
-    if not deal.pending:
-        flash(str(deal.number), SAVED)
-    return redirect(url_for("web.game", game_id=game_id), code=303)
-
-
-def _declared(number: int, contract_label: str) -> str:
-    """What a declared deal's save says: its contract, and what comes next."""
-    return str(
-        gettext(
-            "Deal %(deal)d: %(contract)s. Enter the tricks when played.",
-            deal=number,
-            contract=term(contract_label),
-        )
-    )
-
-
-@bp.post("/games/<game_id>/deals/<int:number>/tricks")
-def enter_tricks(game_id: str, number: int) -> Any:
-    """The tricks of the declared deal ``number``."""
-    form = TricksForm()
-    write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
-    tricks: list[Any] = []
-    try:
-        tricks = per_seat_numbers(form.tricks.data, write.game.setup.players, "tricks")
-        after = services.update_deal(game_id, number, tricks=tricks, require_pending=True).state
-    except Refusal as refused:
-        # Save tapped twice: the second post may have read the game before the first wrote it,
-        # so the game as it now is says whether these very counts are stored.
-        now = load_game(game_id) if tricks and kind_of(refused.code) is Kind.CONFLICT else None
-        if now is not None and already_stored(now, number, {"tricks": tricks}):
-            last = now.state.finished and number == now.state.deal_count
-            return _saved_twice(
-                game_id,
-                gettext("That was the last deal: the game is over.")
-                if last
-                else gettext("Deal %(deal)d recorded.", deal=number),
-                number,
-            )
-        return write.refused(refused)
-    if after.finished:
-        flash(gettext("That was the last deal: the game is over."), "ok")
-    else:
-        flash(gettext("Deal %(deal)d recorded.", deal=number), "ok")
-    flash(str(number), SAVED)
-    return redirect(url_for("web.game", game_id=game_id), code=303)
-
-
-def _saved_twice(game_id: str, message: str, saved: int | None = None) -> Response:
-    """The answer to the second post of a double tap: the success the first one had, said once
-    (and the undo of the deal ``saved``, whose tricks were stored, offered once)."""
-    flashed = [text for _, text in session.get("_flashes", [])]
-    if message not in flashed:
-        flash(message, "ok")
-    if saved is not None and str(saved) not in flashed:
-        flash(str(saved), SAVED)
-    return redirect(url_for("web.game", game_id=game_id), code=303)
-
-
-@bp.get("/games/<game_id>/deals")
-@bp.get("/games/<game_id>/deals/<int:number>/tricks")
-@bp.get("/games/<game_id>/undo")
-@bp.get("/games/<game_id>/rematch")
-@bp.get("/games/<game_id>/hand-over")
-def back_to_game(game_id: str, number: int | None = None) -> Response:
-    """A write's address reloaded (the page a refused post drew again): the game page, not a 405."""
-    return redirect(url_for("web.game", game_id=game_id), code=303)
-
-
-@bp.post("/games/<game_id>/undo")
-def undo(game_id: str) -> Any:
-    """Undo the last recorded deal (after the confirmation on the game page)."""
-    form = UndoForm()
-
-    def redraw(game: Snapshot, error: Refusal) -> Response:
-        return _render_game(game, errors={"undo": say(error)}, status=status_for(error.code))
-
-    write = open_write(game_id, form, redraw, complete=form.number.data is not None)
-    number = form.number.data
-    assert number is not None
-    try:
-        services.undo_deal(game_id, number, expected_version=form.version.data)
-    except Refusal as refused:
-        return write.refused(refused)
-    flash(gettext("Deal %(deal)d undone.", deal=number), "ok")
-    return redirect(url_for("web.game", game_id=game_id), code=303)
-
-
 @bp.get("/games/<game_id>/scoresheet")
 def scoresheet(game_id: str) -> str:
     """The printable scoresheet: contract grid, deal log with running totals, standings."""
@@ -455,70 +323,6 @@ def scoresheet(game_id: str) -> str:
         if reusable:
             pagecache.keep(key, body)
     return body
-
-
-@bp.post("/games/<game_id>/hand-over")
-def hand_over(game_id: str) -> Any:
-    """A new hand-over link: a one-time token, good for one phone and a few minutes.
-
-    Made on demand and shown on a page of its own that no cache keeps, so that the game
-    page (which the phone keeps for offline use) never carries a key or a token.
-    """
-    game = load_game(game_id)
-    require_editor(game)
-    form = HandOverForm()
-    if not form.validate_on_submit():
-        abort(400)
-    token = access.new_hand_over(game_id)
-    link = url_for("web.take_pencil", game_id=game_id, _external=True) + "#" + token
-    seconds = int(current_app.config["HAND_OVER_SECONDS"])
-    response = make_response(
-        render_template(
-            "web/hand_over.html",
-            game=game_view(game, editable=True),
-            link=ShareLink(link, qr_svg(link)),
-            minutes=max(1, (seconds + 59) // 60),
-            again=HandOverForm(formdata=None),
-        )
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-#: Why a hand-over code was refused, by what became of it.
-TAKE_REFUSED = {
-    keyring.HandOverOutcome.USED: N_(
-        "This hand-over link has already been used. Ask the scorer to make a new one."
-    ),
-    keyring.HandOverOutcome.EXPIRED: N_("This hand-over link has expired. Ask the scorer to make a new one."),
-    keyring.HandOverOutcome.UNKNOWN: N_("That hand-over code does not belong to this game."),
-}
-
-
-@bp.route("/games/<game_id>/take", methods=["GET", "POST"])
-@limit_failed_attempts("take")
-def take_pencil(game_id: str) -> Any:
-    """The hand-over link's landing page: the one-time code comes in the fragment (or typed),
-    never the URL.  It works once, and only until it expires.
-
-    A small script posts the fragment's code here; without scripts the code can be pasted.
-    """
-    game = load_game(game_id)
-    form = TakeForm()
-    error = None
-    if form.validate_on_submit():
-        outcome = access.take_hand_over(game_id, (form.key.data or "").strip())
-        if outcome is keyring.HandOverOutcome.TAKEN:
-            flash(gettext("This phone can now enter the score."), "ok")
-            return redirect(url_for("web.game", game_id=game_id), code=303)
-        error = gettext(TAKE_REFUSED[outcome])
-    status = 403 if error else (422 if request.method == "POST" else 200)
-    response = make_response(
-        render_template("web/take.html", game=game_view(game, editable=False), form=form, error=error),
-        status,
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.get("/rules")
