@@ -22,10 +22,10 @@ from datetime import timedelta
 from flask import Flask, Request, current_app, g, request, session
 from werkzeug.wrappers import Response
 
+from . import services
 from .config import HAND_OVER_SECONDS
 from .pagecache import Lru
 from .services import Snapshot, hash_key, keyring
-from .services.store import transaction
 
 #: The one cookie that names this browser's keyring.
 DEVICE_COOKIE = "sk_device"
@@ -117,7 +117,7 @@ def give_pencil(game_ids: Iterable[str]) -> None:
     game_ids = list(game_ids)
     if not game_ids:
         return
-    with transaction():
+    with services.transaction():
         device_hash, token = keyring.device_for_grant(device())
         keyring.add_grants(device_hash, game_ids)
     _made_device(device_hash, token)
@@ -135,7 +135,7 @@ def _made_device(device_hash: str, token: str | None) -> None:
 
 def take_hand_over(game_id: str, token: str) -> keyring.HandOverOutcome:
     """Spend a hand-over token and, if it was good, grant this browser the game's pencil (one transaction)."""
-    with transaction():
+    with services.transaction():
         outcome = keyring.use_hand_over(game_id, token)
         if outcome is keyring.HandOverOutcome.TAKEN:
             device_hash, made = keyring.device_for_grant(device())
@@ -149,7 +149,7 @@ def take_hand_over(game_id: str, token: str) -> keyring.HandOverOutcome:
 def new_hand_over(game_id: str) -> str:
     """A one-time hand-over token for the game (the caller holds its pencil)."""
     lifetime = timedelta(seconds=float(current_app.config["HAND_OVER_SECONDS"]))
-    with transaction():
+    with services.transaction():
         return keyring.new_hand_over(game_id, lifetime)
 
 
@@ -229,7 +229,7 @@ def sign_in_admin(key: str) -> bool:
         return False
     lifetime = timedelta(seconds=float(current_app.config["ADMIN_SESSION_SECONDS"]))
     before = session.get(ADMIN_SESSION)
-    with transaction():
+    with services.transaction():
         if isinstance(before, str) and before:  # signed in again: the session it replaces ends
             keyring.close_admin_session(before)
         token = keyring.open_admin_session(_admin_mark(), lifetime)
@@ -242,6 +242,6 @@ def sign_out_admin() -> None:
     """End the session on the server (a copy of the cookie no longer works) and in this browser."""
     token = session.pop(ADMIN_SESSION, None)
     if isinstance(token, str) and token:
-        with transaction():
+        with services.transaction():
             keyring.close_admin_session(token)
     g.is_admin = False

@@ -22,7 +22,6 @@ from ..access import device, holds_key
 from ..errors import not_found, refusal
 from ..rules import N_, Refusal
 from ..services import Replayed
-from ..services.store import bad_key
 from . import routes, writes
 
 bp = Blueprint("page_api", __name__, url_prefix="/games/<game_id>/sync")
@@ -44,7 +43,7 @@ def authorised(game_id: str) -> services.Stamp:
             "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
         )
     if not holds_key(game_id):
-        raise bad_key()
+        raise services.bad_key()
     return game
 
 

@@ -9,7 +9,8 @@ Views and the API call these and nothing lower.  A refused call raises the engin
 - deals: ``record_deal``, ``update_deal``, ``correct_deals``, ``undo_deal`` (each may be a dry run);
 - access: ``authorised_game`` (the API's edit key), ``keyring`` (the keys a phone holds,
   hand-over tokens, admin sessions), ``Once`` (a deal write's ``Idempotency-Key``);
-- people: ``find_player``, ``get_player``, ``rename_player``, ``merge_players``.
+- people: ``find_player``, ``get_player``, ``rename_player``, ``merge_players``;
+- ``transaction``: the one way a write ends (commit, or roll back everything and say why).
 """
 
 from __future__ import annotations
@@ -28,7 +29,18 @@ from .people import (
     not_allowed,
     rename_player,
 )
-from .store import Snapshot, Stamp, Written, game_version, is_contention, ping, stamp
+from .store import (
+    Snapshot,
+    Stamp,
+    Written,
+    bad_key,
+    game_version,
+    is_contention,
+    ping,
+    plausible_id,
+    stamp,
+    transaction,
+)
 
 __all__ = [
     "UNSET",
@@ -40,6 +52,7 @@ __all__ = [
     "Written",
     "add_game",
     "authorised_game",
+    "bad_key",
     "correct_deals",
     "create_game",
     "find_player",
@@ -60,11 +73,13 @@ __all__ = [
     "parse_note",
     "parse_played_on",
     "ping",
+    "plausible_id",
     "rebuild_results",
     "record_deal",
     "rematch",
     "rename_player",
     "stamp",
+    "transaction",
     "undo_deal",
     "update_deal",
     "valid_key",

@@ -29,7 +29,6 @@ from ...messages import say, shown
 from ...models import today, utcnow
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
-from ...services.store import plausible_id
 from .. import bp
 from ..loading import Redraw, load_game, require_editor
 from ..validators import refusal_of
@@ -88,7 +87,9 @@ def this_phone_games() -> Response:
     """This phone's games, for the home page's script to show first (the page itself is the same
     for everyone, and kept): the games its keyring holds, and of ``opened`` (ids, comma-separated,
     that the phone remembers opening) those that exist.  Never kept anywhere: it is one phone's."""
-    opened = [game_id for game_id in request.args.get("opened", "").split(",") if plausible_id(game_id)]
+    opened = [
+        game_id for game_id in request.args.get("opened", "").split(",") if services.plausible_id(game_id)
+    ]
     found = stats.phone_games(access.device(), opened[: stats.MOST_OPENED])
     response = jsonify({"games": [phone_game(found_game) for found_game in found]})
     response.headers["Cache-Control"] = "no-store, private"
