@@ -23,7 +23,7 @@ from flask import Flask, Request, current_app, g, request, session
 from werkzeug.wrappers import Response
 
 from .config import HAND_OVER_SECONDS
-from .pagecache import Lru
+from .lru import Lru
 from .services import Snapshot, hash_key, keyring
 from .services.store import transaction
 

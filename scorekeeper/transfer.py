@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from . import services
+from . import caching, services
 from .errors import Kind, about_deal, kind_of
 from .extensions import db
 from .models import Deal, Game, Seat, utcnow
@@ -204,6 +204,7 @@ def import_game(data: object) -> tuple[Snapshot, str]:
         db.session.add(game)
         services.refresh_results(game)  # the imported game counts in the rankings at once
         imported = services.snapshot_of_new(game, ruleset, setup, records, state)
+        caching.changed(standings=True)
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .. import stats
+from .. import caching, stats
 from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Game, Player, Seat, today, utcnow
@@ -91,6 +91,7 @@ def create_game(
         ]
         figures = stats.figures(state, game_id=game_id, player_ids=player_ids, played_on=day)
         stats.send([(_NEW_GAME, game), (_NEW_SEATS, seats), *stats.new_game_steps(figures)])
+        caching.changed(players=player_ids)
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
@@ -211,6 +212,7 @@ def rebuild_results() -> int:
         game = db.session.get(Game, game_id)
         assert game is not None
         refresh_results(game)
+        caching.changed(standings=True)
         count += 1
         if count % 200 == 0:
             commit()

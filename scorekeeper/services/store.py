@@ -23,12 +23,12 @@ from flask import Flask, current_app
 from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from .. import stats
+from .. import caching, stats
 from ..database import on_its_own
 from ..errors import ConflictError, Refusal, not_found, refusal
 from ..extensions import db
+from ..lru import Lru
 from ..models import Deal, Game, Player, Seat, utcnow
-from ..pagecache import Lru
 from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
 from .idempotency import KEEP, Once
 
@@ -555,6 +555,7 @@ def _write(
             assert made is not None
             # The lock stamped the game before it was read again.
             version, now = current.version, current.updated_at
+        caching.changed(players=current.player_ids, standings=current.state.finished or change.after.finished)
     records = records_of(change.after.deals)
     keep(replace(current, version=version, updated_at=now, records=records, state=change.after, figures=made))
     return _written(current, change)

@@ -18,7 +18,6 @@ from .game_list import (
     ListedGame,
     PhoneGame,
     game_list,
-    latest_write,
     phone_games,
 )
 from .people import PersonLine, known_players, people, recent_players
@@ -64,7 +63,6 @@ __all__ = [
     "game_list",
     "keep_recent",
     "known_players",
-    "latest_write",
     "new_game_steps",
     "people",
     "percent",
