@@ -7,10 +7,10 @@ Two kinds of pages are kept, whole, as rendered:
   in the same transaction, so such a copy is never stale, only unused (it ages out).
 - The club's pages (home, the rankings, a player's page), named by **tags**: short random strings
   kept in the cache, one per thing a page shows that a write may change (``HOME``: the list of
-  games; ``STANDINGS``: every finished game's figures and every name; ``player_tag(id)``: one
-  player's games).  A write says what it changed with ``changed``; once its transaction commits,
-  the hook drops those tags, and the next view names (and renders) a new copy.  A busy club keeps
-  serving its rankings from the cache while games in progress are written.
+  games; ``PLAYERS``: the players' games, in progress too; ``STANDINGS``: every finished game's
+  figures and every name).  A write says what it changed with ``changed``; once its transaction
+  commits, the hook drops those tags, and the next view names (and renders) a new copy.  A busy
+  club keeps serving its rankings from the cache while games in progress are written.
 
 Copies live where ``CACHE_TYPE`` says (``config.cache_defaults``): in each process's memory, with
 the tags in files of the instance folder that every process of the server reads; or both in
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from flask import Flask, current_app, g, request, session
@@ -44,13 +44,9 @@ cache = Cache(with_jinja2_ext=False)
 tags = Cache(with_jinja2_ext=False)
 
 HOME = "home"
+PLAYERS = "players"
 STANDINGS = "standings"
 _NOTES = "scorekeeper_changed"  # in db.session.info: the tags a transaction's writes spoil
-
-
-def player_tag(player_id: int) -> str:
-    """The tag of one player's page (their games, in progress too)."""
-    return f"player:{player_id}"
 
 
 def init_app(app: Flask) -> None:
@@ -62,13 +58,12 @@ def init_app(app: Flask) -> None:
 # -- what a write changed --------------------------------------------------------------------------
 
 
-def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
-    """Note that the current transaction changes the home page's list and ``players``' pages; with
-    ``standings``, the rankings and every player's page too (a game finished, a finished game
-    changed, a name).  The copies go once the transaction commits; on a rollback nothing does."""
+def changed(*, standings: bool = False) -> None:
+    """Note that the current transaction changes a game: the home page's list and the players'
+    pages; with ``standings`` (a game finished, a finished game changed, a name), the rankings
+    too.  The copies go once the transaction commits; on a rollback nothing does."""
     notes: set[str] = db.session.info.setdefault(_NOTES, set())
-    notes.add(HOME)
-    notes.update(player_tag(player_id) for player_id in players)
+    notes.update((HOME, PLAYERS))
     if standings:
         notes.add(STANDINGS)
 
@@ -113,12 +108,9 @@ def _key(*parts: Hashable) -> str:
 
 
 def club_page(
-    *names: str | Callable[..., str],
-    bypass: Callable[[], bool] | None = None,
-    variant: Callable[[], Hashable] = str,
+    *names: str, bypass: Callable[[], bool] | None = None, variant: Callable[[], Hashable] = str
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
-    """A club page's view (returning its body), kept until a write changes one of ``names``' tags
-    (a name, or a function of the view's arguments that gives one).
+    """A club page's view (returning its body), kept until a write changes one of ``names``' tags.
 
     ``bypass``: when true, the page is this visitor's alone (rendered, never kept); ``variant``:
     what else the page depends on (who is looking).
@@ -129,7 +121,7 @@ def club_page(
         def kept(*args: Any, **kwargs: Any) -> str:
             # The tags first: whatever the page shows is read after them.  A read the request
             # began before them (a cookie taken over) may be older: then the page is not kept.
-            stamp = current_tags(*(name if isinstance(name, str) else name(**kwargs) for name in names))
+            stamp = current_tags(*names)
             fresh = not db.session().in_transaction()
             if not keepable() or (bypass is not None and bypass()):
                 return view(*args, **kwargs)

@@ -183,7 +183,7 @@ def cache_defaults(instance_path: str, settings: Settings) -> dict[str, Any]:
         "CACHE_TAGS": {
             "CACHE_TYPE": "FileSystemCache",
             "CACHE_DIR": str(Path(instance_path) / "cache"),
-            "CACHE_THRESHOLD": 0,  # a few files (one a player at most), never pruned
+            "CACHE_THRESHOLD": 0,  # three files, never pruned
             "CACHE_DEFAULT_TIMEOUT": 0,
         },
     }

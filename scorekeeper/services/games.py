@@ -91,7 +91,7 @@ def create_game(
         ]
         figures = stats.figures(state, game_id=game_id, player_ids=player_ids, played_on=day)
         stats.send([(_NEW_GAME, game), (_NEW_SEATS, seats), *stats.new_game_steps(figures)])
-        caching.changed(players=player_ids)
+        caching.changed()
         db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()

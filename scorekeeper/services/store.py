@@ -555,7 +555,7 @@ def _write(
             assert made is not None
             # The lock stamped the game before it was read again.
             version, now = current.version, current.updated_at
-        caching.changed(players=current.player_ids, standings=current.state.finished or change.after.finished)
+        caching.changed(standings=current.state.finished or change.after.finished)
     records = records_of(change.after.deals)
     keep(replace(current, version=version, updated_at=now, records=records, state=change.after, figures=made))
     return _written(current, change)

@@ -299,7 +299,6 @@ def game(game_id: str) -> Any:
     reusable = not editable and caching.keepable()
     body = caching.kept(("game", game_id, version)) if reusable else None
     if body is not None:
-        caching.drawn_at(url_for("web.game", game_id=game_id))
         return _game_headers(make_response(body, 200), version, editable)
     game = load_game(game_id)
     response = _render_game(game, editable=editable)
