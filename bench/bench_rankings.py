@@ -45,7 +45,8 @@ def make_app(url: str, instance: Path) -> Flask:
         "SECRET_KEY": "bench",
         "AUTO_MIGRATE": False,
         "SQLALCHEMY_DATABASE_URI": normalise_database_url(url),
-        "PAGE_CACHE_SIZE": 0,  # every request queries and renders
+        "CACHE_TYPE": "NullCache",  # every request queries and renders
+        "CACHE_NO_NULL_WARNING": True,
     }
     return create_app(config)
 

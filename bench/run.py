@@ -768,8 +768,6 @@ def bench_flat(
                 sides.append((server, values, phone_cookies(server.base, values["game_id"], None)))
             deals_file = workdir / "deals.txt"
             deals_file.write_text("\n")  # the routes only read
-            for club in clubs:
-                wait_until_quiet(club.url)
             print(f"[{name}] {small[0]} and {large[0]} games in turn: warming up ...", flush=True)
             for route in routes:
                 for server, values, cookies in sides:
@@ -820,14 +818,8 @@ def measure(
     deals_file.write_text("\n".join([create_body(), *deal_bodies()]) + "\n")
     cookies = phone_cookies(server.base, values["game_id"], key)
     result["game_id"] = values["game_id"]
-    # The club's pages are kept only once the club is quiet: wait for that before the counts
-    # (the second view of each) and before the measures; the routes that write come last.
-    clubs = any(route.club for route in routes)
-    if clubs:
-        wait_until_quiet(db.url)
+    # The routes that write come last.
     result["statements"] = count_statements(db, workdir, values, key, routes)
-    if clubs:
-        wait_until_quiet(db.url)
     print(f"[{name}] warming up ...", flush=True)
     # The afresh routes first: each of their requests keeps a page under a new URL, and a
     # few hundred of them push every kept page out of the workers' caches (PAGE_CACHE_SIZE).
@@ -955,22 +947,6 @@ def route_values(server: Server, url: str, game_id: str) -> dict[str, str]:
         "median": str(players[len(players) // 2][0]),
         "older": older.group(1),
     }
-
-
-def wait_until_quiet(url: str) -> None:
-    """Sleep until the club's latest write is older than the time its pages need to be kept."""
-    from scorekeeper.pagecache import settle_seconds
-
-    latest = sql_rows(url, "SELECT max(updated_at) FROM games")[0][0]
-    if latest is None:
-        return
-    if isinstance(latest, str):  # SQLite hands back text
-        latest = datetime.fromisoformat(latest)
-    quiet = (datetime.now(UTC).replace(tzinfo=None) - latest).total_seconds()
-    wait = settle_seconds() + 1 - quiet
-    if wait > 0:
-        print(f"waiting {wait:.0f} s for the club to be quiet (its pages are kept from then on)", flush=True)
-        time.sleep(wait)
 
 
 def run_route(

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from . import services
 from .config import HAND_OVER_SECONDS
-from .pagecache import Lru
+from .lru import Lru
 from .services import Snapshot, hash_key, keyring
 
 #: The one cookie that names this browser's keyring.

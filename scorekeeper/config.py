@@ -34,8 +34,9 @@ class Settings:
     admin_key: str | None = None  # SCOREKEEPER_ADMIN_KEY; None: one generated once into the instance folder
     auto_migrate: bool = True  # SCOREKEEPER_AUTO_MIGRATE=0 turns it off
     proxy_hops: int = 0  # SCOREKEEPER_PROXY_HOPS
+    redis_url: str | None = None  # REDIS_URL; None: kept pages in each process, rate limits too
     rate_limit_enabled: bool = True  # RATELIMIT_ENABLED
-    rate_limit_storage_uri: str = "memory://"  # RATELIMIT_STORAGE_URI
+    rate_limit_storage_uri: str | None = None  # RATELIMIT_STORAGE_URI; None: REDIS_URL, else memory
     game_create_rate_limit: str = GAME_CREATE_RATE_LIMIT  # GAME_CREATE_RATE_LIMIT
     hand_over_seconds: int = HAND_OVER_SECONDS  # SCOREKEEPER_HAND_OVER_SECONDS
     host: str = "127.0.0.1"  # HOST, for `make run`
@@ -52,8 +53,9 @@ class Settings:
             admin_key=_text(env, "SCOREKEEPER_ADMIN_KEY") or None,
             auto_migrate=_text(env, "SCOREKEEPER_AUTO_MIGRATE") != "0",
             proxy_hops=int(_text(env, "SCOREKEEPER_PROXY_HOPS") or 0),
+            redis_url=_text(env, "REDIS_URL") or None,
             rate_limit_enabled=_flag(env, "RATELIMIT_ENABLED", True),
-            rate_limit_storage_uri=_text(env, "RATELIMIT_STORAGE_URI") or "memory://",
+            rate_limit_storage_uri=_text(env, "RATELIMIT_STORAGE_URI") or None,
             game_create_rate_limit=_text(env, "GAME_CREATE_RATE_LIMIT") or GAME_CREATE_RATE_LIMIT,
             hand_over_seconds=int(_text(env, "SCOREKEEPER_HAND_OVER_SECONDS") or HAND_OVER_SECONDS),
             host=_text(env, "HOST") or "127.0.0.1",
@@ -116,10 +118,74 @@ def rate_limit_defaults(settings: Settings | None = None) -> dict[str, Any]:
     return {
         "RATELIMIT_ENABLED": settings.rate_limit_enabled,
         # In memory, each worker process counts for itself: N workers let N times the limit through.
-        # A shared store (e.g. redis://host:6379) makes the limit exact across workers and hosts.
-        "RATELIMIT_STORAGE_URI": settings.rate_limit_storage_uri,
+        # A shared store (REDIS_URL, or e.g. redis://host:6379) makes the limit exact across workers
+        # and hosts; an explicit RATELIMIT_STORAGE_URI wins.
+        "RATELIMIT_STORAGE_URI": settings.rate_limit_storage_uri or settings.redis_url or "memory://",
         "RATELIMIT_HEADERS_ENABLED": True,  # Retry-After on a 429
         "GAME_CREATE_RATE_LIMIT": settings.game_create_rate_limit,
+    }
+
+
+#: What is worth gzipping: text of every kind the app serves (pages, CSS, JS, SVG icons, JSON, CSV).
+COMPRESSIBLE = (
+    "text/html",
+    "text/css",
+    "text/csv",
+    "text/plain",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+)
+
+
+def compress_defaults() -> dict[str, Any]:
+    """Flask-Compress: gzip only (every phone takes it), at a level that keeps the game page and its
+    files far under 50 KB without costing a page much time; not below 600 bytes, where gzip's own
+    header and the extra response header eat the saving."""
+    return {
+        "COMPRESS_REGISTER": False,
+        "COMPRESS_MIMETYPES": list(COMPRESSIBLE),
+        "COMPRESS_ALGORITHM": ["gzip"],
+        "COMPRESS_LEVEL": 6,
+        "COMPRESS_MIN_SIZE": 600,
+        "COMPRESS_STREAMS": False,
+        "COMPRESS_EVALUATE_CONDITIONAL_REQUEST": False,  # the app answers its own 304s
+    }
+
+
+#: How long a kept page may stay unused before it goes (a write drops it sooner: ``caching``).
+CACHE_SECONDS = 600
+#: Pages one process keeps in memory (5 to 50 kB each) when there is no Redis.
+PAGES_PER_PROCESS = 200
+
+
+def cache_defaults(instance_path: str, settings: Settings) -> dict[str, Any]:
+    """Where kept pages live (Flask-Caching's ``CACHE_*``), and the tags that name the current ones.
+
+    With ``REDIS_URL``: both in Redis, shared by every process of every app server.  Without it:
+    the pages in each process's memory, the tags in files of the instance folder, which every
+    process of this server reads, so a write in one process is seen by the others at once.
+    """
+    if settings.redis_url:
+        shared = {"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": settings.redis_url}
+        return {
+            **shared,
+            "CACHE_KEY_PREFIX": "scorekeeper:",
+            "CACHE_DEFAULT_TIMEOUT": CACHE_SECONDS,
+            "CACHE_TAGS": {**shared, "CACHE_KEY_PREFIX": "scorekeeper:tag:", "CACHE_DEFAULT_TIMEOUT": 0},
+        }
+    return {
+        "CACHE_TYPE": "SimpleCache",
+        "CACHE_THRESHOLD": PAGES_PER_PROCESS,
+        "CACHE_DEFAULT_TIMEOUT": CACHE_SECONDS,
+        "CACHE_TAGS": {
+            "CACHE_TYPE": "FileSystemCache",
+            "CACHE_DIR": str(Path(instance_path) / "cache"),
+            "CACHE_THRESHOLD": 0,  # three files, never pruned
+            "CACHE_DEFAULT_TIMEOUT": 0,
+        },
     }
 
 
@@ -144,6 +210,8 @@ def default_config(
         "POLL_INTERVAL_MS": 3000,
         "HAND_OVER_SECONDS": settings.hand_over_seconds,
         **rate_limit_defaults(settings),
+        **cache_defaults(instance_path, settings),
+        **compress_defaults(),
     }
     if "SECRET_KEY" not in given:
         config["SECRET_KEY"] = secret_key(instance_path, settings)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import current_app
 from flask_babel import gettext
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_sqlalchemy import SQLAlchemy
@@ -27,6 +28,8 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
+# Registered by hand (COMPRESS_REGISTER off): ``scorekeeper.compressed`` calls it.
+compress = Compress()
 # Keyed by the client's address (behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
 limiter = Limiter(key_func=get_remote_address)

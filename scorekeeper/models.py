@@ -112,8 +112,6 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         CheckConstraint("first_dealer >= 0", name="first_dealer_seat"),
         # The home page: games in progress, then finished ones, newest first, a page at a time.
         Index("ix_games_listing", "finished", "created_at", "id"),
-        # The club's latest write: the stamp that names the kept club pages (scorekeeper.pagecache).
-        Index("ix_games_updated_at", "updated_at"),
     )
 
     @property

@@ -17,6 +17,8 @@ from scorekeeper.database import register_migrations
 from scorekeeper.extensions import db
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+# Each test app keeps its pages apart; the Redis tests say where theirs go (TEST_REDIS_URL).
+os.environ.pop("REDIS_URL", None)
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from flask import Response, current_app, make_response, request, url_for
 from pydantic import BaseModel, ValidationError
 
-from .. import pagecache, services, transfer
+from .. import caching, services, transfer
 from ..errors import not_found, refusal, status_for
 from ..extensions import limit_game_creation
 from ..messages import say
@@ -210,12 +210,12 @@ def game(game_id: str) -> Response:
         response = make_response("", 304)
         response.set_etag(etag(version))
         return no_cache(response)
-    # The state of one version never changes: kept per worker (see pagecache), no session involved.
-    key = ("api-game", game_id, version)
-    body = pagecache.cached(key)
+    # The state of one version never changes: kept by the game's id and version (``caching``).
+    body = caching.kept(("api-game", game_id, version))
     if body is None:
-        body = json_body(game_body(services.get_game(game_id)))
-        pagecache.keep(key, body)
+        loaded = services.get_game(game_id)
+        body = json_body(game_body(loaded))
+        caching.keep(("api-game", game_id, loaded.version), body)
     response = current_app.response_class(body, status=200, mimetype="application/json")
     response.set_etag(etag(version))
     return no_cache(response)

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import stats
+from .. import caching, stats
 from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Deal, Game, Player, Seat, today, utcnow
@@ -96,6 +96,7 @@ def add_game(
         db.session.add(game)
         db.session.flush()
         stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
+        caching.changed(standings=state.finished)
     created = Snapshot(
         id=game_id,
         version=0,
@@ -200,6 +201,7 @@ def rebuild_results() -> int:
         game = snapshot(game_id)
         stats.store_figures(game.state, game_id=game.id, player_ids=game.player_ids, played_on=game.played_on)
         db.session.execute(update(Game).where(Game.id == game.id).values(finished=game.state.finished))
+        caching.changed(standings=True)
         count += 1
         if count % 200 == 0:
             commit()

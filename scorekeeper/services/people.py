@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
 
-from .. import stats
+from .. import caching, stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player, Seat, utcnow
@@ -79,8 +79,9 @@ def find_player(name: object) -> Player:
 
 
 def _touch_games_of(player_id: int) -> None:
-    # Names show on every page of the player's games, and on the club's pages: bump their versions
-    # and the time of their last write, so cached copies of both refresh.
+    # Names show on every page of the player's games, and on the club's pages: bump the games'
+    # versions (the name of their kept pages) and drop the club's kept pages.
+    caching.changed(standings=True)
     games = select(Seat.game_id).where(Seat.player_id == player_id)
     db.session.execute(
         update(Game)

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from .. import stats
+from .. import caching, stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import Deal, Game, Player, Seat, utcnow
@@ -320,6 +320,7 @@ def write(
         written = _written(game, change)
         if once is not None:
             db.session.execute(KEEP, once.row(written))
+        caching.changed(standings=game.state.finished or change.after.finished)
     return written
 
 

@@ -18,7 +18,6 @@ from .game_list import (
     ListedGame,
     PhoneGame,
     game_list,
-    latest_write,
     phone_games,
 )
 from .people import PersonLine, known_players, people, recent_players
@@ -51,7 +50,6 @@ __all__ = [
     "figures",
     "game_list",
     "known_players",
-    "latest_write",
     "people",
     "percent",
     "phone_games",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, exists, false, func, or_, select, true, union, union_all
+from sqlalchemy import and_, exists, false, or_, select, true, union, union_all
 
 from ..extensions import db
 from ..models import Game, GameResult, Grant, Player, Seat
@@ -201,16 +201,3 @@ def _listed(rows: list[Any]) -> ListedGame:
         leaders=leaders,
         deals_played=deals_played,
     )
-
-
-def latest_write() -> datetime | None:
-    """When any game was last written (``games.updated_at``: every write bumps it), from the index.
-
-    The stamp of the club's kept pages (home, rankings, players): see ``scorekeeper.pagecache``.
-    """
-    stamp: datetime | None = db.session.connection().execute(_LATEST_WRITE).scalar()
-    return stamp
-
-
-# Built once and sent on the session's connection: this query runs before every club page.
-_LATEST_WRITE = select(func.max(Game.__table__.c.updated_at))

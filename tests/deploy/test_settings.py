@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scorekeeper.config import GAME_CREATE_RATE_LIMIT, Settings
+from scorekeeper.config import GAME_CREATE_RATE_LIMIT, Settings, default_config
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
@@ -17,8 +17,9 @@ def test_settings_from_an_empty_environment_are_the_laptop_defaults() -> None:
         secret_key=None,
         auto_migrate=True,
         proxy_hops=0,
+        redis_url=None,
         rate_limit_enabled=True,
-        rate_limit_storage_uri="memory://",
+        rate_limit_storage_uri=None,
         game_create_rate_limit=GAME_CREATE_RATE_LIMIT,
         host="127.0.0.1",
         port=5000,
@@ -32,6 +33,7 @@ def test_settings_from_the_environment() -> None:
         "SECRET_KEY": "s3cret",
         "SCOREKEEPER_AUTO_MIGRATE": "0",
         "SCOREKEEPER_PROXY_HOPS": "1",
+        "REDIS_URL": "redis://cache:6379/2",
         "RATELIMIT_ENABLED": "off",
         "RATELIMIT_STORAGE_URI": "redis://cache:6379",
         "GAME_CREATE_RATE_LIMIT": "5 per hour",
@@ -45,6 +47,7 @@ def test_settings_from_the_environment() -> None:
         secret_key="s3cret",
         auto_migrate=False,
         proxy_hops=1,
+        redis_url="redis://cache:6379/2",
         rate_limit_enabled=False,
         rate_limit_storage_uri="redis://cache:6379",
         game_create_rate_limit="5 per hour",
@@ -52,6 +55,21 @@ def test_settings_from_the_environment() -> None:
         host="0.0.0.0",
         port=8000,
     )
+
+
+def test_redis_holds_the_kept_pages_and_the_rate_limits_unless_told_otherwise(tmp_path: Path) -> None:
+    laptop = default_config(str(tmp_path), Settings(secret_key="k", admin_key="a"))
+    assert laptop["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert laptop["CACHE_TYPE"] == "SimpleCache"  # each process its own pages ...
+    assert laptop["CACHE_TAGS"]["CACHE_DIR"] == str(tmp_path / "cache")  # ... the tags shared by all
+    club = default_config(str(tmp_path), Settings(secret_key="k", admin_key="a", redis_url="redis://r/1"))
+    assert club["RATELIMIT_STORAGE_URI"] == "redis://r/1"
+    assert club["CACHE_TYPE"] == club["CACHE_TAGS"]["CACHE_TYPE"] == "RedisCache"
+    assert club["CACHE_REDIS_URL"] == club["CACHE_TAGS"]["CACHE_REDIS_URL"] == "redis://r/1"
+    apart = Settings(
+        secret_key="k", admin_key="a", redis_url="redis://r/1", rate_limit_storage_uri="memory://"
+    )
+    assert default_config(str(tmp_path), apart)["RATELIMIT_STORAGE_URI"] == "memory://"
 
 
 def test_only_the_settings_object_reads_the_environment() -> None:

@@ -1,20 +1,19 @@
 """The club's pages (home, rankings, a player's page): a fixed number of statements, whatever the club's size.
 
-Each page is drawn from stored figures in a fixed number of queries, plus one that reads
-the club's latest write (the stamp of the kept copies, ``scorekeeper.pagecache``).  Every
-filter and sort of the rankings is counted, both home lists and their next pages, and a
-player's page under every filter; each with a small club and a bigger one, which must cost
-the same.  Then the kept copies: served after the one stamp query once the club is quiet,
-never hiding a write.
+Each page is drawn from stored figures in a fixed number of queries.  Every filter and sort
+of the rankings is counted, both home lists and their next pages, and a player's page under
+every filter; each with a small club and a bigger one, which must cost the same.  Then the
+kept copies (``scorekeeper.caching``): served without a statement, never hiding a write.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from flask import Flask
-from perf_support import StatementCounter, new_game
+from perf_support import DEALS, PLAYERS, StatementCounter, new_game
 from test_query_budget import BUDGET, statements_for
 
 from scorekeeper import services, stats
@@ -70,35 +69,78 @@ def test_rankings_under_every_filter_and_sort_cost_the_same_whatever_the_club(
     grow_club(app, 9, start=3)
     big = counts_for(app, counter, rankings_urls())
     assert small == big
-    # The stamp and the page; asked past the last page (an old link), a count and the last page.
-    assert {count for url, count in big.items() if "page=99" not in url} == {2}, big
-    assert big["/rankings?page=99"] == 4, big
+    # The page; asked past the last page (an old link), a count and the last page.
+    assert {count for url, count in big.items() if "page=99" not in url} == {1}, big
+    assert big["/rankings?page=99"] == 3, big
 
 
-def test_a_quiet_clubs_pages_are_kept_and_a_write_shows_at_once(
+def test_home_lists_cost_the_same_whatever_the_club(app: Flask, counter: StatementCounter) -> None:
+    app.config["HOME_GAMES_PER_LIST"] = 2
+    seen: list[dict[str, int]] = []
+    made = 0
+    for games in (1, 9, 15):
+        grow_club(app, games - made, start=made)
+        made = games
+        client = app.test_client()
+        html = client.get("/").get_data(as_text=True)
+        urls = ["/", *sorted(set(re.findall(r'href="(/\?(?:playing|finished)_after=[^"]+)"', html)))]
+        counts = counts_for(app, counter, urls)
+        seen.append({url.split("=")[0]: count for url, count in counts.items()})
+    # The home page, drawn to find its links, is kept; each next page: its list.
+    assert seen[-1] == {"/": 0, "/?finished_after": 1, "/?playing_after": 1}, seen
+    assert seen[1] == seen[2], seen  # both lists have a next page from 9 games on (3 finished)
+
+
+def test_a_players_page_under_every_filter_costs_the_same_whatever_the_club(
     app: Flask, counter: StatementCounter
 ) -> None:
-    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0  # every write has committed when its response is read
+    grow_club(app, 3)
+    urls = [
+        f"/players/{ann(app)}?game={ruleset}&period={period}"
+        for ruleset, period in itertools.product(RULESETS, stats.PERIODS)
+    ]
+    small = counts_for(app, counter, urls)
+    grow_club(app, 9, start=3)
+    assert counts_for(app, counter, urls) == small
+    assert set(small.values()) == {3}, small  # the page's three queries
+
+
+def test_the_clubs_pages_are_kept_and_a_write_shows_at_once(app: Flask, counter: StatementCounter) -> None:
     grow_club(app, 2)
     client = app.test_client()
     urls = ["/", "/rankings", "/rankings?period=30d&sort=win_pct", f"/players/{ann(app)}"]
     for url in urls:
         statements_for(counter, client, url)
-        assert len(statements_for(counter, client, url)) == 1, url  # the stamp alone
+        assert statements_for(counter, client, url) == [], url  # kept: not a statement
     game_id, _key = new_game(app, 18, players=["Ann", "Newcomer", "Other"])
     for url in urls:
         html = client.get(url).get_data(as_text=True)
         assert game_id in html or "Newcomer" in html, url
 
 
-def test_a_busy_clubs_pages_are_rendered_afresh(app: Flask, counter: StatementCounter) -> None:
-    """A write stamped before the page was rendered may commit after it: no copy is kept so soon."""
-    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 3600
+def test_a_busy_clubs_rankings_stay_kept_while_games_in_progress_are_written(
+    app: Flask, counter: StatementCounter
+) -> None:
+    """A deal in a game in progress changes the home page's list, not the rankings."""
     grow_club(app, 2)
+    game_id, _key = new_game(app, 3)
     client = app.test_client()
-    for url in ("/", "/rankings", f"/players/{ann(app)}"):
-        first = statements_for(counter, client, url)
-        assert len(statements_for(counter, client, url)) == len(first) > 1, url
+    statements_for(counter, client, "/rankings")
+    statements_for(counter, client, "/")
+    for number in range(4, 8):
+        record(app, game_id, number)
+        assert statements_for(counter, client, "/rankings") == [], number
+        assert len(statements_for(counter, client, "/")) == 1, number  # the lists, drawn again
+        assert statements_for(counter, client, "/") == [], number
+
+
+def record(app: Flask, game_id: str, number: int) -> None:
+    contract, tricks = DEALS[number - 1]
+    with app.app_context():
+        services.record_deal(
+            game_id, number=number, contract=contract, tricks=dict(zip(PLAYERS, tricks, strict=True))
+        )
+        db.session.remove()
 
 
 def test_the_home_page_replays_no_game(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +160,6 @@ def test_the_home_page_replays_no_game(app: Flask, monkeypatch: pytest.MonkeyPat
 
 def test_a_key_holder_and_a_plain_visitor_never_share_a_kept_players_page(app: Flask) -> None:
     """The rename and merge forms show to whoever holds the keys of all the player's games only."""
-    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0
     game_id, _key = new_game(app, 18, players=["Ann", "Bob", "Cid"])
     url = f"/players/{ann(app)}"
     visitor, holder = app.test_client(), app.test_client()

@@ -5,9 +5,9 @@ Each statement the app sends through SQLAlchemy is counted with a
 lazily loads a relationship per deal, per seat or per game would show up here
 as a count that grows with the number of deals or games, or goes over the budget.
 
-Both the first view of a game (load, replay, render) and the next one (the
-rendering kept for that version of the game, see ``scorekeeper.pagecache``)
-are counted.  Not counted: the connection pool's liveness ping
+Both the first view of a game (load, replay, render) and the next one (for a watcher, the
+page kept for that version of the game, see ``scorekeeper.caching``; for the scorer, rendered
+again) are counted.  Not counted: the connection pool's liveness ping
 (``pool_pre_ping``) and the SQLite PRAGMAs run once per new connection, which
 bypass the statement events.
 """
@@ -61,7 +61,7 @@ def test_game_reads_are_within_budget_and_constant_in_deals(
             "scoresheet": f"/games/{game_id}/scoresheet",
             "API game": f"/api/v1/games/{game_id}",
         }[view]
-        # The first view loads and renders the game; the next one finds it rendered (pagecache).
+        # The first view loads and renders the game; the next one finds it kept (not the scorer's).
         counts[f"{view}, {deals} deals, first view"] = statements_for(counter, client, url)
         counts[f"{view}, {deals} deals, again"] = statements_for(counter, client, url)
     assert_within_budget(counts)
@@ -99,8 +99,9 @@ def test_home_page_is_within_budget_and_constant_in_games(app: Flask, counter: S
         while made < games:
             new_game(app, (0, 18, 9)[made % 3], players=[f"P{made}a", f"P{made}b", f"P{made}c"])
             made += 1
-        statements_for(counter, client, "/")
+        # Drawn (the new games changed its lists), then kept: not a statement.
         counts[f"home, {games} games"] = statements_for(counter, client, "/")
+        assert statements_for(counter, client, "/") == []
     assert_within_budget(counts)
     assert len({len(statements) for statements in counts.values()}) == 1, counts
 
@@ -137,8 +138,9 @@ def player_page_counts(app: Flask, counter: StatementCounter) -> dict[str, list[
             made += 1
         with app.app_context():
             url = f"/players/{services.find_player('Ann').id}"
-        statements_for(counter, client, url)
+        # Drawn (Ann's new games changed it), then kept: not a statement.
         counts[f"player page, {games} games"] = statements_for(counter, client, url)
+        assert statements_for(counter, client, url) == []
     return counts
 
 

@@ -306,6 +306,7 @@ def live_database(backend: str, tmp_path: Path) -> Iterator[LiveDatabase]:
             "WEB_CONCURRENCY",
             "GUNICORN_CMD_ARGS",
             "SCOREKEEPER_PROXY_HOPS",
+            "REDIS_URL",
         )
         and not key.startswith("RATELIMIT_")
     }

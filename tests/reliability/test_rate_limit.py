@@ -184,7 +184,7 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_budget(limited: Callable
 
 
 def test_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("RATELIMIT_ENABLED", "RATELIMIT_STORAGE_URI", "GAME_CREATE_RATE_LIMIT"):
+    for name in ("RATELIMIT_ENABLED", "RATELIMIT_STORAGE_URI", "GAME_CREATE_RATE_LIMIT", "REDIS_URL"):
         monkeypatch.delenv(name, raising=False)
     defaults = rate_limit_defaults()
     assert defaults["RATELIMIT_ENABLED"] is True

@@ -86,7 +86,9 @@ def test_rankings_sort_by_any_column(
 
 @pytest.mark.parametrize("descending", [True, False])
 @pytest.mark.parametrize("sort", list(stats.COLUMNS))
-def test_stored_totals_rank_like_the_sums_of_every_game(season_app: Flask, sort: str, descending: bool) -> None:
+def test_stored_totals_rank_like_the_sums_of_every_game(
+    season_app: Flask, sort: str, descending: bool
+) -> None:
     """The rankings read the stored sums (all time, this year), page by page from an index (by
     name: the players' names first): the same pages as summing every game of the period."""
     for ruleset in ("mizerka", "misere"):

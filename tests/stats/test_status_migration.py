@@ -29,6 +29,10 @@ def test_games_stored_before_0004_get_their_status(old_app: Flask) -> None:
             "NotBegun003": False,
         }
         indexes = {index["name"] for index in inspect(db.engine).get_indexes("games")}
+        assert "ix_games_listing" in indexes
+        db.session.remove()
+        downgrade(directory=migrations_dir(), revision="0004")  # before 0010 dropped the other one
+        indexes = {index["name"] for index in inspect(db.engine).get_indexes("games")}
         assert {"ix_games_listing", "ix_games_updated_at"} <= indexes
         db.session.remove()
         downgrade(directory=migrations_dir(), revision="0003")

@@ -83,7 +83,6 @@ def test_the_opened_list_read_is_bounded(app: Flask) -> None:
 
 
 def test_the_home_page_is_the_same_for_every_phone_and_carries_the_section_to_fill(app: Flask) -> None:
-    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0  # the home page is kept at once
     phone_a, phone_b, stranger = app.test_client(), app.test_client(), app.test_client()
     for client, names in ((phone_a, ["Ann", "Bob", "Cid"]), (phone_b, ["Zoe", "Yan", "Xia"])):
         page(client, f"/games/{start_game(client, names)}")  # its flash shown there, as after the redirect

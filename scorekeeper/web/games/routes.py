@@ -20,13 +20,13 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from ... import access, charts, pagecache, services, stats
+from ... import access, caching, charts, services, stats
 from ...access import can_edit, give_pencil
 from ...errors import status_for
 from ...extensions import limit_game_creation
 from ...i18n import current_language
 from ...messages import say, shown
-from ...models import today, utcnow
+from ...models import today
 from ...rules import RULESETS, Refusal, get_ruleset
 from ...services import Snapshot
 from .. import bp
@@ -59,6 +59,7 @@ TAP_LIST_SIZE = 12
 
 
 @bp.get("/")
+@caching.club_page(caching.HOME)
 def home() -> str:
     """The games in progress, then the newest finished ones, a page of each, and a button to start one.
 
@@ -67,19 +68,15 @@ def home() -> str:
     playing_after = request.args.get("playing_after") or None
     finished_after = request.args.get("finished_after") or None
     both = playing_after is None and finished_after is None
-
-    def render() -> str:
-        games = stats.game_list(
-            playing=both or playing_after is not None,
-            finished=both or finished_after is not None,
-            playing_after=playing_after,
-            finished_after=finished_after,
-            size=int(current_app.config.get("HOME_GAMES_PER_LIST") or stats.GAMES_PER_LIST),
-        )
-        listing = "first" if both else "playing" if playing_after is not None else "finished"
-        return render_template("web/home.html", games=games, listing=listing)
-
-    return pagecache.club_page(stats.latest_write(), today(), utcnow(), render)
+    games = stats.game_list(
+        playing=both or playing_after is not None,
+        finished=both or finished_after is not None,
+        playing_after=playing_after,
+        finished_after=finished_after,
+        size=int(current_app.config.get("HOME_GAMES_PER_LIST") or stats.GAMES_PER_LIST),
+    )
+    listing = "first" if both else "playing" if playing_after is not None else "finished"
+    return render_template("web/home.html", games=games, listing=listing)
 
 
 @bp.get("/this-phone/games")
@@ -203,7 +200,7 @@ def _render_game(
     if editable is None:
         editable = can_edit(request, game)
     # Drawn again after a refused post too: the language switch comes back to the game, not the post.
-    pagecache.drawn_at(url_for("web.game", game_id=game.id))
+    caching.drawn_at(url_for("web.game", game_id=game.id))
     view = game_view(game, editable=editable)
     forbidden = None
     if view.turn is not None and not view.turn.pending and declare is not None:
@@ -284,8 +281,9 @@ def _etag(version: int, editable: bool) -> str:
 def game(game_id: str) -> Any:
     """The game page: whose turn it is, the form for the next step, the grid and the log.
 
-    Answers 304 to a watching phone whose copy is current, from one cheap query, and
-    serves the page already rendered for this version of the game after the same query.
+    Answers 304 to a phone whose copy is current, from one cheap query, and serves a watcher the
+    page kept for this version of the game after the same query (``caching``); a scorer's page,
+    with its forms, is rendered for each request.
     """
     known = access.version_and_editable(game_id)
     if known is None:
@@ -296,14 +294,14 @@ def game(game_id: str) -> Any:
         response.set_etag(_etag(version, editable))
         response.headers["Cache-Control"] = "no-cache, private"
         return _access(response, editable)
-    key = ("game", game_id, version, editable, request.url_root)
-    reusable = pagecache.usable(url_for("web.game", game_id=game_id))
-    body = pagecache.cached(key) if reusable else None
+    reusable = not editable and caching.keepable()
+    body = caching.kept(("game", game_id, version)) if reusable else None
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
-    response = _render_game(load_game(game_id), editable=editable)
+    game = load_game(game_id)
+    response = _render_game(game, editable=editable)
     if reusable and response.status_code == 200:
-        pagecache.keep(key, response.get_data(as_text=True))
+        caching.keep(("game", game_id, game.version), response.get_data(as_text=True))
     return response
 
 
@@ -313,16 +311,16 @@ def scoresheet(game_id: str) -> str:
     version = services.game_version(game_id)
     if version is None:
         abort(404)
-    key = ("scoresheet", game_id, version, request.url_root)
-    reusable = pagecache.usable(url_for("web.scoresheet", game_id=game_id))
-    body = pagecache.cached(key) if reusable else None
+    caching.drawn_at(url_for("web.scoresheet", game_id=game_id))
+    reusable = caching.keepable()
+    body = caching.kept(("scoresheet", game_id, version)) if reusable else None
     if body is None:
         game = load_game(game_id)
         body = render_template(
             "web/scoresheet.html", game=game_view(game, editable=False), chart=totals_chart(game)
         )
         if reusable:
-            pagecache.keep(key, body)
+            caching.keep(("scoresheet", game_id, game.version), body)
     return body
 
 

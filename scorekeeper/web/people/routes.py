@@ -7,12 +7,12 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from ... import charts, pagecache, services, stats
+from ... import caching, charts, services, stats
 from ...access import device, is_admin
 from ...errors import status_for
 from ...limits import query_int
 from ...messages import say, shown
-from ...models import today, utcnow
+from ...models import today
 from ...rules import N_, RULESETS, Refusal, RuleError
 from .. import bp
 from ..validators import refusal_of
@@ -43,16 +43,13 @@ def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
 
 
 @bp.get("/rankings")
+@caching.club_page(caching.STANDINGS)
 def rankings() -> str:
     """Every player's games and deals won, points and best game, under the chosen filters.
 
     ``game`` picks the ruleset (Mizerka by default), ``period`` all time, this
     year or the last 30 days; ``sort`` and ``dir`` order the table by any column.
     """
-    return pagecache.club_page(stats.latest_write(), today(), utcnow(), _render_rankings)
-
-
-def _render_rankings() -> str:
     filters = filters_from_args(request.args)
     sort = request.args.get("sort", stats.DEFAULT_SORT)
     direction = request.args.get("dir")
@@ -189,18 +186,19 @@ def _render_player(
     )
 
 
+def _holds_keys() -> bool:
+    return device() is not None
+
+
 @bp.get("/players/<int:player_id>")
+@caching.club_page(caching.STANDINGS, caching.PLAYERS, bypass=_holds_keys, variant=is_admin)
 def player(player_id: int) -> str:
     """One player: record, contracts, head to head, recent games and points per game over time.
 
     A phone with a keyring may be offered to rename or merge this player: its page is its own
     alone, never kept; the others' is kept apart for the administrator and everyone else.
     """
-    held = authority()
-    if held.device is not None:
-        return _render_player(player_id)[0]
-    latest = stats.latest_write()
-    return pagecache.club_page(latest, today(), utcnow(), lambda: _render_player(player_id)[0], held.admin)
+    return _render_player(player_id)[0]
 
 
 @bp.post("/players/<int:player_id>/rename")
