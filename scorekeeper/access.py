@@ -24,7 +24,6 @@ from werkzeug.wrappers import Response
 
 from . import services
 from .config import HAND_OVER_SECONDS
-from .lru import Lru
 from .services import Snapshot, hash_key, keyring
 
 #: The one cookie that names this browser's keyring.
@@ -37,14 +36,11 @@ ADMIN_SESSION = "admin"
 ADMIN_SESSION_SECONDS = 12 * 3600
 #: Old key cookies expired in one answer (two Set-Cookie lines each, on their two paths).
 MOST_EXPIRED = 12
-#: Grants this worker has seen, remembered so a write need not ask the database again.
-KNOWN_GRANTS = 50_000
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("ADMIN_SESSION_SECONDS", ADMIN_SESSION_SECONDS)
     app.config.setdefault("HAND_OVER_SECONDS", HAND_OVER_SECONDS)  # the environment's, else 10 minutes
-    app.extensions["scorekeeper_grants"] = Lru[bool](KNOWN_GRANTS)
     app.before_request(take_over_key_cookies)
     app.after_request(_set_cookies)
 
@@ -66,32 +62,20 @@ def device() -> str | None:
     return hash_key(token) if token else None
 
 
-def _known() -> Lru[bool]:
-    known: Lru[bool] = current_app.extensions["scorekeeper_grants"]
-    return known
-
-
 def remember_grant(device_hash: str, game_id: str) -> None:
-    # Grants are only ever added: one seen once stays true for the life of the device and game.
-    _known().put((device_hash, game_id), True)
-    g.get("keyring_refused", set()).discard(game_id)
+    """This request has just granted the pencil of ``game_id``."""
+    g.setdefault("grants", {})[game_id] = True
 
 
 def holds_key(game_id: str) -> bool:
-    """Whether this browser holds the game's pencil (its keyring has the game)."""
+    """Whether this browser holds the game's pencil (its keyring has the game): asked once a request."""
     device_hash = device()
     if device_hash is None:
         return False
-    if _known().get((device_hash, game_id)):
-        return True
-    refused: set[str] = g.setdefault("keyring_refused", set())
-    if game_id in refused:  # asked already during this request
-        return False
-    if keyring.holds(device_hash, game_id):
-        remember_grant(device_hash, game_id)
-        return True
-    refused.add(game_id)
-    return False
+    asked: dict[str, bool] = g.setdefault("grants", {})
+    if game_id not in asked:
+        asked[game_id] = keyring.holds(device_hash, game_id)
+    return asked[game_id]
 
 
 def can_edit(request: Request, game: Snapshot) -> bool:
@@ -101,15 +85,12 @@ def can_edit(request: Request, game: Snapshot) -> bool:
 
 def version_and_editable(game_id: str) -> tuple[int, bool] | None:
     """The game's version and whether this browser holds its pencil, in one query; None: no game."""
-    device_hash = device()
-    known = device_hash is not None and bool(_known().get((device_hash, game_id)))
-    found = keyring.version_and_grant(game_id, None if known else device_hash)
+    found = keyring.version_and_grant(game_id, device())
     if found is None:
         return None
     version, granted = found
-    if granted and device_hash is not None:
-        remember_grant(device_hash, game_id)
-    return version, known or granted
+    g.setdefault("grants", {})[game_id] = granted
+    return version, granted
 
 
 def give_pencil(game_ids: Iterable[str]) -> None:

@@ -2,7 +2,7 @@
 
 A phone is a ``Device``: the hash of the random token in its one device cookie.  Each game it
 holds the pencil of is a ``Grant``.  Grants are only ever added (a device or a game that goes
-takes its grants with it), so a worker may remember the ones it has seen (``scorekeeper.access``).
+takes its grants with it).
 Every token here is high-entropy random and stored as its SHA-256 hash only.
 """
 

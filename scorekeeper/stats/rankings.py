@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import NO_FIGURE
-from .sums import Filters, Record, named_page, ranked_count, record_of, summed_records
+from .sums import Filters, Record, record_of, summed_records
 
 #: Sortable columns: id -> (label, descending first?).
 # NOTE: column headings of the rankings table ("Won %": the share of games won).
@@ -95,9 +95,8 @@ def rankings(
     """Players with a finished game under ``filters``, sorted by ``sort``: one page of them.
 
     One query: the database reads the stored sums (all time, this year) or sums the period's
-    games (the last 30 days, or not ``stored``), sorts and cuts the page, so only the rows
-    shown reach Python.  From stored sums the page and the count of players are read from
-    indexes, so they cost the same in a club of any size.
+    games (the last 30 days, or not ``stored``), counts the players, sorts and cuts the page, so
+    only the rows shown reach Python.
     """
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
@@ -105,16 +104,15 @@ def rankings(
         descending = COLUMNS[sort][1]
     stored = stored and filters.stored_year(today) is not None
     summed = summed_records(filters, today, stored=stored, finished=True)
-    ranked = ranked_count(filters, today, stored=stored)
     page = max(1, page)
 
     def fetch(page: int) -> list[Any]:
-        query = select(summed, ranked.label("ranked")).order_by(*_order(summed, sort, descending))
-        if sort == "name" and stored:  # the page's players found by name first
-            named = named_page(filters, today, descending, per_page, (page - 1) * per_page)
-            query = query.join(named, named.c.id == summed.c.player_id)
-        else:
-            query = query.limit(per_page).offset((page - 1) * per_page)
+        query = (
+            select(summed, func.count().over().label("ranked"))
+            .order_by(*_order(summed, sort, descending))
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
         return list(db.session.execute(query))
 
     rows = fetch(page)

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import Float, and_, case, cast, exists, func, or_, select
+from sqlalchemy import Float, and_, case, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal
@@ -198,34 +198,6 @@ def _stored_rows(ruleset: str, year: int, finished: bool = False) -> list[Any]:
     game there, those the rankings list; the indexes by sort hold ``games`` too)."""
     where = [PlayerTotal.ruleset == ruleset, PlayerTotal.year == year]
     return [*where, PlayerTotal.games > 0] if finished else where
-
-
-def named_page(filters: Filters, today: date, descending: bool, limit: int, offset: int) -> Any:
-    """The ids of one page of the players with stored sums under ``filters``, in the order of
-    their names (a subquery; for a period with stored sums).
-
-    Read from the players' index by name, each player's stored row found by its key, until the
-    page is full: the same work at 1,000 players as at 10,000.  Given the stored rows and the
-    names joined, SQLite's planner (which keeps no statistics here) reads every stored row and
-    sorts them instead.
-    """
-    year = filters.stored_year(today)
-    assert year is not None
-    ranked = _stored_rows(filters.ruleset, year, finished=True)
-    has_stored_row = exists().where(PlayerTotal.player_id == Player.id, *ranked)
-    by_name = Player.name_key.desc() if descending else Player.name_key.asc()
-    return select(Player.id).where(has_stored_row).order_by(by_name).limit(limit).offset(offset).subquery()
-
-
-def ranked_count(filters: Filters, today: date, *, stored: bool = True) -> Any:
-    """The number of players the rankings list (``summed_records`` of the finished), as a column
-    of a query on it: counted from an index (stored sums), else over the summed rows (a window)."""
-    year = filters.stored_year(today) if stored else None
-    if year is not None:
-        ranked = _stored_rows(filters.ruleset, year, finished=True)
-        counted = select(func.count()).select_from(PlayerTotal).where(*ranked)
-        return counted.scalar_subquery()
-    return func.count().over()
 
 
 def record_of(row: Any) -> Record:
