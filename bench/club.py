@@ -136,6 +136,8 @@ def copy_from_sqlite(source: Path, url: str) -> None:
                     (table,),
                 )
             ]
+            if not columns:
+                continue  # a table the schema no longer has
             names = ", ".join(columns)
             with connection.cursor().copy(f"COPY {table} ({names}) FROM STDIN") as copy:
                 for row in lite.execute(f"SELECT {names} FROM {table}"):
@@ -186,8 +188,9 @@ def kept_club(database: str, games: int) -> Club:
         print(f"[{database}] copying the rows of {twin.sqlite_file.name}", flush=True)
         _flask(twin.url, "db-upgrade")  # the same schema on both sides
         copy_from_sqlite(twin.sqlite_file, club.url)
-        tables = json.loads(twin.note_path.read_text()).get("tables", [])
-        club.note = {"copied_from": twin.sqlite_file.name, "tables": tables}
+        kept = json.loads(twin.note_path.read_text())
+        club.note = {key: kept[key] for key in ("tables", "games_finished_by_writers") if key in kept}
+        club.note["copied_from"] = twin.sqlite_file.name
     else:
         _flask(
             club.url, "seed-demo", "--games", str(games), "--players", str(club.players), "--seed", str(SEED)
