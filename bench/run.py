@@ -123,6 +123,7 @@ def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> 
 def free_port() -> int:
     for port in PORTS:
         with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
@@ -216,8 +217,9 @@ class Table:
 
 @dataclass
 class Writer:
-    """Records a deal at one table after another through the API, one every ``WRITE_EVERY`` s,
-    and keeps the tables file bench.lua's watchers read (each table's page and its ETag)."""
+    """Records a deal at one table after another through the API, one every ``WRITE_EVERY`` s
+    however long each takes (the tables do not wait for each other), and keeps the tables file
+    bench.lua's watchers read (each table's page and its ETag)."""
 
     base: str
     tables: list[Table]
@@ -227,6 +229,7 @@ class Writer:
     failed: int = 0
     seconds: float = 0.0
     _stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
     _thread: threading.Thread | None = None
 
     def record(self, index: int) -> None:
@@ -239,7 +242,8 @@ class Writer:
             seats = [*table.players[1:], table.players[0]]
             table = self.tables[index] = new_game(self.base, seats)
             game = call(self.base, "GET", f"/api/v1/games/{table.id}")[1]
-            self.started += 1
+            with self._lock:
+                self.started += 1
         upcoming = game["next_deal"]
         tricks = dict(zip(table.players, (5, 4, 4), strict=True))
         body = {
@@ -250,7 +254,8 @@ class Writer:
         status, answer = call(self.base, "POST", f"/api/v1/games/{table.id}/deals", body, table.key)
         if status != 201:
             raise RuntimeError(f"POST deal at {table.id}: {status} {answer}")
-        self.deals += 1
+        with self._lock:
+            self.deals += 1
         self.refresh(table)
 
     def refresh(self, table: Table) -> None:
@@ -258,11 +263,11 @@ class Writer:
         status, headers = call(self.base, "HEAD", f"/games/{table.id}")
         if status != 200 or not headers.get("ETag"):
             raise RuntimeError(f"HEAD /games/{table.id}: {status}")
-        table.etag = headers["ETag"]
-        lines = "".join(f"/games/{t.id} {t.etag}\n" for t in self.tables)
-        partial = self.tables_file.with_suffix(".new")
-        partial.write_text(lines)
-        partial.replace(self.tables_file)
+        with self._lock:
+            table.etag = headers["ETag"]
+            partial = self.tables_file.with_suffix(".new")
+            partial.write_text("".join(f"/games/{t.id} {t.etag}\n" for t in self.tables))
+            partial.replace(self.tables_file)
 
     def start(self) -> None:
         self._stop.clear()
@@ -276,16 +281,24 @@ class Writer:
 
     def _run(self) -> None:
         began = time.monotonic()
-        tick = began
+        tick, turn, writes = began, 0, []
         while not self._stop.is_set():
-            try:
-                self.record(self.deals % len(self.tables))
-            except (OSError, RuntimeError, KeyError, ValueError) as error:
-                self.failed += 1
-                print(f"  writer: {error}", flush=True)
+            writes.append(threading.Thread(target=self._write, args=(turn % len(self.tables),)))
+            writes[-1].start()
+            turn += 1
             tick += WRITE_EVERY
             self._stop.wait(max(0.0, tick - time.monotonic()))
+        for write in writes:
+            write.join()
         self.seconds += time.monotonic() - began
+
+    def _write(self, index: int) -> None:
+        try:
+            self.record(index)
+        except (OSError, RuntimeError, KeyError, ValueError) as error:
+            with self._lock:
+                self.failed += 1
+            print(f"  writer: {error}", flush=True)
 
 
 def new_game(base: str, players: list[str]) -> Table:
