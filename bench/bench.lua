@@ -54,7 +54,7 @@ local function read_tables()
 end
 
 local games, deals = {}, {}
-local pool = tonumber(os.getenv("BENCH_POOL") or "32")
+local pool = tonumber(os.getenv("BENCH_POOL") or "128")
 
 function init(args)
   if mode == "poll" or mode == "page" or mode == "mix" then

@@ -23,6 +23,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -49,7 +50,8 @@ THREADS, CONNECTIONS = 2, 8
 TIMEOUT = "10s"  # a phone's poll gives up after 10 s
 TABLES = 24
 WRITE_EVERY = 0.25  # seconds between two deals recorded in the busy club
-RECORD_POOL = 32  # games a wrk thread plays in step (bench.lua)
+RECORD_POOL = 128  # games a wrk thread plays in step (bench.lua): a deal overtaken by 128 others fails
+QUIET_SECONDS = 40  # a club is quiet once nothing has been written for this long
 PORTS = range(int(os.environ.get("BENCH_PORT", "5201")), 5300)
 
 # The budgets (issue 32): the least share of /healthz's requests per second.
@@ -228,6 +230,7 @@ class Writer:
     started: int = 0
     failed: int = 0
     seconds: float = 0.0
+    last_write: float = 0.0  # time.monotonic() of the latest write
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _thread: threading.Thread | None = None
@@ -244,6 +247,7 @@ class Writer:
             game = call(self.base, "GET", f"/api/v1/games/{table.id}")[1]
             with self._lock:
                 self.started += 1
+                self.last_write = time.monotonic()
         upcoming = game["next_deal"]
         tricks = dict(zip(table.players, (5, 4, 4), strict=True))
         body = {
@@ -256,6 +260,7 @@ class Writer:
             raise RuntimeError(f"POST deal at {table.id}: {status} {answer}")
         with self._lock:
             self.deals += 1
+            self.last_write = time.monotonic()
         self.refresh(table)
 
     def refresh(self, table: Table) -> None:
@@ -320,11 +325,12 @@ def regulars(base: str) -> list[tuple[str, str]]:
 
 
 def club_tables(base: str, club: Club, writer: Writer) -> None:
-    """The club's 24 tables playing: those kept in its note that are still in progress, and new
-    games among the ranked players, each some deals in (every stage of a game), for the others."""
-    for kept in club.note.get("tables", []):
+    """The club's 24 tables playing: those kept in its note (the writer starts a new game where
+    one has finished), and new games among the ranked players, each some deals in (every stage
+    of a game), for the others."""
+    for kept in club.note.get("tables", [])[:TABLES]:
         status, game = call(base, "GET", f"/api/v1/games/{kept['id']}")
-        if status == 200 and game["status"] == "in_progress" and len(writer.tables) < TABLES:
+        if status == 200:
             writer.tables.append(Table(kept["id"], kept["key"], list(game["players"])))
     names = [name for _, name in regulars(base)]
     while len(writer.tables) < TABLES:
@@ -364,6 +370,10 @@ def measure_club(club: Club, seconds: float, work: Path) -> tuple[dict[str, Resu
             figures[name] = wrk(base, path, mode, seconds, log, **tables)
             time.sleep(1)
 
+        pause = QUIET_SECONDS - (time.monotonic() - writer.last_write)
+        if pause > 0:
+            print(f"  {pause:.0f} s of quiet after the tables were laid", flush=True)
+            time.sleep(pause)
         run("/healthz before", "/healthz")
         for page, path in pages.items():
             run(f"quiet: {page}", path)
@@ -547,6 +557,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10, help="each wrk run's length")
     parser.add_argument("--runs", type=int, default=1, help="measure everything this many times")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))  # stop the server on the way out
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk (make bench installs it)")
     sizes = [10_000] if args.quick else [int(size) for size in args.sizes.split(",") if size]
