@@ -178,8 +178,6 @@ class Result:
     requests: int
     errors: int
     statuses: dict[str, int]
-    p50_ms: float
-    p99_ms: float
 
 
 def wrk(base: str, path: str, mode: str, seconds: float, log: Path, **env: str) -> Result:
@@ -200,8 +198,6 @@ def wrk(base: str, path: str, mode: str, seconds: float, log: Path, **env: str) 
                 requests=raw["requests"],
                 errors=sum(raw["errors"].values()),
                 statuses=raw["statuses"],
-                p50_ms=raw["p50_us"] / 1000,
-                p99_ms=raw["p99_us"] / 1000,
             )
     raise RuntimeError(f"wrk gave no result: {done.stdout}\n{done.stderr}")
 
