@@ -64,16 +64,15 @@ audit: runtime node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
-# Throughput and latency against the stack's own floor (/healthz) on SQLite and PostgreSQL:
-# gunicorn + wrk on a fresh club of 10,000 games and on the kept one of 100,000 (seeded once, then reused:
-# bench/club.py), then the club's pages rendered afresh at both sizes; tables go to bench/results/ (bench/README.md).
+# The budgets of bench/README.md, each a ratio to /healthz of the same server: the app served as `make run`
+# serves it, driven by wrk on kept clubs of 10,000 and 100,000 games (seeded once: bench/club.py), on SQLite
+# and PostgreSQL (BENCH_DATABASE_URL).  BENCH_ARGS="--quick" (10,000 only), "--runs 3"; tables in bench/results/.
 bench: setup
 	@command -v wrk >/dev/null 2>&1 || { \
 	  echo "bench: installing wrk (Debian package)"; \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; \
 	  else sudo -n apt-get update -qq && sudo -n apt-get install -y -qq wrk; fi; }
-	$(BIN)/python bench/run.py
-	$(BIN)/python bench/bench_rankings.py --postgresql "$${BENCH_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # After changing a message in the code or a template: re-extract the English catalog and merge it
 # into the Polish and Italian ones (then translate what is new; `make test` fails on an out-of-date,

@@ -1,13 +1,16 @@
-"""The benchmark's app: the product's ``create_app()`` plus the yardstick routes and the seeder command.
+"""The benchmark's app: the product's ``create_app()`` plus the yardstick route and the seeder command.
 
-    gunicorn 'bench.app:create_bench_app()'              # what bench/run.py serves
-    flask --app bench.app:create_bench_app seed-demo     # random legal finished games, in bulk
+    PORT=5201 .venv/bin/python -m bench.app               # served as `make run` serves the product
+    flask --app bench.app:create_bench_app seed-demo      # random legal finished games, in bulk
 
 The product never imports this package: ``scorekeeper:create_app()`` has no ``/_bench`` route.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 import time
 from typing import Any
 
@@ -16,6 +19,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from scorekeeper import create_app
+from scorekeeper.cli import RUN_SERVER
 from scorekeeper.extensions import csrf
 
 from .demo import seed_demo
@@ -48,3 +52,20 @@ def seed_demo_command(games: int, players: int, seed: int, misere_share: float, 
         f"Added {report.players} players, {report.games} games and {report.deals} deals "
         f"in {time.perf_counter() - started:.1f} s."
     )
+
+
+def serve() -> None:
+    """Serve the benchmark's app on ``HOST``:``PORT`` as ``scorekeeper serve`` (``make run``) serves
+    the product's: Waitress with the same settings, the schema brought up to date first."""
+    from waitress.server import create_server
+
+    app = create_bench_app()
+    body_limit = 16 * int(app.config["MAX_CONTENT_LENGTH"])
+    host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "5201"))
+    server = create_server(app, host=host, port=port, max_request_body_size=body_limit, **RUN_SERVER)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    server.run()
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,19 +1,15 @@
-"""Kept clubs for the benchmarks: a large seeded club is built once and reused by later runs.
+"""Kept clubs: a club of seeded finished games is made once and reused by later runs.
 
-Seeding 100,000 games takes minutes (bench/README.md says how long, and how much disk the
-club takes), so ``kept_club`` keeps it: a SQLite file under ``bench/clubs/`` and a PostgreSQL
-schema ``scorekeeper_bench_club_<games>_<players>``, each with a small JSON note of how it
-was made.  A later run finds them, brings the schema up to date with the migrations (as a
-real install would) and reuses the data.  Benchmarks only read a kept club: the routes that
-write (recording deals, the bare INSERT) run on a fresh club of their own.
+Seeding 100,000 games takes minutes, so ``kept_club`` keeps each club: a SQLite file under
+``bench/clubs/`` and a PostgreSQL schema ``scorekeeper_bench_club_<games>_<players>`` in the
+database of ``BENCH_DATABASE_URL``, each with a JSON note beside it (how it was made, and the
+tables playing in it: their games and edit keys, which bench/run.py keeps).  A later run
+brings the schema up to date with the migrations, as a real install would, and reuses the
+data.  A PostgreSQL club whose SQLite twin is kept is copied from it with COPY (the same
+games, in a fraction of the seeder's time).
 
-Besides the finished games of ``seed-demo`` a club has a few games in progress, made
-through the services as a phone would, so the home page has both of its lists.  A
-PostgreSQL club whose SQLite twin is already kept is copied from it with COPY (the same
-games; inserting them again through the seeder takes an hour on a busy 2-core machine).
-
-    .venv/bin/python bench/club.py --games 100000 --players 10000     # make (or find) one
-    .venv/bin/python bench/club.py --games 100000 --players 10000 --drop
+    .venv/bin/python bench/club.py --games 100000           # make (or find) one, on both databases
+    .venv/bin/python bench/club.py --games 100000 --drop
 """
 
 from __future__ import annotations
@@ -21,10 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,44 +32,79 @@ BIN = Path(sys.executable).parent
 CLUBS = HERE / "clubs"
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 SEED = 2026
-GAMES_IN_PROGRESS = 12
-SEEDED_TABLES = "players, games, seats, deals, game_results, deal_results, player_totals"
-
-
-@dataclass(frozen=True)
-class Club:
-    database: str
-    url: str
-    """The database URL the app is given (``DATABASE_URL``)."""
-    games: int
-    players: int
-    seed_seconds: float
-    disk_mb: float
-    reused: bool
 
 
 def pg_base_url() -> str:
     return os.environ.get("BENCH_DATABASE_URL", "").strip() or DEFAULT_PG_URL
 
 
-def club_name(games: int, players: int) -> str:
-    return f"club_{games}_{players}"
+def with_schema(url: str, schema: str) -> str:
+    """``url`` with ``schema`` as the connection's search path."""
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
-def club_url(database: str, games: int, players: int) -> str:
-    if database == "sqlite":
-        return f"sqlite:///{CLUBS / (club_name(games, players) + '.sqlite3')}"
-    base = pg_base_url()
-    separator = "&" if "?" in base else "?"
-    return f"{base}{separator}options=-csearch_path%3Dscorekeeper_bench_{club_name(games, players)}"
+@dataclass
+class Club:
+    database: str
+    games: int
+    players: int
+    note: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return f"club_{self.games}_{self.players}"
+
+    @property
+    def schema(self) -> str:
+        return f"scorekeeper_bench_{self.name}"
+
+    @property
+    def sqlite_file(self) -> Path:
+        return CLUBS / f"{self.name}.sqlite3"
+
+    @property
+    def url(self) -> str:
+        """The database URL the app is given (``DATABASE_URL``)."""
+        if self.database == "sqlite":
+            return f"sqlite:///{self.sqlite_file}"
+        return with_schema(pg_base_url(), self.schema)
+
+    @property
+    def note_path(self) -> Path:
+        return CLUBS / f"{self.name}.{self.database}.json"
+
+    def save_note(self) -> None:
+        self.note_path.write_text(json.dumps(self.note, indent=2) + "\n")
+
+    def exists(self) -> bool:
+        if not self.note_path.exists():
+            return False
+        if self.database == "sqlite":
+            return self.sqlite_file.exists()
+        import psycopg
+
+        with psycopg.connect(pg_base_url(), autocommit=True) as connection:
+            found = connection.execute(
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = 'games'",
+                (self.schema,),
+            ).fetchone()
+        return found is not None
+
+    def drop(self) -> None:
+        self.note_path.unlink(missing_ok=True)
+        if self.database == "sqlite":
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.sqlite_file}{suffix}").unlink(missing_ok=True)
+            return
+        import psycopg
+
+        with psycopg.connect(pg_base_url(), autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
 
 
-def _note(database: str, games: int, players: int) -> Path:
-    return CLUBS / f"{club_name(games, players)}.{database}.json"
-
-
-def _env(url: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("GUNICORN", "WEB_"))}
+def app_env(url: str) -> dict[str, str]:
+    """The environment the benchmark's app runs in: the database, its own instance folder, no Redis."""
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     env.update(DATABASE_URL=url, SCOREKEEPER_INSTANCE=str(CLUBS / "instance"), SECRET_KEY="bench-club")
     return env
 
@@ -80,119 +112,20 @@ def _env(url: str) -> dict[str, str]:
 def _flask(url: str, *args: str) -> None:
     # The benchmark's app: the product's, plus the seeder command (bench/app.py).
     command = [str(BIN / "flask"), "--app", "bench.app:create_bench_app", *args]
-    subprocess.run(command, env=_env(url), cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-
-
-def _schema(games: int, players: int) -> str:
-    return f"scorekeeper_bench_{club_name(games, players)}"
-
-
-def _exists(database: str, games: int, players: int) -> bool:
-    if not _note(database, games, players).exists():
-        return False
-    if database == "sqlite":
-        return (CLUBS / (club_name(games, players) + ".sqlite3")).exists()
-    import psycopg
-
-    with psycopg.connect(pg_base_url(), autocommit=True) as connection:
-        found = connection.execute(
-            "SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = 'games'",
-            (_schema(games, players),),
-        ).fetchone()
-    return found is not None
-
-
-def drop_club(database: str, games: int, players: int) -> None:
-    note = _note(database, games, players)
-    note.unlink(missing_ok=True)
-    if database == "sqlite":
-        for suffix in ("", "-wal", "-shm"):
-            (CLUBS / (club_name(games, players) + ".sqlite3" + suffix)).unlink(missing_ok=True)
-        return
-    import psycopg
-
-    with psycopg.connect(pg_base_url(), autocommit=True) as connection:
-        connection.execute(f'DROP SCHEMA IF EXISTS "{_schema(games, players)}" CASCADE')
-
-
-def disk_mb(database: str, games: int, players: int) -> float:
-    """The club's size on disk: the SQLite file (and its WAL), or the schema's tables with indexes."""
-    if database == "sqlite":
-        files = [CLUBS / (club_name(games, players) + ".sqlite3" + s) for s in ("", "-wal")]
-        return round(sum(f.stat().st_size for f in files if f.exists()) / 2**20, 1)
-    import psycopg
-
-    with psycopg.connect(pg_base_url(), autocommit=True) as connection:
-        size = connection.execute(
-            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
-            " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r'",
-            (_schema(games, players),),
-        ).fetchone()
-    return round(int(size[0]) / 2**20, 1) if size else 0.0
-
-
-def add_games_in_progress(url: str, count: int = GAMES_IN_PROGRESS) -> None:
-    """``count`` games in progress among the club's busiest players, written through the services."""
-    sys.path.insert(0, str(ROOT))
-    os.environ["SCOREKEEPER_INSTANCE"] = str(CLUBS / "instance")
-    from sqlalchemy import text
-
-    from scorekeeper import create_app, services
-    from scorekeeper.config import normalise_database_url
-    from scorekeeper.extensions import db
-    from scorekeeper.rules import DealRecord
-
-    app = create_app({"SQLALCHEMY_DATABASE_URI": normalise_database_url(url), "SECRET_KEY": "bench-club"})
-    with app.app_context():
-        names = list(
-            db.session.execute(
-                text(
-                    "SELECT p.name FROM player_totals t JOIN players p ON p.id = t.player_id"
-                    " WHERE t.ruleset = 'mizerka' AND t.year = 0 ORDER BY t.games DESC, p.id LIMIT :n"
-                ),
-                {"n": 3 * count},
-            ).scalars()
-        )
-        for i in range(count):
-            table = names[3 * i : 3 * i + 3]
-            loaded, _key = services.create_game("mizerka", table, table[0])
-            ruleset, state = loaded.ruleset, loaded.state
-            for _ in range(i % ruleset.deal_count):  # 0, 1, 2 ... deals: every stage of a game
-                upcoming = state.next_deal
-                assert upcoming is not None
-                contract = upcoming.available_contracts[0]
-                tricks = (5, 4, 4)
-                state = ruleset.extend(state, [DealRecord(contract=contract, tricks=tricks)])
-                number = upcoming.number
-                services.record_deal(loaded.id, number=number, contract=contract, tricks=list(tricks))
-        db.session.remove()
-        db.engine.dispose()
-
-
-COPIED_TABLES = [
-    "players",
-    "games",
-    "seats",
-    "deals",
-    "game_results",
-    "deal_results",
-    "player_totals",
-    "kept_window",
-]
+    subprocess.run(command, env=app_env(url), cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
 
 def copy_from_sqlite(source: Path, url: str) -> None:
-    """Copy every row of the SQLite club at ``source`` into the (migrated, empty) schema at ``url``.
-
-    PostgreSQL's COPY takes the rows in a few minutes where inserting them through the
-    seeder takes an hour on a busy 2-core machine: the same games, not a second draw.
-    """
-    import sqlite3
-
+    """Copy every row of the SQLite club at ``source`` into the (migrated, empty) schema at ``url``."""
     import psycopg
 
     with sqlite3.connect(source) as lite, psycopg.connect(url) as connection:
-        for table in COPIED_TABLES:
+        tables = [
+            row[0]
+            for row in lite.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
+            if row[0] != "alembic_version" and not row[0].startswith("sqlite_")
+        ]
+        for table in tables:
             columns = [
                 row[0]
                 for row in connection.execute(
@@ -203,62 +136,76 @@ def copy_from_sqlite(source: Path, url: str) -> None:
                     (table,),
                 )
             ]
+            if not columns:
+                continue  # a table the schema no longer has
             names = ", ".join(columns)
             with connection.cursor().copy(f"COPY {table} ({names}) FROM STDIN") as copy:
                 for row in lite.execute(f"SELECT {names} FROM {table}"):
                     copy.write_row(row)
-        for table in ("players", "deals"):
+        for table, column in connection.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema ="
+            " current_schema() AND column_default LIKE 'nextval%%'"
+        ).fetchall():
             connection.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                f" greatest((SELECT max({column}) FROM {table}), 1))"
             )
         connection.commit()
 
 
-def kept_club(database: str, games: int, players: int) -> Club:
-    """The club of ``games`` games and ``players`` players on ``database``: found, or seeded now."""
+def vacuum(url: str) -> None:
+    """VACUUM (ANALYZE) the club's tables, as autovacuum would in the middle of a measurement."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        tables = connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+        for (table,) in tables:
+            connection.execute(f'VACUUM (ANALYZE) "{table}"')
+
+
+def kept_club(database: str, games: int) -> Club:
+    """The club of ``games`` finished games (and a tenth as many players) on ``database``:
+    found and brought up to date, or seeded now."""
     CLUBS.mkdir(exist_ok=True)
-    url = club_url(database, games, players)
-    note_path = _note(database, games, players)
-    if _exists(database, games, players):
-        note = json.loads(note_path.read_text())
-        _flask(url, "db-upgrade")  # a newer schema: the migrations bring the kept data along
-        size = disk_mb(database, games, players)
-        return Club(database, url, games, players, note["seed_seconds"], size, True)
-    drop_club(database, games, players)
+    club = Club(database, games, max(games // 10, 10))
+    if club.exists():
+        club.note = json.loads(club.note_path.read_text())
+        _flask(club.url, "db-upgrade")  # a newer schema: the migrations bring the kept data along
+        return club
+    club.drop()
     if database == "postgresql":
         import psycopg
 
         with psycopg.connect(pg_base_url(), autocommit=True) as connection:
-            connection.execute(f'CREATE SCHEMA "{_schema(games, players)}"')
-    print(
-        f"[{database}] seeding a club of {games} games, {players} players (kept for later runs)", flush=True
-    )
+            connection.execute(f'CREATE SCHEMA "{club.schema}"')
+    print(f"[{database}] seeding a club of {games} games (kept for later runs)", flush=True)
     started = time.perf_counter()
-    _flask(url, "db-upgrade")
-    source = CLUBS / (club_name(games, players) + ".sqlite3")
-    if database == "postgresql" and _exists("sqlite", games, players):
-        print(f"[{database}] copying the rows of {source.name}", flush=True)
-        _flask(club_url("sqlite", games, players), "db-upgrade")  # the same schema on both sides
-        copy_from_sqlite(source, url)
+    _flask(club.url, "db-upgrade")
+    twin = Club("sqlite", club.games, club.players)
+    if database == "postgresql" and twin.exists():
+        print(f"[{database}] copying the rows of {twin.sqlite_file.name}", flush=True)
+        _flask(twin.url, "db-upgrade")  # the same schema on both sides
+        copy_from_sqlite(twin.sqlite_file, club.url)
+        kept = json.loads(twin.note_path.read_text())
+        club.note = {key: kept[key] for key in ("tables", "games_finished_by_writers") if key in kept}
+        club.note["copied_from"] = twin.sqlite_file.name
     else:
-        _flask(url, "seed-demo", "--games", str(games), "--players", str(players), "--seed", str(SEED))
-        add_games_in_progress(url)
+        _flask(
+            club.url, "seed-demo", "--games", str(games), "--players", str(club.players), "--seed", str(SEED)
+        )
     if database == "postgresql":
-        import psycopg
-
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute(f"VACUUM (ANALYZE) {SEEDED_TABLES}")
-    seconds = round(time.perf_counter() - started, 1)
-    note: dict[str, Any] = {
-        "games": games,
-        "players": players,
-        "seed_seconds": seconds,
-        "seeded_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "disk_mb": disk_mb(database, games, players),
-    }
-    note_path.write_text(json.dumps(note, indent=2) + "\n")
-    print(f"[{database}] seeded in {seconds:.0f} s, {note['disk_mb']} MB on disk", flush=True)
-    return Club(database, url, games, players, seconds, note["disk_mb"], False)
+        vacuum(club.url)
+    club.note.update(
+        games=games,
+        players=club.players,
+        seed_seconds=round(time.perf_counter() - started, 1),
+        seeded_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+    club.save_note()
+    print(f"[{database}] seeded in {club.note['seed_seconds']:.0f} s", flush=True)
+    return club
 
 
 def main() -> int:
@@ -267,17 +214,15 @@ def main() -> int:
     )
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--drop", action="store_true", help="remove the kept club instead")
     args = parser.parse_args()
     for database in [d for d in args.databases.split(",") if d]:
         if args.drop:
-            drop_club(database, args.games, args.players)
+            Club(database, args.games, max(args.games // 10, 10)).drop()
             print(f"[{database}] dropped")
             continue
-        club = kept_club(database, args.games, args.players)
-        state = "reused" if club.reused else "seeded"
-        print(f"[{database}] {state}: {club.url} ({club.seed_seconds:.0f} s to seed, {club.disk_mb} MB)")
+        club = kept_club(database, args.games)
+        print(f"[{database}] {club.url} ({club.note['seed_seconds']:.0f} s to seed)")
     return 0
 
 

@@ -163,7 +163,7 @@ LOADS_ALEMBIC = textwrap.dedent(
 def test_a_worker_on_a_current_database_never_loads_alembic(tmp_path: Path) -> None:
     """The first start builds the schema with the migrations; later ones see it current and skip Alembic.
 
-    Alembic and its templates would cost each serving worker some 12 MB (bench/README.md).
+    Alembic and its templates would cost each serving worker some 12 MB.
     """
     env = {
         **os.environ,
@@ -182,6 +182,18 @@ def test_a_worker_on_a_current_database_never_loads_alembic(tmp_path: Path) -> N
 
     assert start() == "True"  # a new database: migrated
     assert start() == "False"  # current: nothing to run, nothing loaded
+
+
+def test_the_product_imports_nothing_from_bench() -> None:
+    """bench/ (the benchmarks, their app and their seeder) is never imported by the product."""
+    script = (
+        "import sys; from scorekeeper import create_app; "
+        "create_app({'SECRET_KEY': 'k', 'AUTO_MIGRATE': False, 'SQLALCHEMY_DATABASE_URI': 'sqlite://'}); "
+        "import scorekeeper.cli; "
+        "sys.exit(' '.join(m for m in sys.modules if m == 'bench' or m.startswith('bench.')) or None)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_the_newest_revision_read_from_the_files_is_alembic_s_head() -> None:

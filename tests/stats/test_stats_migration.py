@@ -11,7 +11,6 @@ from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import select, text
 
-from bench.demo import random_game
 from scorekeeper import stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
@@ -19,6 +18,7 @@ from scorekeeper.models import Game, GameResult
 from scorekeeper.rules import DealRecord, get_ruleset
 from tests.helpers import MIZERKA_DEALS
 from tests.stats.checks import assert_figures_match, assert_totals_match, replayed, stored
+from tests.stats.random_games import random_game
 
 PLAYERS = "INSERT INTO players (id, name, name_key, created_at) VALUES (:id, :name, :key, :at)"
 GAMES = (

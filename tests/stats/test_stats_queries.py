@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date, timedelta
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
-from bench.demo import seed_demo
 from scorekeeper import caching, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult
 from tests.helpers import MIZERKA_DEALS, hold_pencil
+from tests.stats.dataset import play_misere, play_mizerka
 
 
 @contextmanager
@@ -53,13 +54,22 @@ def busiest_player(app: Flask) -> int:
 
 
 def test_rankings_and_player_page_with_1_and_with_20_games(app: Flask, client: FlaskClient) -> None:
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    app.config["CLUB_PAGE_SETTLE_SECONDS"] = 0  # the games below are written now: the club is quiet at once
     with app.app_context():
-        seed_demo(1, 3, seed=7)
+        play_mizerka(names[:3], date.today(), {1: (1, -1, 0)})
     one = busiest_player(app)
     pages = ["/rankings", "/rankings?period=year&sort=win_pct", f"/players/{one}", "/players", "/games/new"]
     with_one = [queries(app, client, url) for url in pages]
-    with app.app_context():
-        seed_demo(19, 4, seed=8, misere_share=0.3)
+    with app.app_context():  # 19 more, over two years; every sixth is a game of Misère
+        for n in range(1, 20):
+            played_on = date.today() - timedelta(days=37 * n)
+            if n % 6 == 0:
+                play_misere(names, played_on)
+            else:
+                play_mizerka(
+                    [names[(n + seat) % 4] for seat in range(3)], played_on, {n % 18 + 1: (1, 0, -1)}
+                )
     many = busiest_player(app)
     with app.app_context():
         games = db.session.execute(
