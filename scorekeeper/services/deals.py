@@ -77,7 +77,9 @@ def record_deal(
         )
         after = locked.ruleset.extend(locked.state, [record])  # checks and scores the new deal alone
         values = deal_values(record, after.deals[-1].contract)
-        return Change(after, next_number, ADD_DEAL, {"game_id": locked.id, "number": next_number, **values})
+        return Change(
+            after, next_number, next_number, ADD_DEAL, {"game_id": locked.id, "number": next_number, **values}
+        )
 
     return write(
         game_id, plan, key_hash=key_hash, expected_version=expected_version, dry_run=dry_run, once=once
@@ -178,7 +180,7 @@ def correct_deals(
             for number in sorted(wanted)
         ]
         shown = None if several else first
-        return Change(after, shown, CHANGE_DEAL, params[0] if len(params) == 1 else params)
+        return Change(after, shown, first, CHANGE_DEAL, params[0] if len(params) == 1 else params)
 
     return write(
         game_id, plan, key_hash=key_hash, expected_version=expected_version, dry_run=dry_run, once=once
@@ -317,7 +319,7 @@ def undo_deal(
                 deal=number,
             )
         after = locked.ruleset.replay(locked.setup, records[:-1])
-        return Change(after, None, DROP_DEAL, {"of_game": locked.id, "deal_number": number})
+        return Change(after, None, number, DROP_DEAL, {"of_game": locked.id, "deal_number": number})
 
     return write(game_id, plan, key_hash=key_hash, expected_version=expected_version, once=once)
 

@@ -84,7 +84,7 @@ def stamp(game_id: str) -> Stamp | None:
     """The game's ``Stamp`` from one cheap query; None when there is no such game."""
     if not plausible_id(game_id):
         return None
-    row = db.session.execute(select(Game.version, Game.edit_key_hash).where(Game.id == game_id)).one_or_none()
+    row = db.session.connection().execute(_STAMP, {"game_id": game_id}).one_or_none()
     return None if row is None else Stamp(row.version, row.edit_key_hash)
 
 
@@ -140,10 +140,13 @@ class Written(NamedTuple):
 @dataclass(frozen=True)
 class Change:
     """A change to a game's deals, checked by the engine and not yet made: the state after it,
-    the deal to show for it (None for an undo), and the statement that makes it."""
+    the deal to show for it (None for an undo or several deals), the first deal it touches, and
+    the statement that makes it."""
 
     after: GameState
     number: int | None
+    first: int
+    """The first deal the change touches: the deals before it stand as they were."""
     statement: Any
     params: dict[str, Any] | list[dict[str, Any]]
     """One set of parameters, or a list of them (the statement sent once per set)."""
@@ -183,6 +186,15 @@ _SNAPSHOT = (
     .where(_games.c.id == bindparam("game_id"))
     .order_by(_seats.c.position, _deals.c.number)
 )
+_STAMP = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == bindparam("game_id"))
+_LOCK = (
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"))
+    .values(version=_games.c.version + 1, updated_at=bindparam("now"))
+)
+_SET_FINISHED = (
+    update(_games).where(_games.c.id == bindparam("game_id")).values(finished=bindparam("finished"))
+)
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
 ADD_DEAL = insert(_deals)
 CHANGE_DEAL = update(_deals).where(*_the_deal)
@@ -193,7 +205,7 @@ def snapshot(game_id: str) -> Snapshot:
     """The game in one query (game, seats, deals), replayed; or ``not_found``."""
     if not plausible_id(game_id):
         raise not_found()
-    rows = db.session.execute(_SNAPSHOT, {"game_id": game_id}).all()
+    rows = db.session.connection().execute(_SNAPSHOT, {"game_id": game_id}).all()
     if not rows:
         raise not_found()
     # A row per seat, but seat 0 has one per deal: the deals ride along it.
@@ -236,10 +248,8 @@ def lock(game_id: str) -> Snapshot:
     """
     if not plausible_id(game_id):
         raise not_found()
-    bumped = db.session.execute(
-        update(_games).where(_games.c.id == game_id).values(version=_games.c.version + 1, updated_at=utcnow())
-    )
-    if bumped.rowcount != 1:  # type: ignore[attr-defined]
+    bumped = db.session.connection().execute(_LOCK, {"game_id": game_id, "now": utcnow()})
+    if bumped.rowcount != 1:
         raise not_found()
     return snapshot(game_id)
 
@@ -309,17 +319,20 @@ def write(
         game = lock(game_id)
         _judge(game, game.version - 1, key_hash, expected_version, once)
         change = plan(game)
-        db.session.execute(change.statement, change.params)
+        connection = db.session.connection()
+        connection.execute(change.statement, change.params)
         if change.after.finished != game.state.finished:
-            db.session.execute(
-                update(_games).where(_games.c.id == game.id).values(finished=change.after.finished)
-            )
+            connection.execute(_SET_FINISHED, {"game_id": game.id, "finished": change.after.finished})
         stats.store_figures(
-            change.after, game_id=game.id, player_ids=game.player_ids, played_on=game.played_on
+            change.after,
+            game_id=game.id,
+            player_ids=game.player_ids,
+            played_on=game.played_on,
+            from_deal=change.first,
         )
         written = _written(game, change)
         if once is not None:
-            db.session.execute(KEEP, once.row(written))
+            connection.execute(KEEP, once.row(written))
         caching.changed(standings=game.state.finished or change.after.finished)
     return written
 

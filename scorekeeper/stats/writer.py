@@ -24,18 +24,33 @@ from .figures import figures
 from .sums import record_columns
 
 
-def store_figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date) -> None:
-    """Make the game's stored figures those of ``state`` (inside the caller's transaction)."""
+def store_figures(
+    state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date, from_deal: int = 1
+) -> None:
+    """Make the game's stored figures those of ``state`` (inside the caller's transaction).
+
+    ``from_deal``: the first deal the write changed; the rows of the deals before it stand (a
+    deal's figures depend on it and the deals before it only).
+    """
     game_rows, deal_rows = figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-    # The tables, not the ORM classes: plain statements, no session objects to keep in step.
-    game_results, deal_results = GameResult.__table__, DealResult.__table__
-    db.session.execute(delete(deal_results).where(deal_results.c.game_id == game_id))
-    db.session.execute(delete(game_results).where(game_results.c.game_id == game_id))
-    db.session.execute(insert(game_results), game_rows)
-    if deal_rows:
-        # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch.
-        db.session.execute(insert(deal_results).execution_options(render_nulls=True), deal_rows)
+    connection = db.session.connection()
+    connection.execute(_DROP_DEAL_ROWS, {"game_id": game_id, "from_deal": from_deal})
+    connection.execute(_DROP_GAME_ROWS, {"game_id": game_id})
+    connection.execute(_ADD_GAME_ROWS, game_rows)
+    changed = [row for row in deal_rows if row["number"] >= from_deal]
+    if changed:
+        connection.execute(_ADD_DEAL_ROWS, changed)
     refresh_totals(player_ids, state.setup.ruleset)
+
+
+_game_results, _deal_results = GameResult.__table__, DealResult.__table__
+_DROP_GAME_ROWS = delete(_game_results).where(_game_results.c.game_id == bindparam("game_id"))
+_DROP_DEAL_ROWS = delete(_deal_results).where(
+    _deal_results.c.game_id == bindparam("game_id"), _deal_results.c.number >= bindparam("from_deal")
+)
+_ADD_GAME_ROWS = insert(_game_results)
+# render_nulls: rows with and without a None (``pick``, ``made``) go in one batch.
+_ADD_DEAL_ROWS = insert(_deal_results).execution_options(render_nulls=True)
 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
@@ -48,10 +63,10 @@ def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None 
     params: dict[str, Any] = {"ruleset": ruleset}
     if player_ids is not None:
         params["ids"] = sorted(set(player_ids))
-        db.session.execute(_LOCK_PLAYERS, params)
+        db.session.connection().execute(_LOCK_PLAYERS, params)
     stale, summed = _resum(player_ids is not None, ruleset is not None)
-    db.session.execute(stale, params)
-    db.session.execute(summed, params)
+    db.session.connection().execute(stale, params)
+    db.session.connection().execute(summed, params)
 
 
 # FOR NO KEY UPDATE: it queues writers here but not the foreign-key checks (KEY SHARE) of the rows
