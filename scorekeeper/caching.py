@@ -7,8 +7,8 @@ Two kinds of pages are kept, whole, as rendered:
   in the same transaction, so such a copy is never stale, only unused (it ages out).
 - The club's pages (home, the rankings, a player's page), named by **tags**: short random strings
   kept in the cache, one per thing a page shows that a write may change (``HOME``: the list of
-  games; ``PLAYERS``: the players' games, in progress too; ``STANDINGS``: every finished game's
-  figures and every name).  A write says what it changed with ``changed``; once its transaction
+  games; ``PLAYER``: one player's games, in progress too; ``PLAYERS``: every player's page;
+  ``STANDINGS``: every finished game's figures and every name).  A write says what it changed with ``changed``; once its transaction
   commits, the hook drops those tags, and the next view names (and renders) a new copy.  A busy
   club keeps serving its rankings from the cache while games in progress are written.
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from flask import Flask, current_app, g, request, session
@@ -45,6 +45,7 @@ tags = Cache(with_jinja2_ext=False)
 
 HOME = "home"
 PLAYERS = "players"
+PLAYER = "player-{player_id}"
 STANDINGS = "standings"
 _NOTES = "scorekeeper_changed"  # in db.session.info: the tags a transaction's writes spoil
 
@@ -58,14 +59,16 @@ def init_app(app: Flask) -> None:
 # -- what a write changed --------------------------------------------------------------------------
 
 
-def changed(*, standings: bool = False) -> None:
-    """Note that the current transaction changes a game: the home page's list and the players'
-    pages; with ``standings`` (a game finished, a finished game changed, a name), the rankings
-    too.  The copies go once the transaction commits; on a rollback nothing does."""
+def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
+    """Note that the current transaction changes a game: the home page's list and the pages of
+    its ``players``; with ``standings`` (a game finished, a finished game changed, a name), the
+    rankings and every player's page.  The copies go once the transaction commits; on a rollback
+    nothing does."""
     notes: set[str] = db.session.info.setdefault(_NOTES, set())
-    notes.update((HOME, PLAYERS))
+    notes.add(HOME)
+    notes.update(PLAYER.format(player_id=player_id) for player_id in players)
     if standings:
-        notes.add(STANDINGS)
+        notes.update((STANDINGS, PLAYERS))
 
 
 def _after_commit(session: Any) -> None:
@@ -112,8 +115,9 @@ def club_page(
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
     """A club page's view (returning its body), kept until a write changes one of ``names``' tags.
 
-    ``bypass``: when true, the page is this visitor's alone (rendered, never kept); ``variant``:
-    what else the page depends on (who is looking).
+    A name may hold the view's arguments (``PLAYER``: ``{player_id}``).  ``bypass``: when true,
+    the page is this visitor's alone (rendered, never kept); ``variant``: what else the page
+    depends on (who is looking).
     """
 
     def decorate(view: Callable[..., str]) -> Callable[..., str]:
@@ -121,7 +125,7 @@ def club_page(
         def kept(*args: Any, **kwargs: Any) -> str:
             # The tags first: whatever the page shows is read after them.  A read the request
             # began before them (a cookie taken over) may be older: then the page is not kept.
-            stamp = current_tags(*names)
+            stamp = current_tags(*(name.format(**kwargs) for name in names))
             fresh = not db.session().in_transaction()
             if not keepable() or (bypass is not None and bypass()):
                 return view(*args, **kwargs)

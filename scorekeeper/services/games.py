@@ -96,7 +96,7 @@ def add_game(
         db.session.add(game)
         db.session.flush()
         stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-        caching.changed(standings=state.finished)
+        caching.changed(players=player_ids, standings=state.finished)
     created = Snapshot(
         id=game_id,
         version=0,

@@ -333,7 +333,7 @@ def write(
         written = _written(game, change)
         if once is not None:
             connection.execute(KEEP, once.row(written))
-        caching.changed(standings=game.state.finished or change.after.finished)
+        caching.changed(players=game.player_ids, standings=game.state.finished or change.after.finished)
     return written
 
 

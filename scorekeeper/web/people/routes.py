@@ -191,7 +191,7 @@ def _holds_keys() -> bool:
 
 
 @bp.get("/players/<int:player_id>")
-@caching.club_page(caching.STANDINGS, caching.PLAYERS, bypass=_holds_keys, variant=is_admin)
+@caching.club_page(caching.PLAYERS, caching.PLAYER, bypass=_holds_keys, variant=is_admin)
 def player(player_id: int) -> str:
     """One player: record, contracts, head to head, recent games and points per game over time.
 
