@@ -22,12 +22,8 @@ Figures = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 
 def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date) -> Figures:
-    """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts.
-
-    Pure: the services and the benchmark's demo seeder call this, so there is one way
-    to compute a figure (migration 0002 keeps its own frozen copy: migrations never
-    import the app).
-    """
+    """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts (the one
+    way to compute a figure; migration 0002 keeps a frozen copy, as migrations never import the app)."""
     seats = range(len(player_ids))
     rank_of = {standing.seat: standing.rank for standing in state.standings}
     deals_won = [0 for _ in seats]
