@@ -28,9 +28,9 @@ cache = Cache(with_jinja2_ext=False)
 #: The current tags of the club's pages: shared by every process.
 tags = Cache(with_jinja2_ext=False)
 
-HOME = "home"
-PLAYERS = "players"
-STANDINGS = "standings"
+HOME = "home"  # the list of games
+PLAYERS = "players"  # the players' games, in progress too
+STANDINGS = "standings"  # every finished game's figures, and every name
 _NOTES = "scorekeeper_changed"  # in db.session.info: the tags a transaction's writes spoil
 
 
@@ -38,9 +38,6 @@ def init_app(app: Flask) -> None:
     cache.init_app(app)
     tags.init_app(app, config=dict(app.config["CACHE_TAGS"]))
     app.add_template_global(page_address)
-
-
-# -- what a write changed --------------------------------------------------------------------------
 
 
 def changed(*, standings: bool = False) -> None:
@@ -77,9 +74,6 @@ def current_tags(*names: str) -> tuple[str, ...]:
             tags.set(name, tag)
         current.append(str(tag))
     return tuple(current)
-
-
-# -- serving cached pages----------------------------------------------------------------------------
 
 
 def cacheable() -> bool:

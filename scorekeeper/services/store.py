@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, NamedTuple
@@ -51,17 +51,6 @@ def is_contention(error: DBAPIError) -> bool:
 def conflict_or_fault(error: DBAPIError) -> Exception:
     """What to raise for a database error met while writing: ``conflict`` or the error itself."""
     return conflict() if is_contention(error) else error
-
-
-def _setup(
-    ruleset: str, players: tuple[str, ...], first_dealer: int, options: Mapping[str, Any] | None
-) -> GameSetup:
-    return GameSetup(
-        ruleset=ruleset,
-        players=players,
-        first_dealer=first_dealer,
-        options=tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())),
-    )
 
 
 class Stamp(NamedTuple):
@@ -188,7 +177,12 @@ def snapshot(game_id: str) -> Snapshot:
     seats = [row for row in rows if row.position != 0 or row is rows[0]]
     game = rows[0]
     ruleset = get_ruleset(game.ruleset)
-    setup = _setup(game.ruleset, tuple(seat.name for seat in seats), game.first_dealer, game.options)
+    setup = GameSetup(
+        ruleset=game.ruleset,
+        players=tuple(seat.name for seat in seats),
+        first_dealer=game.first_dealer,
+        options=tuple(sorted((str(k), str(v)) for k, v in (game.options or {}).items())),
+    )
     records = tuple(
         DealRecord(
             contract=row.contract,
@@ -215,12 +209,9 @@ def snapshot(game_id: str) -> Snapshot:
 
 
 def lock(game_id: str) -> Snapshot:
-    """The game, locked for this transaction's write, then read.
-
-    The lock is the bump of the game's version: a row lock on PostgreSQL, the database's write
-    lock on SQLite.  Another write to the game waits here until this one commits, then reads what
-    it committed.  The snapshot holds the version this write makes.
-    """
+    """The game, locked for this transaction's write by bumping its version (a row lock on PostgreSQL,
+    the database's write lock on SQLite), then read: another write to the game waits here until this
+    one commits, then reads what it committed.  The snapshot holds the version this write makes."""
     if not plausible_id(game_id):
         raise not_found()
     bumped = db.session.execute(

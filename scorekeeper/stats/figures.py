@@ -1,12 +1,8 @@
 """The figures of one replayed game, as rows for ``game_results`` and ``deal_results`` (pure).
 
-Definitions (the rankings page says the same in words):
-
-* a *game played* is a finished game; it is *won* by everyone whose total is
-  highest (ties count as wins for all tied);
-* a *deal played* is a completed deal of any game, finished or not; it is *won*
-  by everyone whose score in it is highest (ties count for all tied);
-* points, the average per game and the best game count finished games only.
+A *game played* is a finished game, *won* by everyone on the highest total; a *deal played* is a
+completed deal of any game, *won* by everyone on its highest score; points, the average per game
+and the best game count finished games only.
 """
 
 from __future__ import annotations

@@ -95,7 +95,9 @@ def game_list(
     if not pages:
         return GameList([], [], None, None)
     listed = (pages[0] if len(pages) == 1 else union_all(*pages)).subquery()
-    lists = _by_status(_listed_games(listed))
+    lists: dict[bool, list[ListedGame]] = {False: [], True: []}
+    for game, _row in _listed_games(listed):
+        lists[game.finished].append(game)
     return GameList(
         playing=lists[False][:size],
         finished=lists[True][:size],
@@ -132,13 +134,6 @@ def _listed_games(listed: Any, *extra: Any) -> list[tuple[ListedGame, Any]]:
     for row in db.session.execute(query):
         by_game.setdefault(row.id, []).append(row)
     return [(_listed(rows), rows[0]) for rows in by_game.values()]
-
-
-def _by_status(found: list[tuple[ListedGame, Any]]) -> dict[bool, list[ListedGame]]:
-    lists: dict[bool, list[ListedGame]] = {False: [], True: []}
-    for game, _row in found:
-        lists[game.finished].append(game)
-    return lists
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -94,7 +94,7 @@ class PlayerStats:
     series: list[GameLine]
     """Finished games in date order, at most the last ``CHART_GAMES``."""
     best_game: GameLine | None
-    picks: int = field(default=0)
+    picks: int = 0
 
     @property
     def best_contract(self) -> ContractFigures | None:
@@ -273,12 +273,10 @@ def _recent(where: list[Any], player_id: int) -> list[GameLine]:
     )
     rows = sorted(seats, key=lambda row: (row.game_id, row.seat))
     rows.sort(key=lambda row: (row.played_on, row.created), reverse=True)  # stable: newest game first
-    lines: list[GameLine] = []
-    others: dict[str, list[str]] = {}
+    by_game: dict[str, list[Any]] = {}
     for row in rows:  # a row per seat of each game
-        if row.game_id not in others:
-            others[row.game_id] = []
-            lines.append(_line(row))
-        if row.other_id != player_id:
-            others[row.game_id].append(row.other_name)
-    return [replace(line, others=tuple(others[line.game_id])) for line in lines]
+        by_game.setdefault(row.game_id, []).append(row)
+    return [
+        replace(_line(game[0]), others=tuple(row.other_name for row in game if row.other_id != player_id))
+        for game in by_game.values()
+    ]

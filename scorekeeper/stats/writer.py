@@ -35,10 +35,8 @@ def store_figures(state: GameState, *, game_id: str, player_ids: Sequence[int], 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
     """Sum ``player_totals`` again from ``game_results``: for some players (and one ruleset), or all.
-
-    The players' rows are locked first (PostgreSQL), so two games sharing a player that are
-    written at the same moment take turns here, and the second sums what the first wrote.
-    """
+    The players' rows are locked first (PostgreSQL), so two games sharing a player that are written
+    at the same moment take turns here, and the second sums what the first wrote."""
     params: dict[str, Any] = {"ruleset": ruleset}
     if player_ids is not None:
         params["ids"] = sorted(set(player_ids))
