@@ -42,7 +42,8 @@ def _insert_ignoring_duplicates(model: Any) -> Any:
 
 def device_for_grant(device_hash: str | None) -> tuple[str, str | None]:
     """The device to grant to (its hash, and for a new one its token): this one if the server made
-    it, else a new one, so nobody can choose the device a phone's keys are stored under."""
+    it, else a new one, so nobody can choose the device a phone's keys are stored under.  In a
+    transaction."""
     if device_hash is not None:
         known = db.session.execute(select(Device.token_hash).where(Device.token_hash == device_hash)).first()
         if known is not None:
@@ -119,7 +120,7 @@ class HandOverOutcome(Enum):
 
 def new_hand_over(game_id: str, lifetime: timedelta) -> str:
     """A one-time hand-over token for the game, good for ``lifetime``; the game's spent and expired
-    tokens go."""
+    tokens go.  In a transaction."""
     at = now()
     db.session.execute(
         delete(HandOver).where(
@@ -133,7 +134,7 @@ def new_hand_over(game_id: str, lifetime: timedelta) -> str:
 
 def use_hand_over(game_id: str, token: str) -> HandOverOutcome:
     """Spend the token if it is the game's, unused and unexpired (one conditional UPDATE: of two
-    phones opening the link at once, one gets it)."""
+    phones opening the link at once, one gets it).  In a transaction."""
     if not token:
         return HandOverOutcome.UNKNOWN
     at, hashed = now(), hash_key(token)
@@ -153,7 +154,7 @@ def use_hand_over(game_id: str, token: str) -> HandOverOutcome:
 
 
 def open_admin_session(key_mark: str, lifetime: timedelta) -> str:
-    """A new signed-in session (its token, for the browser's session); expired ones go."""
+    """A new signed-in session (its token, for the browser's session); expired ones go. In a transaction."""
     at = now()
     db.session.execute(delete(AdminSession).where(AdminSession.expires_at <= at))
     token = new_token()
