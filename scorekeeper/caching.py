@@ -1,27 +1,13 @@
-"""Kept pages (Flask-Caching): what names each copy, and the one hook that drops what a write spoils.
+"""Cached pages (Flask-Caching): the key of each copy, and the hook that drops what a write spoils.
 
-Two kinds of pages are kept, whole, as rendered:
-
-- A game's page for watchers, its scoresheet and the API's game state, named by the game's id and
-  ``version``.  Every write that changes what they show (a deal, a player's name) bumps the version
-  in the same transaction, so such a copy is never stale, only unused (it ages out).
-- The club's pages (home, the rankings, a player's page), named by **tags**: short random strings
-  kept in the cache, one per thing a page shows that a write may change (``HOME``: the list of
-  games; ``PLAYER``: one player's games, in progress too; ``PLAYERS``: every player's page;
-  ``STANDINGS``: every finished game's figures and every name).  A write says what it changed with ``changed``; once its transaction
-  commits, the hook drops those tags, and the next view names (and renders) a new copy.  A busy
-  club keeps serving its rankings from the cache while games in progress are written.
-
-Copies live where ``CACHE_TYPE`` says (``config.cache_defaults``): in each process's memory, with
-the tags in files of the instance folder that every process of the server reads; or both in
-Redis, shared by every app server.  A tag is read before anything of the page is, so a copy is
-never named by a tag newer than what it shows.
-
-A kept page holds nothing of one visitor: a page with flashed messages waiting is neither served
-from nor kept in the cache, a page with a form (its CSRF token) is never kept (the scorer's game
-page is rendered for each request), and a copy's key names the language, the host, the day (the
-rankings' periods count from it) and the address: a club page's with its query string, so it is
-served only to that same address, a game's without (``page_address`` draws its bare path).
+A game's pages (watcher's page, scoresheet, API state) are keyed by the game's ``version``, which
+every write that changes them bumps in the same transaction: a copy is never stale, only unused.
+The club's pages are keyed by **tags**, random strings in the ``tags`` cache (shared by every
+process: instance-folder files or Redis): ``HOME``, one ``PLAYER``'s page, every player's page
+(``PLAYERS``), the rankings (``STANDINGS``); a write names the tags it spoils with ``changed`` and
+they are dropped once it commits.  A tag is read before anything of the page, so a copy is never
+keyed by a tag newer than what it shows.  A cached page holds nothing of one visitor: no flashed
+messages, no form token, and its key names the language, host, day and address.
 """
 
 from __future__ import annotations
@@ -38,15 +24,15 @@ from .extensions import db
 from .i18n import current_language
 from .models import today
 
-#: The kept pages.
+#: The cached pages.
 cache = Cache(with_jinja2_ext=False)
-#: The tags that name the current copies of the club's pages: shared by every process.
+#: The current tags of the club's pages: shared by every process.
 tags = Cache(with_jinja2_ext=False)
 
-HOME = "home"
-PLAYERS = "players"
-PLAYER = "player-{player_id}"
-STANDINGS = "standings"
+HOME = "home"  # the list of games
+PLAYER = "player-{player_id}"  # one player's page: their games, in progress too
+PLAYERS = "players"  # every player's page
+STANDINGS = "standings"  # every finished game's figures, and every name
 _NOTES = "scorekeeper_changed"  # in db.session.info: the tags a transaction's writes spoil
 
 
@@ -54,9 +40,6 @@ def init_app(app: Flask) -> None:
     cache.init_app(app)
     tags.init_app(app, config=dict(app.config["CACHE_TAGS"]))
     app.add_template_global(page_address)
-
-
-# -- what a write changed --------------------------------------------------------------------------
 
 
 def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
@@ -97,12 +80,9 @@ def current_tags(*names: str) -> tuple[str, ...]:
     return tuple(current)
 
 
-# -- serving kept pages ----------------------------------------------------------------------------
-
-
-def keepable() -> bool:
-    """Whether this request may be served from, and kept in, the cache: not while flashed messages
-    wait (they belong to one visit and to the page that shows them)."""
+def cacheable() -> bool:
+    """Whether this request may use the cache: not while flashed messages wait (they belong to
+    one visit)."""
     return "_flashes" not in session
 
 
@@ -113,43 +93,43 @@ def _key(*parts: Hashable) -> str:
 def club_page(
     *names: str, bypass: Callable[[], bool] | None = None, variant: Callable[[], Hashable] = str
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
-    """A club page's view (returning its body), kept until a write changes one of ``names``' tags.
+    """Cache a club page's view until a write changes one of ``names``' tags.
 
     A name may hold the view's arguments (``PLAYER``: ``{player_id}``).  ``bypass``: when true,
-    the page is this visitor's alone (rendered, never kept); ``variant``: what else the page
-    depends on (who is looking).
+    the page is this visitor's alone (never cached); ``variant``: what else the page depends on
+    (who is looking).
     """
 
     def decorate(view: Callable[..., str]) -> Callable[..., str]:
         @functools.wraps(view)
-        def kept(*args: Any, **kwargs: Any) -> str:
+        def cached_view(*args: Any, **kwargs: Any) -> str:
             # The tags first: whatever the page shows is read after them.  A read the request
-            # began before them (a cookie taken over) may be older: then the page is not kept.
+            # began before them (a cookie taken over) may be older: then the page is not cached.
             stamp = current_tags(*(name.format(**kwargs) for name in names))
             fresh = not db.session().in_transaction()
-            if not keepable() or (bypass is not None and bypass()):
+            if not cacheable() or (bypass is not None and bypass()):
                 return view(*args, **kwargs)
             key = _key("club", request.full_path, today(), variant(), stamp)
             body = cache.get(key)
             if body is None:
                 body = view(*args, **kwargs)
                 if fresh:
-                    keep(key, body)
+                    put(key, body)
             return str(body)
 
-        return kept
+        return cached_view
 
     return decorate
 
 
-def kept(key: tuple[Hashable, ...]) -> str | None:
-    """The copy kept for ``key`` (a game's page by its version) in this request's language and host."""
+def cached(key: tuple[Hashable, ...]) -> str | None:
+    """The copy cached for ``key`` (a game's page by its version) in this request's language and host."""
     body = cache.get(_key(*key))
     return None if body is None else str(body)
 
 
-def keep(key: tuple[Hashable, ...] | str, body: str) -> None:
-    """Keep ``body`` for ``key``, unless it carries a form's token (one visitor's)."""
+def put(key: tuple[Hashable, ...] | str, body: str) -> None:
+    """Cache ``body`` for ``key``, unless it carries a form's token (one visitor's)."""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     if f'name="{field}"' in body:
         return
@@ -162,10 +142,7 @@ def drawn_at(address: str) -> None:
 
 
 def page_address() -> str:
-    """The address of the page being drawn, where the language switch brings a visitor back.
-
-    A game's pages give their bare path (``drawn_at``), whatever query came with the request; any
-    other page the request's path and query, which a club page's key names.
-    """
+    """The address of the page being drawn, where the language switch brings a visitor back: a
+    game's bare path (``drawn_at``), else the request's path and query."""
     address: str | None = g.get("page_address")
     return address if address is not None else request.full_path.rstrip("?")

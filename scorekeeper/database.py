@@ -23,10 +23,6 @@ logger = logging.getLogger(__name__)
 ADVISORY_LOCK_ID = 727_115_001  # any constant shared by every worker of this app
 
 
-def is_sqlite(url: str) -> bool:
-    return url.startswith("sqlite")
-
-
 #: How long a write waits for another writer's lock before it is refused as a conflict (409), in ms.
 #: Shorter than a gunicorn worker's timeout (30 s): a stuck lock gets a clean answer, not a killed worker.
 LOCK_TIMEOUT_MS = 15_000
@@ -63,15 +59,12 @@ def postgresql_settings(lock_timeout_ms: int) -> Any:
 
 
 def release_session(_error: BaseException | None = None) -> None:
-    """The request's session ended at teardown, without raising when its connection was lost.
+    """End the request's session at teardown, without raising when its connection was lost.
 
-    Ending a session rolls back what it holds.  When the server cut the connection meanwhile
-    (``pg_terminate_backend``, a restart, a network cut), that rollback raises; Flask-SQLAlchemy's
-    own teardown would then fail the request after its answer was made, and leave the broken
-    session in its registry for a later request of the same scope.  Here the session's
-    connections are invalidated instead (SQLAlchemy's ``Session.invalidate``: the pool drops
-    them and opens new ones) and the session is dropped.  Registered after Flask-SQLAlchemy's
-    teardown, so it runs first (Flask runs them in reverse); that one then finds nothing to do.
+    When the server cut the connection (a restart, a network cut), the session's rollback raises,
+    which would fail the request after its answer and leave the broken session for a later request:
+    its connections are invalidated instead and the session dropped.  Registered after
+    Flask-SQLAlchemy's teardown, so it runs first (Flask runs them in reverse).
     """
     try:
         db.session.remove()
@@ -85,11 +78,8 @@ def release_session(_error: BaseException | None = None) -> None:
 
 
 def configure_engine(app: Flask) -> None:
-    """The engine's connect hooks, and the teardown that survives a lost connection (``release_session``).
-
-    ``pool_pre_ping`` (the config's default) replaces a connection lost while idle in the pool
-    before a request uses it; ``release_session`` one lost during a request.
-    """
+    """The engine's connect hooks, and the teardown that survives a connection lost during a request
+    (``pool_pre_ping``, the config's default, replaces one lost while idle in the pool)."""
     app.teardown_appcontext(release_session)
     lock_timeout_ms = int(app.config.get("LOCK_TIMEOUT_MS") or LOCK_TIMEOUT_MS)
     with app.app_context():
@@ -113,7 +103,7 @@ def migrations_dir() -> str:
 def schema_lock(app: Flask) -> Iterator[None]:
     """One upgrader at a time: an advisory lock on PostgreSQL, a file lock for SQLite."""
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    if is_sqlite(url):
+    if url.startswith("sqlite"):
         os.makedirs(app.instance_path, exist_ok=True)
         with open(Path(app.instance_path) / ".schema.lock", "w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
@@ -136,11 +126,8 @@ def schema_lock(app: Flask) -> Iterator[None]:
 
 
 def register_migrations(app: Flask) -> None:
-    """Flask-Migrate on ``app`` (its ``upgrade`` and the ``flask db`` commands), once.
-
-    Only when a migration runs: Alembic and its templates cost a serving worker some 12 MB
-    that serving never uses, so a worker whose database is already current never loads them.
-    """
+    """Flask-Migrate on ``app``, once; only when a migration runs, as Alembic costs a serving
+    worker memory it never uses."""
     if "migrate" not in app.extensions:
         from flask_migrate import Migrate
 
@@ -153,11 +140,8 @@ _REVISION_LINE = re.compile(
 
 
 def newest_revision() -> str | None:
-    """The newest migration's id, read from the migration files (no Alembic involved).
-
-    None when the files do not name exactly one newest revision the simple way (then the
-    caller asks Alembic). A test checks it is the head Alembic finds.
-    """
+    """The newest migration's id, read from the migration files without Alembic; None when they
+    do not name exactly one newest revision the simple way (then the caller asks Alembic)."""
     revisions: set[str] = set()
     parents: set[str] = set()
     for path in sorted((Path(migrations_dir()) / "versions").glob("*.py")):

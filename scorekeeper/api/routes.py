@@ -210,12 +210,12 @@ def game(game_id: str) -> Response:
         response = make_response("", 304)
         response.set_etag(etag(version))
         return no_cache(response)
-    # The state of one version never changes: kept by the game's id and version (``caching``).
-    body = caching.kept(("api-game", game_id, version))
+    # The state of one version never changes: cached by the game's id and version (``caching``).
+    body = caching.cached(("api-game", game_id, version))
     if body is None:
         loaded = services.get_game(game_id)
         body = json_body(game_body(loaded))
-        caching.keep(("api-game", game_id, loaded.version), body)
+        caching.put(("api-game", game_id, loaded.version), body)
     response = current_app.response_class(body, status=200, mimetype="application/json")
     response.set_etag(etag(version))
     return no_cache(response)

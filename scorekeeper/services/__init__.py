@@ -1,34 +1,17 @@
 """Use cases, each in one transaction: read the game, check with the rules engine, write.
 
-Views and the API call these and nothing lower.  A refused call raises the engine's
-``RuleError``, or an ``AccessError``, ``NotFoundError`` or ``ConflictError`` (all in
-``scorekeeper.errors``), and leaves the database as it was.
-
-- games: ``get_game`` (the one loader), ``create_game``, ``add_game`` (a new game with its
-  deals: an import), ``rematch``, ``rebuild_results``;
-- deals: ``record_deal``, ``update_deal``, ``correct_deals``, ``undo_deal`` (each may be a dry run);
-- access: ``authorised_game`` (the API's edit key), ``keyring`` (the keys a phone holds,
-  hand-over tokens, admin sessions), ``Once`` (a deal write's ``Idempotency-Key``);
-- people: ``find_player``, ``get_player``, ``rename_player``, ``merge_players``;
-- ``transaction``: the one way a write ends (commit, or roll back everything and say why).
+Views and the API call these and nothing lower.  A refused call raises one of the refusals of
+``scorekeeper.errors`` and leaves the database as it was.
 """
 
 from __future__ import annotations
 
 from . import keyring
-from .deals import UNSET, correct_deals, record_deal, undo_deal, update_deal
+from .deals import correct_deals, record_deal, undo_deal, update_deal
 from .games import add_game, create_game, get_game, parse_note, parse_played_on, rebuild_results, rematch
 from .idempotency import Once, Replayed, fingerprint, valid_key
-from .keys import authorised_game, hash_key, hash_matches, key_matches, new_edit_key, new_game_id
-from .people import (
-    Authority,
-    find_player,
-    get_player,
-    may_manage,
-    merge_players,
-    not_allowed,
-    rename_player,
-)
+from .keys import authorised_game, hash_key, key_matches, new_edit_key, new_game_id
+from .people import Authority, find_player, may_manage, merge_players, not_allowed, rename_player
 from .store import (
     Snapshot,
     Stamp,
@@ -43,7 +26,6 @@ from .store import (
 )
 
 __all__ = [
-    "UNSET",
     "Authority",
     "Once",
     "Replayed",
@@ -59,9 +41,7 @@ __all__ = [
     "fingerprint",
     "game_version",
     "get_game",
-    "get_player",
     "hash_key",
-    "hash_matches",
     "is_contention",
     "key_matches",
     "keyring",

@@ -36,11 +36,8 @@ def record_deal(
 ) -> Written:
     """Record the next deal: its declaration and, optionally, its tricks.
 
-    ``number``, when given, must be the next deal's: a retried or stale
-    submission then fails harmlessly with ``wrong_deal_number``.  ``expected_version``
-    (an ``If-Match``): any other version of the game is ``stale``.  ``dry_run`` checks
-    and scores the deal just the same and stores nothing.  ``key_hash`` and ``once``: the
-    edit key checked and the request's ``Idempotency-Key`` (``store.write``).
+    ``number``, when given, must be the next deal's, so a retried or stale submission fails
+    harmlessly with ``wrong_deal_number``.  The other keywords: ``store.write``.
     """
 
     def plan(locked: Snapshot) -> Change:
@@ -103,12 +100,8 @@ def update_deal(
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
-    """Complete or correct a recorded deal; the whole game is re-validated by replay.
-
-    A correction of one deal, so ``correct_deals`` with one item; ``require_pending``
-    refuses the call unless the deal still waits for its tricks, so a repeated
-    "enter tricks" post cannot silently rewrite them.
-    """
+    """Complete or correct one recorded deal (``correct_deals``).  ``require_pending`` refuses a
+    deal that has its tricks, so a repeated "enter tricks" post cannot silently rewrite them."""
     given = {"contract": contract, "bids": bids, "tricks": tricks}
     correction = {"number": number, **{field: value for field, value in given.items() if value is not UNSET}}
     return correct_deals(
@@ -134,13 +127,10 @@ def correct_deals(
 ) -> Written:
     """Correct several recorded deals at once, validated together as one replay.
 
-    Each correction names a recorded deal (``"number"``) and any of ``"contract"``,
-    ``"bids"``, ``"tricks"`` (per player: in seat order, or keyed by name); a field left
-    out keeps its recorded value, ``"tricks": None`` makes the last deal pending again.
-    The game is replayed with every change at once, so two deals of one chooser can swap
-    contracts; any refusal changes nothing, and its message speaks of a deal being
-    corrected.  A number may appear once.  With one correction, ``Written.deal`` is its
-    deal; with several, None.  ``dry_run`` checks and scores it all and stores nothing.
+    Each correction names a deal once (``"number"``) and any of ``"contract"``, ``"bids"``,
+    ``"tricks"`` (per player: in seat order, or keyed by name); ``"tricks": None`` makes the
+    last deal pending again.  Replaying every change at once lets two deals of one chooser swap
+    contracts; a refusal speaks of a corrected deal.  ``Written.deal``: the deal, if only one.
     """
     wanted = _corrections(corrections)
 
@@ -261,11 +251,9 @@ def _blamed(
 ) -> RuleError:
     """The replay's refusal, told of the corrected deal that causes it.
 
-    The replay stops at the first deal that breaks a rule, which may be a later deal
-    nobody touched: correcting deal 3 to Diamonds when its chooser plays Diamonds in
-    deal 6 stops at deal 6.  The refusal then speaks of deal 3, the one being corrected:
-    "Deal 3: Bob has already played Diamonds (deal 6)."  Which deal the replay stopped
-    at is found by extending deal by deal (only on this refusing path).
+    The replay may stop at a later deal nobody touched: correcting deal 3 to Diamonds when its
+    chooser plays Diamonds in deal 6 stops at deal 6, and the refusal says "Deal 3: Bob has
+    already played Diamonds (deal 6)."  Where it stopped is found by extending deal by deal.
     """
     ruleset, setup = locked.ruleset, locked.setup
     state = ruleset.replay(setup, [])
@@ -322,6 +310,3 @@ def undo_deal(
         return Change(after, None, number, DROP_DEAL, {"of_game": locked.id, "deal_number": number})
 
     return write(game_id, plan, key_hash=key_hash, expected_version=expected_version, once=once)
-
-
-# -- people and rematches --------------------------------------------------------------------------

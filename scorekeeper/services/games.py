@@ -1,4 +1,4 @@
-"""Games: create, read, list, rematch, and the figures for rankings rebuilt from the replay."""
+"""Games: create, read, rematch, and the figures for rankings rebuilt from the replay."""
 
 from __future__ import annotations
 
@@ -24,9 +24,6 @@ def get_game(game_id: str) -> Snapshot:
     return snapshot(game_id)
 
 
-# -- writing -----------------------------------------------------------------------
-
-
 def create_game(
     ruleset_id: object,
     players: Sequence[object],
@@ -36,10 +33,7 @@ def create_game(
     played_on: object = None,
     note: object = None,
 ) -> tuple[Snapshot, str]:
-    """Create a game; returns it with its edit key (shown once, stored as a hash).
-
-    ``played_on`` (a date or ``YYYY-MM-DD``) defaults to today; ``note`` is optional.
-    """
+    """Create a game; returns it with its edit key (shown once, stored as a hash)."""
     ruleset = get_ruleset(ruleset_id)
     setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
     return add_game(ruleset, setup, (), played_on=parse_played_on(played_on), note=parse_note(note))
@@ -54,13 +48,8 @@ def add_game(
     note: str | None,
     created_at: datetime | None = None,
 ) -> tuple[Snapshot, str]:
-    """Store a new game with its deals (none for a new game, an export's for an import) and its
-    figures, in one transaction; returns it with its new edit key.
-
-    The deals are replayed first: a deal that breaks a rule stores nothing.  A person who
-    already exists keeps their spelling ("Kim" typed as "KIM"): the answer shows the names
-    exactly as every later read will.
-    """
+    """Store a new game with its deals (an import's, or none) and figures; returns it with its new
+    edit key.  A person who exists keeps their spelling ("Kim" typed as "KIM"), as later reads show."""
     key = new_edit_key()
     now = utcnow()
     with transaction():
@@ -142,8 +131,7 @@ def parse_note(raw: object) -> str | None:
 
 
 def _people_named(names: Sequence[str]) -> list[tuple[int, str]]:
-    """The ids and names of the people called ``names`` (ignoring case), in one query; any new
-    name is created."""
+    """The ids and names of the people called ``names`` (ignoring case); any new name is created."""
     keys = [name_key(name) for name in names]
     known = {
         row.name_key: (row.id, row.name)

@@ -1,19 +1,9 @@
 """Idempotent deal writes: a write's ``Idempotency-Key`` is applied once for the life of the game.
 
-A deal write (record, correct one or several, undo) that comes with a key is a ``Once``: the
-key, a fingerprint of the request (method, path within the game, canonical body) and how to
-say the answer the write gives.  The key is kept with that answer (status and body) in
-``idempotency_keys``, in the same transaction as the change: it is stored if and only if the
-change was committed.  The same key again is answered from there (``Replayed``) and changes
-nothing, whatever happened to the game since; the same key with another request is refused
-(``idempotency_key_reused``).
-
-Only answers of committed changes are kept.  A refusal changes nothing, so there is nothing a
-repeat could apply twice: a repeated refused request is judged afresh (an old form, a lost race
-or a wrong key may well be mended by then).  A dry run neither reads nor stores keys.
-
-The key is looked for once the write holds the game's lock (``store.write``), so two requests
-racing with one key apply it once: the second waits for the first and answers its answer.
+The key is stored with the answer in the change's own transaction, so only committed changes
+are remembered: the same key again gets that answer (``Replayed``), with another request it is
+refused, and a refused request is judged afresh.  The key is looked for once the write holds the
+game's lock, so two requests racing with one key apply it once.
 """
 
 from __future__ import annotations
@@ -58,11 +48,8 @@ def valid_key(key: str) -> str:
 
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
-    """SHA-256 (hex) of a request: its method, its path within the game and its canonical body.
-
-    A JSON body counts by its value (keys sorted, no spaces), so the same change sent with its
-    fields in another order is the same request; a body that is not JSON counts byte for byte.
-    """
+    """SHA-256 (hex) of a request's method, path within the game and body; a JSON body by its value
+    (keys sorted), so the same change with its fields in another order is the same request."""
     try:
         canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode("ascii")
     except (ValueError, RecursionError):
@@ -73,12 +60,8 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
 
 
 class Once:
-    """A deal write that comes with an ``Idempotency-Key``.
-
-    ``answer(written)`` says what the write answers (status and body) once made; the write keeps
-    that answer with the key (``row``), and ``given`` holds the answer of the attempt that was
-    made, for the view to send.
-    """
+    """A deal write that comes with an ``Idempotency-Key``: ``answer(written)`` gives its status and
+    body, stored with the key (``row``) and held in ``given`` for the view to send."""
 
     def __init__(self, game_id: str, key: str, fingerprint: str, answer: Callable[[Any], tuple[int, str]]):
         self.game_id = game_id

@@ -1,9 +1,7 @@
-"""The keys a phone holds, kept on the server; one-time hand-over tokens; the administrator's sessions.
+"""The keys a phone holds, stored on the server; one-time hand-over tokens; the administrator's sessions.
 
-A phone is a ``Device``: the hash of the random token in its one device cookie.  Each game it
-holds the pencil of is a ``Grant``.  Grants are only ever added (a device or a game that goes
-takes its grants with it).
-Every token here is high-entropy random and stored as its SHA-256 hash only.
+A phone is a ``Device`` (its cookie's token); each game it holds the pencil of is a ``Grant``,
+only ever added.  Every token is high-entropy random and stored as its SHA-256 hash only.
 """
 
 from __future__ import annotations
@@ -36,9 +34,6 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-# -- devices and grants ----------------------------------------------------------------------------
-
-
 def _insert_ignoring_duplicates(model: Any) -> Any:
     """``INSERT ... ON CONFLICT DO NOTHING`` on both databases: a grant held twice is held once."""
     dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
@@ -46,12 +41,9 @@ def _insert_ignoring_duplicates(model: Any) -> Any:
 
 
 def device_for_grant(device_hash: str | None) -> tuple[str, str | None]:
-    """The device to grant to: this one if the server made it, else a new one.
-
-    Returns its hash and, for a new device, its token (for the cookie).  A token the server
-    never issued is not taken: nobody can choose the device a phone's keys are kept under.
-    Call inside a transaction.
-    """
+    """The device to grant to (its hash, and for a new one its token): this one if the server made
+    it, else a new one, so nobody can choose the device a phone's keys are stored under.  In a
+    transaction."""
     if device_hash is not None:
         known = db.session.execute(select(Device.token_hash).where(Device.token_hash == device_hash)).first()
         if known is not None:
@@ -103,10 +95,7 @@ def games_with_keys(keys: Mapping[str, str]) -> list[str]:
 
 
 def holds_every_game_of(device_hash: str, player_ids: Collection[int]) -> bool:
-    """Whether the device holds the pencil of every game these players sat in (and there is one).
-
-    One query, whatever the number of games: the games, and those of them the device holds.
-    """
+    """Whether the device holds the pencil of every game these players sat in (and there is one)."""
     games = (
         select(Seat.game_id.label("game_id"))
         .where(Seat.player_id.in_(list(player_ids)))
@@ -122,9 +111,6 @@ def holds_every_game_of(device_hash: str, player_ids: Collection[int]) -> bool:
     return bool(total) and total == granted
 
 
-# -- hand-over tokens ------------------------------------------------------------------------------
-
-
 class HandOverOutcome(Enum):
     TAKEN = "taken"
     USED = "used"
@@ -133,8 +119,8 @@ class HandOverOutcome(Enum):
 
 
 def new_hand_over(game_id: str, lifetime: timedelta) -> str:
-    """A one-time hand-over token for the game, good until ``lifetime`` from now. Call inside a
-    transaction.  The game's spent and expired tokens go (nothing is left to check them against)."""
+    """A one-time hand-over token for the game, good for ``lifetime``; the game's spent and expired
+    tokens go.  In a transaction."""
     at = now()
     db.session.execute(
         delete(HandOver).where(
@@ -148,7 +134,7 @@ def new_hand_over(game_id: str, lifetime: timedelta) -> str:
 
 def use_hand_over(game_id: str, token: str) -> HandOverOutcome:
     """Spend the token if it is the game's, unused and unexpired (one conditional UPDATE: of two
-    phones opening the link at once, one gets it).  Call inside a transaction."""
+    phones opening the link at once, one gets it).  In a transaction."""
     if not token:
         return HandOverOutcome.UNKNOWN
     at, hashed = now(), hash_key(token)
@@ -165,9 +151,6 @@ def use_hand_over(game_id: str, token: str) -> HandOverOutcome:
     if row is None:
         return HandOverOutcome.UNKNOWN
     return HandOverOutcome.USED if row[0] is not None else HandOverOutcome.EXPIRED
-
-
-# -- the administrator's sessions ------------------------------------------------------------------
 
 
 def open_admin_session(key_mark: str, lifetime: timedelta) -> str:

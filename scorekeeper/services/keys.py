@@ -12,11 +12,8 @@ from .store import Snapshot, Stamp, bad_key, stamp
 
 
 def new_game_id() -> str:
-    """11 URL-safe characters, 64 random bits: unguessable, not sequential.
-
-    Never starting with ``-`` (a command line would read ``flask export-game -k3...`` as an
-    option) or ``_``: the few draws that do are drawn again.
-    """
+    """11 URL-safe characters, 64 random bits; never starting with ``-`` (a command line would read
+    ``flask export-game -k3...`` as an option) or ``_``."""
     while True:
         game_id = secrets.token_urlsafe(8)
         if game_id[0].isalnum():
@@ -46,11 +43,8 @@ def hash_matches(key_hash: str, key: str | None) -> bool:
 
 
 def authorised_game(game_id: str, key: str | None) -> Stamp:
-    """The game's ``Stamp`` (version, key hash), once ``key`` is shown to be its edit key.
-
-    Refuses with ``not_found``, ``auth_required`` or ``bad_key``.  The write then checks that
-    the game still has that key once it holds the game's lock (``key_hash``).
-    """
+    """The game's ``Stamp`` once ``key`` is shown to be its edit key; the write checks the key again
+    once it holds the game's lock (``key_hash``)."""
     found = stamp(game_id)
     if found is None:
         raise not_found()

@@ -1,9 +1,5 @@
-"""People: a player's name, renaming a person, and merging two records of one person.
-
-Who may rename or merge (``Authority``): the instance's administrator, or whoever
-holds the edit key of every game the people concerned sat in.  Anyone else is
-refused (``not_allowed``) and nothing changes.
-"""
+"""People: finding a player, renaming a person, and merging two records of one person; allowed to
+the administrator or whoever holds the edit key of every game the people concerned sat in."""
 
 from __future__ import annotations
 
@@ -80,7 +76,7 @@ def find_player(name: object) -> Player:
 
 def _touch_games_of(player_id: int) -> None:
     # Names show on every page of the player's games, and on the club's pages: bump the games'
-    # versions (the name of their kept pages) and drop the club's kept pages.
+    # versions (their cached pages' key) and drop the club's cached pages.
     caching.changed(standings=True)
     games = select(Seat.game_id).where(Seat.player_id == player_id)
     db.session.execute(
@@ -92,10 +88,7 @@ def _touch_games_of(player_id: int) -> None:
 
 
 def rename_player(player_id: int, new_name: object, authority: Authority | None = None) -> Player:
-    """Give a player a new name; their games and figures follow (they point at the person).
-
-    ``authority`` must be the administrator's or hold the keys of all the player's games.
-    """
+    """Give a player a new name; their games and figures follow (they point at the person)."""
     with transaction():
         player = get_player(player_id)
         _require([player.id], authority)
@@ -121,12 +114,8 @@ def rename_player(player_id: int, new_name: object, authority: Authority | None 
 
 
 def merge_players(duplicate_id: int, keep_id: int, authority: Authority | None = None) -> Player:
-    """Fold the record ``duplicate_id`` into ``keep_id``: one person, all their games.
-
-    Refused when the two sat in the same game: they are then two people, and
-    one game would have the same person in two seats.  ``authority`` must be the
-    administrator's or hold the keys of every game either of them sat in.
-    """
+    """Fold the record ``duplicate_id`` into ``keep_id``: one person, all their games.  Refused
+    when the two sat in the same game: they are then two people."""
     with transaction():
         duplicate = get_player(duplicate_id)
         keep = get_player(keep_id)

@@ -1,17 +1,11 @@
-"""The store: a game read as one snapshot, and every write to a game as one plain transaction.
-
-A ``Snapshot`` is the game read in one query (game, seats, deals) and replayed by the engine.
-A write (``write``) locks the game's row, reads the game, asks the engine for the change, writes
-it with the figures that follow from it (``stats.store_figures``), and commits. Refusals raise
-one of the ``Refusal`` classes of ``scorekeeper.errors`` (the engine's ``RuleError``, or a
-conflict, an access failure, a missing game); each leaves the database as it was.
-"""
+"""The store: a game read as one snapshot, and every write to a game as one plain transaction:
+lock the game, read it, ask the engine for the change, write it and its figures, commit."""
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, NamedTuple
@@ -40,12 +34,9 @@ SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 
 
 def is_contention(error: DBAPIError) -> bool:
-    """Whether a database error means another writer got there first (a 409), not a fault (a 500).
-
-    A unique constraint refusing a concurrent double submit counts, and so does a
-    lock not granted in time; anything else (a missing table, a lost connection)
-    is a real fault and must not be passed off as "someone else changed this game".
-    """
+    """Whether a database error means another writer got there first (a 409), not a fault (a 500):
+    a unique constraint refusing a concurrent double submit, or a lock not granted in time.  Any
+    other error (a missing table, a lost connection) is a real fault."""
     if isinstance(error, IntegrityError):
         return True
     sqlstate = getattr(error.orig, "sqlstate", None)
@@ -60,17 +51,6 @@ def is_contention(error: DBAPIError) -> bool:
 def conflict_or_fault(error: DBAPIError) -> Exception:
     """What to raise for a database error met while writing: ``conflict`` or the error itself."""
     return conflict() if is_contention(error) else error
-
-
-def _setup(
-    ruleset: str, players: tuple[str, ...], first_dealer: int, options: Mapping[str, Any] | None
-) -> GameSetup:
-    return GameSetup(
-        ruleset=ruleset,
-        players=players,
-        first_dealer=first_dealer,
-        options=tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())),
-    )
 
 
 class Stamp(NamedTuple):
@@ -110,10 +90,7 @@ _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
 @dataclass(frozen=True)
 class Snapshot:
     """A game read in one query (no ORM objects) and replayed: the one way to load a game.
-
-    Pages, the API, exports and writes all read a game this way.  ``version`` is the game's
-    write counter when it was read (a page's ETag; the ``If-Match`` a write may insist on).
-    """
+    ``version`` is its write counter when read (a page's ETag; a write's ``If-Match``)."""
 
     id: str
     version: int
@@ -212,7 +189,12 @@ def snapshot(game_id: str) -> Snapshot:
     seats = [row for row in rows if row.position != 0 or row is rows[0]]
     game = rows[0]
     ruleset = get_ruleset(game.ruleset)
-    setup = _setup(game.ruleset, tuple(seat.name for seat in seats), game.first_dealer, game.options)
+    setup = GameSetup(
+        ruleset=game.ruleset,
+        players=tuple(seat.name for seat in seats),
+        first_dealer=game.first_dealer,
+        options=tuple(sorted((str(k), str(v)) for k, v in (game.options or {}).items())),
+    )
     records = tuple(
         DealRecord(
             contract=row.contract,
@@ -239,13 +221,9 @@ def snapshot(game_id: str) -> Snapshot:
 
 
 def lock(game_id: str) -> Snapshot:
-    """The game, locked for this transaction's write, then read.
-
-    The lock is the write's first statement, the bump of the game's version (every write to a
-    game bumps it): a row lock on PostgreSQL, the database's write lock on SQLite.  Another
-    write to the game waits here until this one commits, and then reads what it committed.
-    The snapshot holds the version this write makes; the one it replaces is one less.
-    """
+    """The game, locked for this transaction's write by bumping its version (a row lock on PostgreSQL,
+    the database's write lock on SQLite), then read: another write to the game waits here until this
+    one commits, then reads what it committed.  The snapshot holds the version this write makes."""
     if not plausible_id(game_id):
         raise not_found()
     bumped = db.session.connection().execute(_LOCK, {"game_id": game_id, "now": utcnow()})
@@ -274,11 +252,7 @@ def commit() -> None:
 
 @contextlib.contextmanager
 def transaction() -> Iterator[None]:
-    """One write: commit on success; on a refusal or a database error roll back everything.
-
-    Contention (a lock not granted in time) becomes ``conflict``; any other database fault
-    is raised as it is.
-    """
+    """One write: commit on success; on any error roll back everything (contention: ``conflict``)."""
     try:
         yield
     except (IntegrityError, OperationalError) as error:
@@ -301,12 +275,9 @@ def write(
 ) -> Written:
     """Lock and read the game, ask the engine (``plan``), write the change and its figures, commit.
 
-    ``key_hash``: the edit key the caller checked the request against; if the game's key is no
-    longer that one, ``bad_key``.  ``once``: the request's ``Idempotency-Key``: a key the game
-    already took answers as it did then (``Replayed``) or is refused, before ``If-Match``
-    (``expected_version``, else ``stale``) and the rules are judged; a new one is kept with the
-    answer.  ``dry_run``: the same checks, refusals and result, from a plain read, and nothing
-    is written.
+    ``key_hash``: the edit key the caller checked; if the game's key changed since, ``bad_key``.
+    ``once``: the request's ``Idempotency-Key``, judged before ``If-Match`` (``expected_version``)
+    and the rules.  ``dry_run``: the same checks and result from a plain read, nothing written.
     """
     if dry_run:
         try:

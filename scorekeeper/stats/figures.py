@@ -1,12 +1,8 @@
 """The figures of one replayed game, as rows for ``game_results`` and ``deal_results`` (pure).
 
-Definitions (the rankings page says the same in words):
-
-* a *game played* is a finished game; it is *won* by everyone whose total is
-  highest (ties count as wins for all tied);
-* a *deal played* is a completed deal of any game, finished or not; it is *won*
-  by everyone whose score in it is highest (ties count for all tied);
-* points, the average per game and the best game count finished games only.
+A *game played* is a finished game, *won* by everyone on the highest total; a *deal played* is a
+completed deal of any game, *won* by everyone on its highest score; points, the average per game
+and the best game count finished games only.
 """
 
 from __future__ import annotations
@@ -22,12 +18,8 @@ Figures = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 
 def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date) -> Figures:
-    """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts.
-
-    Pure: the services and the benchmark's demo seeder call this, so there is one way
-    to compute a figure (migration 0002 keeps its own frozen copy: migrations never
-    import the app).
-    """
+    """The ``game_results`` and ``deal_results`` rows of one replayed game, as plain dicts (the one
+    way to compute a figure; migration 0002 keeps a frozen copy, as migrations never import the app)."""
     seats = range(len(player_ids))
     rank_of = {standing.seat: standing.rank for standing in state.standings}
     deals_won = [0 for _ in seats]

@@ -1,10 +1,7 @@
 """The club's games for the home page: in progress first, then the newest finished, a page at a time.
 
-Drawn from stored figures in one query, never by replaying a game: the status stored on
-``games.finished``, each player's total, place and deals played stored in ``game_results``.
-Each list is paged by its last game (keyset: created before it, or at the same moment
-with a smaller id), read from the index ``ix_games_listing``, so a page costs the same
-with a hundred games as with a hundred thousand.
+Drawn from stored figures, never by replaying a game.  Each list is paged by its last game
+(keyset) on the index ``ix_games_listing``, so a page costs the same whatever the club's size.
 """
 
 from __future__ import annotations
@@ -88,11 +85,8 @@ def game_list(
     finished_after: str | None = None,
     size: int = GAMES_PER_LIST,
 ) -> GameList:
-    """One page of the games in progress and one of the finished games (either may be left out).
-
-    One query whatever the number of games: each list's page of ids from the index, then
-    those games with their seats, players and stored figures.
-    """
+    """One page of the games in progress and one of the finished games (either may be left out),
+    in one query."""
     pages = []
     if playing:
         pages.append(select(_page(False, playing_after, size)))
@@ -101,7 +95,9 @@ def game_list(
     if not pages:
         return GameList([], [], None, None)
     listed = (pages[0] if len(pages) == 1 else union_all(*pages)).subquery()
-    lists = _by_status(_listed_games(listed))
+    lists: dict[bool, list[ListedGame]] = {False: [], True: []}
+    for game, _row in _listed_games(listed):
+        lists[game.finished].append(game)
     return GameList(
         playing=lists[False][:size],
         finished=lists[True][:size],
@@ -111,9 +107,8 @@ def game_list(
 
 
 def _listed_games(listed: Any, *extra: Any) -> list[tuple[ListedGame, Any]]:
-    """The games whose ids ``listed`` (a subquery with an ``id`` column) holds, as the home page
-    lists them: in progress first, newest first; each with its first row (for ``extra`` columns).
-    One query."""
+    """The games whose ids ``listed`` (a subquery) holds, in progress first, newest first; each with
+    its first row (for ``extra`` columns)."""
     games, seats, players, results = Game.__table__, Seat.__table__, Player.__table__, GameResult.__table__
     query = (
         select(
@@ -141,13 +136,6 @@ def _listed_games(listed: Any, *extra: Any) -> list[tuple[ListedGame, Any]]:
     return [(_listed(rows), rows[0]) for rows in by_game.values()]
 
 
-def _by_status(found: list[tuple[ListedGame, Any]]) -> dict[bool, list[ListedGame]]:
-    lists: dict[bool, list[ListedGame]] = {False: [], True: []}
-    for game, _row in found:
-        lists[game.finished].append(game)
-    return lists
-
-
 @dataclass(frozen=True)
 class PhoneGame:
     """One of a phone's games: as the home page lists it, and whether the phone holds its pencil."""
@@ -157,9 +145,8 @@ class PhoneGame:
 
 
 def phone_games(device_hash: str | None, opened: Collection[str]) -> list[PhoneGame]:
-    """A phone's games: the newest ``MOST_HELD`` its keyring holds and those of ``opened`` (ids the
-    phone remembers opening, each a plausible id; at most ``MOST_OPENED`` are read) that exist; in
-    progress first, newest first.  One query, none when there is nothing to look for."""
+    """A phone's games: the newest ``MOST_HELD`` its keyring holds and those of ``opened`` (plausible
+    ids; the first ``MOST_OPENED``) that exist; in progress first, newest first."""
     opened = list(dict.fromkeys(opened))[:MOST_OPENED]
     if device_hash is None and not opened:
         return []

@@ -1,20 +1,19 @@
-"""A player's page: record, contracts, head-to-head, recent games and the chart, in four queries."""
+"""A player's page: record, contracts, head-to-head, recent games, the chart and the best game."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sqlalchemy import Integer, String, and_, case, cast, func, literal, null, select, union_all
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player
-from ..rules import get_ruleset
+from ..rules import Ruleset, get_ruleset
 from .sums import Filters, Record, is_true, percent, record_of, summed_records
 
 RECENT_GAMES = 10
@@ -95,7 +94,7 @@ class PlayerStats:
     series: list[GameLine]
     """Finished games in date order, at most the last ``CHART_GAMES``."""
     best_game: GameLine | None
-    picks: int = field(default=0)
+    picks: int = 0
 
     @property
     def best_contract(self) -> ContractFigures | None:
@@ -129,13 +128,9 @@ def _line(row: Any) -> GameLine:
 
 
 def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats | None:
-    """Everything on a player's page, in four queries whatever the number of games; None: no such player.
-
-    1. the player with their record; 2. their contracts and their head-to-head, as one
-    UNION ALL; 3. their recent games with everyone who sat in them, the chart's games
-    and the best game, as one UNION ALL (sorted here); and the name of each.
-    """
+    """Everything on a player's page, in six queries whatever the number of games; None: no such player."""
     where = [GameResult.player_id == player_id, *filters.where(today)]
+    finished = [*where, GameResult.finished]
     ruleset = get_ruleset(filters.ruleset)
     summed = summed_records(filters, today, player_id)
     found = db.session.execute(
@@ -150,69 +145,50 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
     if found is None:
         return None
     record = record_of(found)
+    return PlayerStats(
+        player_id=player_id,
+        name=record.name,
+        filters=filters,
+        record=record,
+        contracts=_contracts(where, ruleset),
+        as_chooser=ruleset.declares_contract,
+        head_to_head=_head_to_head(finished),
+        recent=_recent(where, player_id),
+        series=_lines(finished, *_NEWEST_FIRST, limit=CHART_GAMES)[::-1],
+        best_game=next(iter(_lines(finished, GameResult.total.desc(), *_NEWEST_FIRST, limit=1)), None),
+        picks=ruleset.choices_per_player,
+    )
 
-    # Contracts: as chooser where a player chooses (Mizerka), else every deal of that kind.
-    as_chooser = ruleset.declares_contract
-    contract_query = (
+
+def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
+    """Each contract's figures: as chooser where a player chooses (Mizerka), else every deal of it."""
+    picks_per_game = ruleset.choices_per_player
+    query = (
         select(
-            literal("contract").label("kind"),
-            DealResult.contract.label("text"),
-            DealResult.pick.label("number"),
-            # One UNION ALL with the head-to-head rows: each column is named for both.
-            func.count().label("times_or_games"),
-            func.sum(DealResult.score).label("points_or_ahead"),
-            func.sum(is_true(DealResult.made)).label("made_or_behind"),
-            func.count(DealResult.made).label("made_of_or_level"),
+            DealResult.contract,
+            DealResult.pick,
+            func.count().label("times"),
+            func.sum(DealResult.score).label("points"),
+            func.sum(is_true(DealResult.made)).label("made"),
+            func.count(DealResult.made).label("made_of"),
         )
         .join(GameResult, and_(GameResult.game_id == DealResult.game_id, GameResult.seat == DealResult.seat))
         .where(*where)
         .group_by(DealResult.contract, DealResult.pick)
     )
-    if as_chooser:
-        contract_query = contract_query.where(DealResult.chooser)
-    # Head to head: every finished game this player shared with each other player.
-    other = GameResult.__table__.alias("other")
-    head_query = (
-        select(
-            literal("head").label("kind"),
-            Player.name,
-            other.c.player_id,
-            func.count(),  # games
-            func.sum(case((GameResult.total > other.c.total, 1), else_=0)),  # ahead
-            func.sum(case((GameResult.total < other.c.total, 1), else_=0)),  # behind
-            func.sum(case((GameResult.total == other.c.total, 1), else_=0)),  # level
-        )
-        .join(other, and_(other.c.game_id == GameResult.game_id, other.c.player_id != GameResult.player_id))
-        .join(Player, Player.id == other.c.player_id)
-        .where(*where, GameResult.finished)
-        .group_by(other.c.player_id, Player.name)
-    )
-    picks_per_game = ruleset.choices_per_player
+    if ruleset.declares_contract:
+        query = query.where(DealResult.chooser)
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     pick_counts: dict[str, list[int]] = defaultdict(lambda: [0] * picks_per_game)
-    head_to_head: list[HeadToHead] = []
-    for row in db.session.execute(union_all(contract_query, head_query)):
-        if row.kind == "head":
-            head_to_head.append(
-                HeadToHead(
-                    player_id=row.number,
-                    name=row.text,
-                    games=row.times_or_games,
-                    ahead=int(row.points_or_ahead),
-                    behind=int(row.made_or_behind),
-                    level=int(row.made_of_or_level),
-                )
-            )
-            continue
-        contract_sums = sums[row.text]
-        contract_sums[0] += row.times_or_games
-        contract_sums[1] += int(row.points_or_ahead or 0)
-        contract_sums[2] += int(row.made_or_behind or 0)
-        contract_sums[3] += int(row.made_of_or_level or 0)
-        if row.number is not None and 1 <= row.number <= picks_per_game:
-            pick_counts[row.text][row.number - 1] += row.times_or_games
-    head_to_head.sort(key=lambda h: (-h.games, h.name.casefold()))
-    contracts = [
+    for row in db.session.execute(query):
+        contract_sums = sums[row.contract]
+        contract_sums[0] += row.times
+        contract_sums[1] += int(row.points or 0)
+        contract_sums[2] += int(row.made or 0)
+        contract_sums[3] += int(row.made_of or 0)
+        if row.pick is not None and 1 <= row.pick <= picks_per_game:
+            pick_counts[row.contract][row.pick - 1] += row.times
+    return [
         ContractFigures(
             contract=c.id,
             label=c.label,
@@ -225,95 +201,82 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
         for c in ruleset.contracts
     ]
 
-    line_columns = (
-        GameResult.game_id,
-        GameResult.played_on,
-        Game.note,
-        GameResult.finished,
-        GameResult.total,
-        GameResult.rank,
-        GameResult.deals_played,
-        Game.created_at.label("created"),
+
+def _head_to_head(finished: list[Any]) -> list[HeadToHead]:
+    """Each other player's finished games with this one, most games first."""
+    other = aliased(GameResult)
+    rows = db.session.execute(
+        select(
+            other.player_id,
+            Player.name,
+            func.count().label("games"),
+            func.sum(case((GameResult.total > other.total, 1), else_=0)).label("ahead"),
+            func.sum(case((GameResult.total < other.total, 1), else_=0)).label("behind"),
+            func.sum(case((GameResult.total == other.total, 1), else_=0)).label("level"),
+        )
+        .join(other, and_(other.game_id == GameResult.game_id, other.player_id != GameResult.player_id))
+        .join(Player, Player.id == other.player_id)
+        .where(*finished)
+        .group_by(other.player_id, Player.name)
     )
-    newest_first = (GameResult.played_on.desc(), Game.created_at.desc())
-    # Recent games with everyone who sat in them (the last games, joined to their seats) ...
+    found = [
+        HeadToHead(
+            player_id=row.player_id,
+            name=row.name,
+            games=row.games,
+            ahead=int(row.ahead),
+            behind=int(row.behind),
+            level=int(row.level),
+        )
+        for row in rows
+    ]
+    return sorted(found, key=lambda h: (-h.games, h.name.casefold()))
+
+
+_LINE_COLUMNS = (
+    GameResult.game_id,
+    GameResult.played_on,
+    Game.note,
+    GameResult.finished,
+    GameResult.total,
+    GameResult.rank,
+    GameResult.deals_played,
+    Game.created_at.label("created"),
+)
+_NEWEST_FIRST = (GameResult.played_on.desc(), Game.created_at.desc())
+
+
+def _lines(where: list[Any], *order_by: Any, limit: int) -> list[GameLine]:
+    """The first ``limit`` of the player's games in ``order_by``."""
+    query = select(*_LINE_COLUMNS).join(Game, Game.id == GameResult.game_id).where(*where)
+    return [_line(row) for row in db.session.execute(query.order_by(*order_by).limit(limit))]
+
+
+def _recent(where: list[Any], player_id: int) -> list[GameLine]:
+    """The last games, newest first, each with the names of the others at the table in seat order."""
     recent_ids = (
-        select(GameResult.game_id, Game.created_at)
+        select(GameResult.game_id)
         .join(Game, Game.id == GameResult.game_id)
         .where(*where)
-        .order_by(*newest_first)
+        .order_by(*_NEWEST_FIRST)
         .limit(RECENT_GAMES)
         .subquery()
     )
     seat = aliased(GameResult)
-    recent_query = (
-        select(
-            literal("recent").label("kind"),
-            *line_columns,
-            Player.name.label("other_name"),
-            seat.player_id.label("other_id"),
-            seat.seat.label("other_seat"),
-        )
+    seats = db.session.execute(
+        select(*_LINE_COLUMNS, Player.name.label("other_name"), seat.player_id.label("other_id"), seat.seat)
         .join(Game, Game.id == GameResult.game_id)
         .join(recent_ids, recent_ids.c.game_id == GameResult.game_id)
         .join(seat, seat.game_id == GameResult.game_id)
         .join(Player, Player.id == seat.player_id)
         .where(GameResult.player_id == player_id)
     )
-    # ... the chart's games (the last CHART_GAMES finished) and the best game.
-    finished = [*where, GameResult.finished]
-    # Typed NULLs: PostgreSQL types a bare NULL in a subquery as text, which no integer matches.
-    no_seat = (
-        cast(null(), String).label("other_name"),
-        cast(null(), Integer).label("other_id"),
-        cast(null(), Integer).label("other_seat"),
-    )
-    chart_games = (
-        select(literal("chart").label("kind"), *line_columns, *no_seat)
-        .join(Game, Game.id == GameResult.game_id)
-        .where(*finished)
-        .order_by(*newest_first)
-        .limit(CHART_GAMES)
-        .subquery()
-    )
-    best_game = (
-        select(literal("best").label("kind"), *line_columns, *no_seat)
-        .join(Game, Game.id == GameResult.game_id)
-        .where(*finished)
-        .order_by(GameResult.total.desc(), *newest_first)
-        .limit(1)
-        .subquery()
-    )
-    lines: Sequence[Any] = db.session.execute(
-        union_all(recent_query, select(chart_games), select(best_game))
-    ).all()
-    by_kind: dict[str, list[Any]] = defaultdict(list)
-    for row in lines:
-        by_kind[row.kind].append(row)
-
-    seats = sorted(by_kind["recent"], key=lambda row: (row.game_id, row.other_seat))
-    seats.sort(key=lambda row: (row.played_on, row.created), reverse=True)  # stable: newest game first
-    recent: list[GameLine] = []
-    others: dict[str, list[str]] = {}
-    for row in seats:  # a row per seat of each game
-        if row.game_id not in others:
-            others[row.game_id] = []
-            recent.append(_line(row))
-        if row.other_id != player_id:
-            others[row.game_id].append(row.other_name)
-    recent = [replace(line, others=tuple(others[line.game_id])) for line in recent]
-    series = [_line(row) for row in sorted(by_kind["chart"], key=lambda row: (row.played_on, row.created))]
-    best_row = by_kind["best"][0] if by_kind["best"] else None
-    return PlayerStats(
-        player_id=player_id,
-        name=record.name,
-        filters=filters,
-        record=record,
-        contracts=contracts,
-        as_chooser=as_chooser,
-        head_to_head=head_to_head,
-        recent=recent,
-        series=series,
-        best_game=None if best_row is None else _line(best_row),
-        picks=picks_per_game,
-    )
+    rows = sorted(seats, key=lambda row: (row.game_id, row.seat))
+    rows.sort(key=lambda row: (row.played_on, row.created), reverse=True)  # stable: newest game first
+    by_game: dict[str, list[Any]] = {}
+    for row in rows:  # a row per seat of each game
+        by_game.setdefault(row.game_id, []).append(row)
+    return [
+        replace(_line(game[0]), others=tuple(row.other_name for row in game if row.other_id != player_id))
+        for game in by_game.values()
+    ]

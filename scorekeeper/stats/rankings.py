@@ -63,12 +63,9 @@ _SORT_KEYS = {
 
 
 def _order(summed: Any, sort: str, descending: bool) -> list[Any]:
-    """ORDER BY for one column.  Players without a figure there (too few games) come last; equal
-    figures (and the figureless) go by more wins, then more points, then the name.
-
-    Descending (the usual way) this is the order of the column's index on ``player_totals``
-    (ruleset, year, the column, wins, points) read backwards: a page is read, not sorted.
-    """
+    """ORDER BY for one column: the figureless last; ties by more wins, more points, then the name.
+    Descending, this is the column's index on ``player_totals`` read backwards: a page is read,
+    not sorted."""
     c = summed.c
     if sort == "name":
         return [c.name_key.desc() if descending else c.name_key.asc()]
@@ -92,12 +89,8 @@ def rankings(
     *,
     stored: bool = True,
 ) -> Rankings:
-    """Players with a finished game under ``filters``, sorted by ``sort``: one page of them.
-
-    One query: the database reads the stored sums (all time, this year) or sums the period's
-    games (the last 30 days, or not ``stored``), counts the players, sorts and cuts the page, so
-    only the rows shown reach Python.
-    """
+    """One page of the players with a finished game under ``filters``, sorted by ``sort``: counted,
+    sorted and cut by the database in one query."""
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
     if descending is None:

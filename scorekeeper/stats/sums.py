@@ -1,10 +1,5 @@
-"""Which games count (``Filters``), and each player's summed figures under them (``Record``).
-
-The rankings and the player pages read these sums from the stored ``player_totals`` for all
-time and this year; the last 30 days, and any sums when asked (``stored=False``), are summed
-from ``game_results`` by a plain GROUP BY (the tests check both agree).  Percentages are
-shown from ``MIN_FOR_PERCENT`` games (or deals) on.
-"""
+"""Which games count (``Filters``), and each player's summed figures under them (``Record``):
+stored in ``player_totals`` for all time and each year, summed from ``game_results`` otherwise."""
 
 from __future__ import annotations
 
@@ -41,8 +36,7 @@ class Filters:
         return None
 
     def stored_year(self, today: date) -> int | None:
-        """The ``player_totals.year`` that holds the period's sums; None for the last 30 days,
-        which are summed from ``game_results``."""
+        """The ``player_totals.year`` that holds the period's sums; None for the last 30 days."""
         if self.period == "all":
             return ALL_TIME
         if self.period == "year":
@@ -139,13 +133,9 @@ def summed_records(
     stored: bool = True,
     finished: bool = False,
 ) -> Any:
-    """Per player with a game or a deal, the sums under ``filters``, with the name and the sort
-    keys (``player_totals``'s): a subquery.
-
-    From the stored ``player_totals`` where they hold the period (``stored``); else summed
-    from ``game_results``, the names joined afterwards.  ``finished``: only the players with a
-    finished game under ``filters`` (the rankings); else a deal of an unfinished game is enough
-    (a player's own page).
+    """A subquery: per player with a game or a deal, the sums under ``filters``, the name and the
+    sort keys; from ``player_totals`` where they hold the period (``stored``), else summed from
+    ``game_results``.  ``finished``: only the players with a finished game (the rankings).
     """
     year = filters.stored_year(today) if stored else None
     if year is not None:
@@ -164,7 +154,9 @@ def summed_records(
             PlayerTotal.average_key,
             PlayerTotal.best_key,
         ).join(Player, Player.id == PlayerTotal.player_id)
-        stored_rows = stored_rows.where(*_stored_rows(filters.ruleset, year, finished))
+        stored_rows = stored_rows.where(PlayerTotal.ruleset == filters.ruleset, PlayerTotal.year == year)
+        if finished:  # the indexes by sort hold ``games`` too
+            stored_rows = stored_rows.where(PlayerTotal.games > 0)
         if player_id is not None:
             stored_rows = stored_rows.where(PlayerTotal.player_id == player_id)
         return stored_rows.subquery()
@@ -191,13 +183,6 @@ def summed_records(
         .where(c.games > 0 if finished else or_(c.games > 0, c.deals > 0))
         .subquery()
     )
-
-
-def _stored_rows(ruleset: str, year: int, finished: bool = False) -> list[Any]:
-    """WHERE the stored rows of one ruleset and year (``finished``: of the players with a finished
-    game there, those the rankings list; the indexes by sort hold ``games`` too)."""
-    where = [PlayerTotal.ruleset == ruleset, PlayerTotal.year == year]
-    return [*where, PlayerTotal.games > 0] if finished else where
 
 
 def record_of(row: Any) -> Record:

@@ -1,11 +1,6 @@
-"""The one writer of stored figures: a game's rows and its players' sums, equal to its replay.
-
-Every write to a game calls ``store_figures`` in its own transaction: the game's rows of
-``game_results`` and ``deal_results`` become those of the replayed state, and its players' rows
-of ``player_totals`` (all time, and year by year) are summed again from their ``game_results``.
-A player's sums cost the same whatever the size of the club: they read that player's games
-only.  Tests check the stored figures always equal the replay.
-"""
+"""The one writer of stored figures: in every write's transaction, a game's rows of ``game_results``
+and ``deal_results`` become those of its replay, and its players' ``player_totals`` are summed
+again from their own ``game_results``."""
 
 from __future__ import annotations
 
@@ -54,12 +49,9 @@ _ADD_DEAL_ROWS = insert(_deal_results).execution_options(render_nulls=True)
 
 
 def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
-    """Sum ``player_totals`` again from ``game_results``: for some players (and one ruleset), or all;
-    all time and every year.
-
-    The players' rows are locked first (PostgreSQL), so two games sharing a player that are
-    written at the same moment take turns here, and the second sums what the first wrote.
-    """
+    """Sum ``player_totals`` again from ``game_results``: for some players (and one ruleset), or all.
+    The players' rows are locked first (PostgreSQL), so two games sharing a player that are written
+    at the same moment take turns here, and the second sums what the first wrote."""
     params: dict[str, Any] = {"ruleset": ruleset}
     if player_ids is not None:
         params["ids"] = sorted(set(player_ids))
@@ -83,7 +75,7 @@ _TOTAL_COLUMNS = ["player_id", "ruleset", "year", "games", "wins", "deals", "dea
 @functools.cache
 def _resum(by_players: bool, by_ruleset: bool) -> tuple[Any, Any]:
     """The DELETE of the stale ``player_totals`` and the INSERT summing them again, for some players
-    (``ids``) and one ruleset (``ruleset``) or all: built once, the players' sums are on every write."""
+    (``ids``) and one ruleset (``ruleset``) or all: built once, as every write runs them."""
     totals = PlayerTotal.__table__
     stale = delete(totals)
     chosen: list[ColumnElement[bool]] = []

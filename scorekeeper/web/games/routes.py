@@ -282,7 +282,7 @@ def game(game_id: str) -> Any:
     """The game page: whose turn it is, the form for the next step, the grid and the log.
 
     Answers 304 to a phone whose copy is current, from one cheap query, and serves a watcher the
-    page kept for this version of the game after the same query (``caching``); a scorer's page,
+    page cached for this version of the game after the same query (``caching``); a scorer's page,
     with its forms, is rendered for each request.
     """
     known = access.version_and_editable(game_id)
@@ -294,14 +294,14 @@ def game(game_id: str) -> Any:
         response.set_etag(_etag(version, editable))
         response.headers["Cache-Control"] = "no-cache, private"
         return _access(response, editable)
-    reusable = not editable and caching.keepable()
-    body = caching.kept(("game", game_id, version)) if reusable else None
+    reusable = not editable and caching.cacheable()
+    body = caching.cached(("game", game_id, version)) if reusable else None
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
     game = load_game(game_id)
     response = _render_game(game, editable=editable)
     if reusable and response.status_code == 200:
-        caching.keep(("game", game_id, game.version), response.get_data(as_text=True))
+        caching.put(("game", game_id, game.version), response.get_data(as_text=True))
     return response
 
 
@@ -312,15 +312,15 @@ def scoresheet(game_id: str) -> str:
     if version is None:
         abort(404)
     caching.drawn_at(url_for("web.scoresheet", game_id=game_id))
-    reusable = caching.keepable()
-    body = caching.kept(("scoresheet", game_id, version)) if reusable else None
+    reusable = caching.cacheable()
+    body = caching.cached(("scoresheet", game_id, version)) if reusable else None
     if body is None:
         game = load_game(game_id)
         body = render_template(
             "web/scoresheet.html", game=game_view(game, editable=False), chart=totals_chart(game)
         )
         if reusable:
-            caching.keep(("scoresheet", game_id, game.version), body)
+            caching.put(("scoresheet", game_id, game.version), body)
     return body
 
 

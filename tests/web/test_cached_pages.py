@@ -1,4 +1,4 @@
-"""Kept pages (scorekeeper.caching) are the pages a fresh render gives, never stale ones, and never
+"""Cached pages (scorekeeper.caching) are the pages a fresh render gives, never stale ones, and never
 one visitor's; each kind of write drops exactly the club pages it changes."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def without_tokens(html: str) -> str:
 
 @pytest.fixture
 def uncached(app: Flask) -> Iterator[Flask]:
-    """A second app on the same database that keeps nothing: every page rendered afresh."""
+    """A second app on the same database that caches nothing: every page rendered afresh."""
     other = create_app(
         {**app.config, "CACHE_TYPE": "NullCache", "CACHE_NO_NULL_WARNING": True, "AUTO_MIGRATE": False}
     )
@@ -44,7 +44,7 @@ def urls(game_id: str) -> list[str]:
 
 @pytest.mark.parametrize("deals", [0, 9, 18])
 @pytest.mark.parametrize("scorer", [False, True], ids=["watcher", "scorer"])
-def test_a_kept_page_is_the_page_rendered_afresh(
+def test_a_cached_page_is_the_page_rendered_afresh(
     app: Flask, uncached: Flask, deals: int, scorer: bool
 ) -> None:
     game_id, key = new_game(app, deals)
@@ -80,14 +80,14 @@ def test_every_write_shows_at_once(app: Flask, client: FlaskClient) -> None:
         assert after[url] != before[url], url
     api = f"/api/v1/games/{game_id}"
     assert len(json.loads(after[api])["deals"]) == 4
-    # An undo takes the game back to 3 deals, under a new version: the kept 4-deal copy stays unused.
+    # An undo takes the game back to 3 deals, under a new version: the cached 4-deal copy stays unused.
     with app.app_context():
         services.undo_deal(game_id, 4)
         db.session.remove()
     assert len(json.loads(page(client, api))["deals"]) == 3
 
 
-def test_a_renamed_player_shows_on_every_kept_page(app: Flask, client: FlaskClient) -> None:
+def test_a_renamed_player_shows_on_every_cached_page(app: Flask, client: FlaskClient) -> None:
     game_id, _key = new_game(app, 18)
     with app.app_context():
         ann = services.find_player("Ann").id
@@ -101,7 +101,7 @@ def test_a_renamed_player_shows_on_every_kept_page(app: Flask, client: FlaskClie
         assert "Zoe" in page(client, url), url
 
 
-def test_a_flashed_message_shows_once_and_is_not_kept(app: Flask, client: FlaskClient) -> None:
+def test_a_flashed_message_shows_once_and_is_not_cached(app: Flask, client: FlaskClient) -> None:
     game_id, key = new_game(app, 17)
     scorer = with_pencil(client, game_id, key)
     html = page(scorer, f"/games/{game_id}")
@@ -115,11 +115,11 @@ def test_a_flashed_message_shows_once_and_is_not_kept(app: Flask, client: FlaskC
 
 
 @pytest.mark.parametrize("url", ["/", "/rankings", "game"])
-def test_a_page_with_a_message_waiting_is_drawn_for_it_and_not_kept(app: Flask, url: str) -> None:
+def test_a_page_with_a_message_waiting_is_drawn_for_it_and_not_cached(app: Flask, url: str) -> None:
     game_id, _key = new_game(app, 18)
     url = f"/games/{game_id}" if url == "game" else url
     visitor, other = app.test_client(), app.test_client()
-    page(other, url)  # kept
+    page(other, url)  # cached
     with visitor.session_transaction() as session:
         session["_flashes"] = [("ok", "A message for this visitor")]
     assert "A message for this visitor" in page(visitor, url)
@@ -144,8 +144,8 @@ REFLECTED = "ATTACKER7q"
 
 @pytest.mark.parametrize("scorer", [False, True], ids=["watcher", "scorer"])
 @pytest.mark.parametrize("language", ["en", "pl"])
-def test_a_kept_page_holds_nothing_of_one_visitor_s_request(app: Flask, scorer: bool, language: str) -> None:
-    """One visitor's query string never reaches another visitor through a kept copy (issue 31, 5)."""
+def test_a_cached_page_holds_nothing_of_one_visitor(app: Flask, scorer: bool, language: str) -> None:
+    """One visitor's query string never reaches another visitor through a cached copy (issue 31, 5)."""
     game_id, key = new_game(app, 9)
     with app.app_context():
         player_id = services.find_player("Ann").id
@@ -229,7 +229,7 @@ class Club:
         self.look()
 
     def look(self) -> dict[str, str]:
-        """Every page once; which were drawn afresh (not served kept)."""
+        """Every page once; which were drawn afresh (not served from the cache)."""
         pages = {}
         for name, url in self.urls.items():
             before = sum(self.drawn.values())
