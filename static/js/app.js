@@ -74,29 +74,23 @@
     });
   }
 
-  // Tap targets 0-13 under each player's count: two counts tapped, the third fills itself.
+  // Tap targets 0-13 (drawn by the server) under one player at a time: the wrong count's, else the
+  // first still empty; none where the bids are there to tap ("made the bid", "missed").
+  const blank = (r) => r.querySelector('input').value === '';
   function chips(fs) {
-    const label = (player) => (fs.dataset.kind === 'bids' ? t('count.bid_of', { player }) : t('count.tricks_of', { player }));
-    all('input[type=number]', fs).forEach((input) => {
-      if (fs.querySelector(`.count-chips[data-for="${input.id}"]`)) return;
-      const row = input.closest('.number-row'), who = row && row.querySelector('.who');
-      const box = d.createElement('div');
-      box.className = 'count-chips';
-      box.dataset.for = input.id;
-      box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', label(who ? who.textContent.trim() : ''));
-      for (let n = 0; n <= (+input.max || TRICKS); n += 1) {
-        const chip = d.createElement('button');
-        chip.type = 'button';
-        chip.value = String(n);
-        chip.textContent = String(n);
-        chip.setAttribute('aria-pressed', 'false');
-        box.append(chip);
-      }
-      row.after(box);
-    });
+    const rows = all('.number-row', fs);
+    now(fs, fs.querySelector('.made-bid') ? null : rows.find((r) => r.matches('.is-wrong')) || rows.find(blank) || rows[0]);
     forbid(fs);
     progress(fs);
+  }
+  function now(fs, row) {
+    const id = row && row.querySelector('input').id;
+    all('.count-chips', fs).forEach((c) => c.classList.toggle('now', c.dataset.for === id));
+  }
+  // After a tap: the next player without a count (round the table), else the same one.
+  function next(fs, row) {
+    const rows = all('.number-row', fs), at = rows.indexOf(row);
+    now(fs, rows.slice(at + 1).concat(rows.slice(0, at)).find(blank) || row);
   }
 
   // The bid the engine denies the dealer (from the server's preview): said once, at the
@@ -198,6 +192,14 @@
       const target = d.getElementById(chip.dataset.target || chip.closest('.count-chips').dataset.for);
       target.value = chip.value;
       target.dispatchEvent(new Event('input', { bubbles: true }));
+      if (chip.closest('.count-chips')) next(target.closest('fieldset'), target.closest('.number-row'));
+      return;
+    }
+    // A tap on a player's line opens their taps (the box itself takes typing).
+    const line = t && t.closest('fieldset.numbers .number-row');
+    if (line && !t.closest('input, button')) {
+      e.preventDefault();
+      now(line.closest('fieldset'), line);
       return;
     }
     const step = t && t.closest('button.step');
@@ -223,6 +225,7 @@
   // A filled-in count is a suggestion: focused, it is selected, so typing replaces it.
   d.addEventListener('focusin', (e) => {
     if (e.target.matches && e.target.matches('fieldset.numbers input[type=number]')) {
+      now(e.target.closest('fieldset'), e.target.closest('.number-row'));
       try { e.target.select(); } catch (err) { /* number inputs in some browsers */ }
     }
   });
@@ -248,6 +251,16 @@
     const box = undoNow.querySelector('details');
     const gone = () => { if (!box.open) undoNow.remove(); };
     setTimeout(() => { gone(); box.addEventListener('toggle', gone); }, +undoNow.dataset.undoNow || 8000);
+  }
+  // The step at hand in view: at #turn or #final (after a correction) that card under the scoreboard;
+  // else scrolled just enough to show the step's last control, never its first under the scoreboard.
+  const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
+  if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
+    const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
+    const form = !location.hash && card.querySelector('form');
+    const last = form && all('button[type=submit]', form).pop();
+    const by = form ? Math.min(last ? top(last) + last.offsetHeight + 8 - innerHeight : 0, top(form) - under) : top(card) - under;
+    if (by > 0) scrollTo(0, by);
   }
   // Parts drawn later (the offline entry) ask for the same enhancements.
   d.addEventListener('sk:enhance', (e) => enhance(e.target));
@@ -382,6 +395,19 @@
     try {
       if (!localStorage.getItem('sk-https-note')) { https.hidden = false; localStorage.setItem('sk-https-note', '1'); }
     } catch (err) { /* storage refused: say nothing */ }
+  }
+
+  // A finished game's standings as a picture: its script is fetched at the first tap.
+  const standings = d.querySelector('[data-standings]');
+  if (standings) {
+    standings.hidden = false;
+    standings.addEventListener('click', () => {
+      if (self.ScorekeeperStandings) { self.ScorekeeperStandings(standings); return; }
+      const script = d.createElement('script');
+      script.src = standings.dataset.standings;
+      script.onload = () => self.ScorekeeperStandings(standings);
+      d.head.append(script);
+    });
   }
 
   // A short message at the foot of the screen that pushes nothing aside.

@@ -310,7 +310,7 @@
       }
       if (kind === 'tricks' && pending && pending.bids) {
         const made = drawn('offline-seat-what', `[data-seat="${seat}"][data-bid="${pending.bids[seat]}"] .made-bid-row`)[0];
-        if (made) fs.insertBefore(made, end);
+        if (made) { row.insertBefore(made, row.querySelector('.stepper')); row.classList.add('has-bid'); }
       }
     });
     // Drawn as "offline-tricks-0"; a correction's copy is "offline-fix-tricks-0".

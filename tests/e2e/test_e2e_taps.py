@@ -101,8 +101,10 @@ def test_the_filled_in_count_is_a_suggestion(browser: Browser, live_server: Live
     page.keyboard.type("6")
     assert third.input_value() == "6"
     assert hint.inner_text() == "12 of 13 so far."
-    # Emptied again, the box stays the person's: another count does not refill it.
+    # Emptied again, the box stays the person's: another count does not refill it. (The taps are
+    # open under one player at a time: a tap on Bob's line opens his.)
     third.fill("")
+    page.locator('.number-row[data-seat="1"] .who').tap()
     chip(page, 1, 2).tap()
     assert third.input_value() == ""
     # Focus selects a count, so typing replaces it.

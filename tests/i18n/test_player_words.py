@@ -2,7 +2,9 @@
 
 - no Polish text calls a player by a masculine noun or participle ("Rozdający", "Rozgrywający",
   "wybierającego", "Rywal", "wpisany"…): roles are verbs ("Rozdaje") or name no one's gender;
-- the player to the dealer's right is said as such, not a bare "Po prawej";
+- the player to the dealer's right is said as such, not a bare "Po prawej": in the roles line "siedzi po
+  prawej od osoby rozdającej", on the scoreboard's badge "Druga ręka" (the hand that plays second to
+  the first trick: one line at 320 px, and a hand has no gender);
 - who deals first is asked as a question, the player page says who sat at the table in a phrase;
 - Italian: the dealer "chiama per ultimo" (bids last), not "chiama dopo".
 """
@@ -53,7 +55,7 @@ def test_no_polish_text_gives_a_player_a_gender() -> None:
     [
         ("Dealer", "Rozdaje"),
         ("Forehand", "Wybiera"),
-        ("Middlehand", "Po prawej od rozdającej osoby"),
+        ("Middlehand", "Druga ręka"),
         ("%(player)s is middlehand", "%(player)s siedzi po prawej od osoby rozdającej"),
         ("First dealer", "Kto rozdaje pierwszy"),
         ("Draw at random", "Los wybierze"),
@@ -74,7 +76,7 @@ def test_the_polish_table_reads_verbs_beside_the_names(client: FlaskClient) -> N
     game_id = start_game(client, ["Zosia", "Grażyna", "Ala"], first_dealer="0")
     board = parse_html(page(client, f"/games/{game_id}")).find(cls="scoreboard")
     roles = [node.text for node in board.find_all(cls="role")]
-    assert roles == ["Rozdaje", "Wybiera", "Po prawej od rozdającej osoby"]
+    assert roles == ["Rozdaje", "Wybiera", "Druga ręka"]
     new_game = parse_html(page(client, "/games/new?game=mizerka"))
     assert "Kto rozdaje pierwszy" in new_game.text and "Los wybierze" in new_game.text
 
