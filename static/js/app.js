@@ -68,6 +68,10 @@
     } else if (known.length === inputs.length) text = t('count.adds_up', { target });
     hint.textContent = text;
     hint.classList.toggle('is-bad', bad);
+    pressed(fs);
+  }
+  // Each tap target says whether it is its player's count.
+  function pressed(fs) {
     all('.count-chips', fs).forEach((row) => {
       const input = d.getElementById(row.dataset.for);
       all('button', row).forEach((c) => c.setAttribute('aria-pressed', String(input && input.value === c.value)));
@@ -103,10 +107,7 @@
     if (box) all('button', box).forEach((c) => { c.disabled = bid !== undefined && c.value === bid; });
     const note = fs.querySelector('[data-forbidden-note]');
     if (note && !fs.querySelector('.is-wrong')) note.hidden = bid === undefined;
-    all('.count-chips', fs).forEach((row) => {
-      const input = d.getElementById(row.dataset.for);
-      all('button', row).forEach((c) => c.setAttribute('aria-pressed', String(input && input.value === c.value)));
-    });
+    pressed(fs);
   }
 
   // The deal's scores before saving: the server scores the form as it stands (a dry run of
@@ -202,14 +203,7 @@
       now(line.closest('fieldset'), line);
       return;
     }
-    const step = t && t.closest('button.step');
-    const input = step && d.getElementById(step.dataset.target);
-    if (input) {
-      input.value = Math.max(0, Math.min(+input.max || TRICKS, (num(input) || 0) + (+step.dataset.step || 0)));
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    } else if (t && t.closest('button[data-print]')) {
-      window.print();
-    }
+    if (t && t.closest('button[data-print]')) window.print();
   });
 
   d.addEventListener('input', (e) => {
@@ -253,13 +247,14 @@
     setTimeout(() => { gone(); box.addEventListener('toggle', gone); }, +undoNow.dataset.undoNow || 8000);
   }
   // The step at hand in view: at #turn or #final (after a correction) that card under the scoreboard;
-  // else scrolled just enough to show the step's last control, never its first under the scoreboard.
+  // else scrolled so the step's last control shows with room to spare (a note may appear above it),
+  // never past the card's top (or the undo above it, while shown) under the scoreboard.
   const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
   if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
     const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
-    const form = !location.hash && card.querySelector('form');
-    const last = form && all('button[type=submit]', form).pop();
-    const by = form ? Math.min(last ? top(last) + last.offsetHeight + 8 - innerHeight : 0, top(form) - under) : top(card) - under;
+    const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
+    const last = !location.hash && all('form button[type=submit]', card).pop();
+    const by = last ? Math.min(top(last) + last.offsetHeight + 56 - innerHeight, upper) : upper;
     if (by > 0) scrollTo(0, by);
   }
   // Parts drawn later (the offline entry) ask for the same enhancements.
@@ -397,17 +392,11 @@
     } catch (err) { /* storage refused: say nothing */ }
   }
 
-  // A finished game's standings as a picture: its script is fetched at the first tap.
+  // A finished game's standings as a picture: its script, fetched at the first tap, takes the button over.
   const standings = d.querySelector('[data-standings]');
   if (standings) {
     standings.hidden = false;
-    standings.addEventListener('click', () => {
-      if (self.ScorekeeperStandings) { self.ScorekeeperStandings(standings); return; }
-      const script = d.createElement('script');
-      script.src = standings.dataset.standings;
-      script.onload = () => self.ScorekeeperStandings(standings);
-      d.head.append(script);
-    });
+    standings.onclick = () => { const s = d.createElement('script'); s.src = standings.dataset.standings; d.head.append(s); };
   }
 
   // A short message at the foot of the screen that pushes nothing aside.

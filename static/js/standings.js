@@ -49,8 +49,14 @@
         winner: li.classList.contains('winner'),
       };
     });
-    const heading = d.getElementById('final-heading');
-    return { rows, heading: heading ? heading.textContent.trim() : '', game: button.dataset.game || '', date: button.dataset.date || '' };
+    const heading = d.getElementById('final-heading'), when = d.querySelector('.game-when time');
+    return {
+      rows,
+      heading: heading ? heading.textContent.trim() : '',
+      game: button.dataset.game || '',
+      date: when ? when.textContent.trim() : '',
+      file: `${button.dataset.game || 'standings'}${when ? `-${when.getAttribute('datetime')}` : ''}.png`,
+    };
   }
 
   function draw(data) {
@@ -111,8 +117,7 @@
   }
 
   // The file: to the share sheet where files can go there, else downloaded.
-  function give(blob, button) {
-    const name = button.dataset.file || 'standings.png';
+  function give(blob, name) {
     const file = window.File ? new File([blob], name, { type: 'image/png' }) : null;
     const download = () => {
       const link = d.createElement('a');
@@ -128,8 +133,12 @@
     } else download();
   }
 
-  self.ScorekeeperStandings = (button) => {
-    const canvas = draw(read(button));
-    canvas.toBlob((blob) => { if (blob) give(blob, button); }, 'image/png');
+  // Loaded by the first tap (app.js): that tap's picture now, and every later tap's from here.
+  const button = d.querySelector('[data-standings]');
+  const share = () => {
+    const data = read(button);
+    draw(data).toBlob((blob) => { if (blob) give(blob, data.file); }, 'image/png');
   };
+  button.onclick = share;
+  share();
 })();
