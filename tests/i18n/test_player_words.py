@@ -6,6 +6,8 @@
   prawej od osoby rozdającej", on the scoreboard's badge "Druga ręka" (the hand that plays second to
   the first trick: one line at 320 px, and a hand has no gender);
 - who deals first is asked as a question, the player page says who sat at the table in a phrase;
+- the Polish rules page speaks of people ("osoba rozdająca", "każda osoba"), never of "gracz" or
+  "rozgrywający";
 - Italian: the dealer "chiama per ultimo" (bids last), not "chiama dopo".
 """
 
@@ -91,3 +93,13 @@ def test_the_polish_player_page_says_who_sat_at_the_table(client: FlaskClient) -
     text = parse_html(page(client, link.group(1))).text
     assert "Przy stole także: Grażyna · Ala" in text or "Przy stole także: Ala · Grażyna" in text
     assert "z: " not in text
+
+
+def test_the_polish_rules_page_speaks_of_people_not_of_men(client: FlaskClient) -> None:
+    client.get("/language/pl?next=/rules")
+    text = " ".join(parse_html(page(client, "/rules")).find("article", cls="rules").text.split())
+    assert not MASCULINE.findall(text), MASCULINE.findall(text)
+    generic = re.findall(r"\b(?:gracz\w*|pierwszy|drugi|ostatni|wziął|mu)\b", text, re.IGNORECASE)
+    assert not generic, generic
+    for phrase in ("wybiera kontrakt", "druga ręka", "osoba rozdająca", "każda osoba"):
+        assert phrase in text, phrase
