@@ -6,17 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from e2e_support import (
-    PHONE,
-    SMALL_PHONE,
-    STATES,
-    TABLET,
-    Games,
-    LiveServer,
-    new_context,
-    scorer_context,
-    screenshot,
-)
+from e2e_support import PHONE, SMALL_PHONE, STATES, TABLET, Games, LiveServer, scorer_context, screenshot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -166,76 +156,3 @@ def test_totals_stay_in_view_while_entering_tricks(
     assert 0 <= place["board_top"] < place["board_bottom"] <= place["height"], place
     assert page.locator("section.scoreboard .points").all_inner_texts() == ["+1", "−2", "+1"]
     context.close()
-
-
-# -- the sticky scoreboard: one strip, at most a fifth of the screen upright and a third sideways -------
-
-BOARD_SIZES = {"320x640": (320, 640), "360x740": (360, 740), "390x844": (390, 844), "740x360": (740, 360)}
-
-# The scoreboard's box, and each seat's name as the page holds it (what a screen reader reads) beside
-# what the strip has room to show of it.
-BOARD_JS = """() => {
-  const board = document.querySelector('section.scoreboard');
-  const names = [...board.querySelectorAll('li.total .who')].map((e) => ({
-    text: e.textContent.trim(),
-    lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))}));
-  const r = board.getBoundingClientRect();
-  return {height: r.height, left: r.left, right: r.right, names, width: innerWidth, screen: innerHeight};
-}"""
-
-
-@pytest.fixture(scope="module")
-def board_games(live_server: LiveServer) -> dict[str, dict[str, Any]]:
-    """Games of 40-character names (one a single word) at every step, and finished with the largest totals."""
-    from test_e2e_long_names import seed_misere, seed_misere_in_progress, seed_mizerka
-
-    return {
-        "mizerka-choosing": seed_mizerka(live_server, deals=4),
-        "mizerka-tricks": seed_mizerka(live_server, deals=4, declare=True),
-        "mizerka-finished": seed_mizerka(live_server),
-        "misere-bidding": seed_misere_in_progress(live_server, bid=False),
-        "misere-tricks": seed_misere_in_progress(live_server, bid=True),
-        "misere-finished": seed_misere(live_server),
-    }
-
-
-@pytest.mark.parametrize("language", ["en", "pl", "it"])
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("size", BOARD_SIZES)
-def test_the_scoreboard_is_one_strip(
-    size: str,
-    theme: str,
-    language: str,
-    browser: Browser,
-    live_server: LiveServer,
-    board_games: dict[str, dict[str, Any]],
-) -> None:
-    """At most a fifth of the screen's height upright (360x740: 148 px; 320x640: 128 px), a third
-    sideways (740x360: 120 px), whatever the names, totals, theme and language: a column per player, one
-    line per name (a long one ends in "…" there, whole in the page for a screen reader), nothing off the
-    edge."""
-    from test_e2e_long_names import pencil_cookies
-
-    width, height = BOARD_SIZES[size]
-    share = 1 / 3 if width > height else 1 / 5
-    device = {**PHONE, "viewport": {"width": width, "height": height}, "device_scale_factor": 1}
-    context = new_context(browser, device, color_scheme=theme)
-    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
-    context.add_cookies(pencil_cookies(live_server, board_games))  # type: ignore[arg-type]
-    page = context.new_page()
-    problems: list[str] = []
-    for name, game in board_games.items():
-        page.goto(live_server.origin + f"/games/{game['id']}")
-        board: dict[str, Any] = page.evaluate(BOARD_JS)
-        if board["height"] > share * height:
-            problems.append(f"{name}: the scoreboard is {board['height']:.0f}px of {height}")
-        if [n["text"] for n in board["names"]] != list(game["players"]):
-            problems.append(f"{name}: names on the scoreboard {[n['text'] for n in board['names']]}")
-        problems += [f"{name}: {n['text']} on {n['lines']} lines" for n in board["names"] if n["lines"] != 1]
-        overflow = page.evaluate(OVERFLOW_JS)
-        if overflow["page"] > 0 or overflow["elements"]:
-            problems.append(f"{name}: wider than the screen: {overflow}")
-        if language == "pl" or size in ("320x640", "740x360"):
-            screenshot(page, f"board-{size}-{theme}-{language}-{name}")
-    context.close()
-    assert problems == [], "\n".join(problems)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from e2e_support import PHONE, LiveServer, expected_totals, new_context, screenshot, shown_totals
+from e2e_support import PHONE, SCREENS, LiveServer, expected_totals, new_context, screenshot, shown_totals
 from helpers import MIZERKA_DEALS
 from test_e2e_layout import OVERFLOW_JS, STEP_IN_VIEW_JS
 
@@ -183,8 +183,12 @@ def test_a_whole_misere_game_in_italian_by_taps(size: str, browser: Browser, liv
     from playwright.sync_api import expect
 
     one_screen = size == "360x740"
-    context = new_context(browser, PHONE_360 if one_screen else PHONE_320)
+    context = new_context(browser, PHONE_360 if one_screen else PHONE_320, accept_downloads=True)
+    if one_screen:  # a phone whose browser shares files (plain http has no share sheet otherwise)
+        context.add_init_script(SHARE_SHEET)
     page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
     start(page, live_server, "misere", MISERE_NAMES, 0, "it")
     game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
     taps = Taps(page)
@@ -262,4 +266,50 @@ def test_a_whole_misere_game_in_italian_by_taps(size: str, browser: Browser, liv
         assert shown == expected, (deal["number"], shown, expected)
     totals = shown_totals(page)
     assert [total for _, total in totals] == [signed(state["totals"][name]) for name in MISERE_NAMES]
+    standings_as_a_picture(page, asked, shared=one_screen)
     context.close()
+
+
+# A browser that can share files: what it was given is kept for the test to read.
+SHARE_SHEET = """
+  window.__shared = [];
+  Object.defineProperty(navigator, 'canShare', { configurable: true,
+    value: (data) => !!(data && data.files && data.files.length) });
+  Object.defineProperty(navigator, 'share', { configurable: true, value: (data) => {
+    window.__shared.push(...data.files.map((f) => ({ name: f.name, type: f.type, size: f.size })));
+    return Promise.resolve();
+  }});
+"""
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "a PNG file"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def standings_as_a_picture(page: Page, asked: list[str], shared: bool) -> None:
+    """The finished game's "Share standings": its script comes with the first tap (the page stays light),
+    and the picture goes to the share sheet where files can be shared, else it is downloaded."""
+    from playwright.sync_api import expect
+
+    assert not [url for url in asked if url.endswith("/standings.js")], "fetched before the tap"
+    button = page.get_by_role("button", name="Condividi la classifica come immagine")
+    name = f"Misère-{page.locator('.game-when time').get_attribute('datetime')}.png"  # the game's day
+    if shared:
+        button.tap()
+        page.wait_for_function("() => window.__shared.length > 0")
+        files = page.evaluate("() => window.__shared")
+        assert [(f["name"], f["type"]) for f in files] == [(name, "image/png")]
+        assert files[0]["size"] > 10_000
+    else:
+        with page.expect_download() as download:
+            button.tap()
+        assert download.value.suggested_filename == name
+        path = download.value.path()
+        width, height = png_size(path.read_bytes())
+        assert width == 1080 and height > 600, (width, height)
+        screenshot_file = SCREENS / "320x640-misere-standings.png"
+        screenshot_file.parent.mkdir(parents=True, exist_ok=True)
+        screenshot_file.write_bytes(path.read_bytes())
+    expect(button).to_be_visible()
+    assert [url for url in asked if url.endswith("/standings.js")], "fetched at the tap"
