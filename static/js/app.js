@@ -79,11 +79,11 @@
   }
 
   // Tap targets 0-13 (drawn by the server) under one player at a time: the wrong count's, else the
-  // first still empty; none where the bids are there to tap ("made the bid", "missed").
+  // first still empty.
   const blank = (r) => r.querySelector('input').value === '';
   function chips(fs) {
     const rows = all('.number-row', fs);
-    now(fs, fs.querySelector('.made-bid') ? null : rows.find((r) => r.matches('.is-wrong')) || rows.find(blank) || rows[0]);
+    now(fs, rows.find((r) => r.matches('.is-wrong')) || rows.find(blank) || rows[0]);
     forbid(fs);
     progress(fs);
   }
