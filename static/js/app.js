@@ -247,14 +247,15 @@
     setTimeout(() => { gone(); box.addEventListener('toggle', gone); }, +undoNow.dataset.undoNow || 8000);
   }
   // The step at hand in view: at #turn or #final (after a correction) that card under the scoreboard;
-  // else scrolled so the step's last control shows with room to spare (a note may appear above it),
-  // never past the card's top (or the undo above it, while shown) under the scoreboard.
+  // else scrolled so the step's last control shows (with room for the dealer's forbidden bid, said
+  // above it once known), never past the card's top (or the undo above it, while shown).
   const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
   if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
     const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
     const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
     const last = !location.hash && all('form button[type=submit]', card).pop();
-    const by = last ? Math.min(top(last) + last.offsetHeight + 56 - innerHeight, upper) : upper;
+    const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
+    const by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, upper) : upper;
     if (by > 0) scrollTo(0, by);
   }
   // Parts drawn later (the offline entry) ask for the same enhancements.
