@@ -68,35 +68,33 @@
     } else if (known.length === inputs.length) text = t('count.adds_up', { target });
     hint.textContent = text;
     hint.classList.toggle('is-bad', bad);
+    pressed(fs);
+  }
+  // Each tap target says whether it is its player's count.
+  function pressed(fs) {
     all('.count-chips', fs).forEach((row) => {
       const input = d.getElementById(row.dataset.for);
       all('button', row).forEach((c) => c.setAttribute('aria-pressed', String(input && input.value === c.value)));
     });
   }
 
-  // Tap targets 0-13 under each player's count: two counts tapped, the third fills itself.
+  // Tap targets 0-13 (drawn by the server) under one player at a time: the wrong count's, else the
+  // first still empty.
+  const blank = (r) => r.querySelector('input').value === '';
   function chips(fs) {
-    const label = (player) => (fs.dataset.kind === 'bids' ? t('count.bid_of', { player }) : t('count.tricks_of', { player }));
-    all('input[type=number]', fs).forEach((input) => {
-      if (fs.querySelector(`.count-chips[data-for="${input.id}"]`)) return;
-      const row = input.closest('.number-row'), who = row && row.querySelector('.who');
-      const box = d.createElement('div');
-      box.className = 'count-chips';
-      box.dataset.for = input.id;
-      box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', label(who ? who.textContent.trim() : ''));
-      for (let n = 0; n <= (+input.max || TRICKS); n += 1) {
-        const chip = d.createElement('button');
-        chip.type = 'button';
-        chip.value = String(n);
-        chip.textContent = String(n);
-        chip.setAttribute('aria-pressed', 'false');
-        box.append(chip);
-      }
-      row.after(box);
-    });
+    const rows = all('.number-row', fs);
+    now(fs, rows.find((r) => r.matches('.is-wrong')) || rows.find(blank) || rows[0]);
     forbid(fs);
     progress(fs);
+  }
+  function now(fs, row) {
+    const id = row && row.querySelector('input').id;
+    all('.count-chips', fs).forEach((c) => c.classList.toggle('now', c.dataset.for === id));
+  }
+  // After a tap: the next player without a count (round the table), else the same one.
+  function next(fs, row) {
+    const rows = all('.number-row', fs), at = rows.indexOf(row);
+    now(fs, rows.slice(at + 1).concat(rows.slice(0, at)).find(blank) || row);
   }
 
   // The bid the engine denies the dealer (from the server's preview): said once, at the
@@ -109,10 +107,7 @@
     if (box) all('button', box).forEach((c) => { c.disabled = bid !== undefined && c.value === bid; });
     const note = fs.querySelector('[data-forbidden-note]');
     if (note && !fs.querySelector('.is-wrong')) note.hidden = bid === undefined;
-    all('.count-chips', fs).forEach((row) => {
-      const input = d.getElementById(row.dataset.for);
-      all('button', row).forEach((c) => c.setAttribute('aria-pressed', String(input && input.value === c.value)));
-    });
+    pressed(fs);
   }
 
   // The deal's scores before saving: the server scores the form as it stands (a dry run of
@@ -198,16 +193,17 @@
       const target = d.getElementById(chip.dataset.target || chip.closest('.count-chips').dataset.for);
       target.value = chip.value;
       target.dispatchEvent(new Event('input', { bubbles: true }));
+      if (chip.closest('.count-chips')) next(target.closest('fieldset'), target.closest('.number-row'));
       return;
     }
-    const step = t && t.closest('button.step');
-    const input = step && d.getElementById(step.dataset.target);
-    if (input) {
-      input.value = Math.max(0, Math.min(+input.max || TRICKS, (num(input) || 0) + (+step.dataset.step || 0)));
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    } else if (t && t.closest('button[data-print]')) {
-      window.print();
+    // A tap on a player's line opens their taps (the box itself takes typing).
+    const line = t && t.closest('fieldset.numbers .number-row');
+    if (line && !t.closest('input, button')) {
+      e.preventDefault();
+      now(line.closest('fieldset'), line);
+      return;
     }
+    if (t && t.closest('button[data-print]')) window.print();
   });
 
   d.addEventListener('input', (e) => {
@@ -223,6 +219,7 @@
   // A filled-in count is a suggestion: focused, it is selected, so typing replaces it.
   d.addEventListener('focusin', (e) => {
     if (e.target.matches && e.target.matches('fieldset.numbers input[type=number]')) {
+      now(e.target.closest('fieldset'), e.target.closest('.number-row'));
       try { e.target.select(); } catch (err) { /* number inputs in some browsers */ }
     }
   });
@@ -248,6 +245,18 @@
     const box = undoNow.querySelector('details');
     const gone = () => { if (!box.open) undoNow.remove(); };
     setTimeout(() => { gone(); box.addEventListener('toggle', gone); }, +undoNow.dataset.undoNow || 8000);
+  }
+  // The step at hand in view: at #turn or #final (after a correction) that card under the scoreboard;
+  // else scrolled so the step's last control shows (with room for the dealer's forbidden bid, said
+  // above it once known), never past the card's top (or the undo above it, while shown).
+  const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
+  if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
+    const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
+    const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
+    const last = !location.hash && all('form button[type=submit]', card).pop();
+    const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
+    const by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, upper) : upper;
+    if (by > 0) scrollTo(0, by);
   }
   // Parts drawn later (the offline entry) ask for the same enhancements.
   d.addEventListener('sk:enhance', (e) => enhance(e.target));
@@ -382,6 +391,13 @@
     try {
       if (!localStorage.getItem('sk-https-note')) { https.hidden = false; localStorage.setItem('sk-https-note', '1'); }
     } catch (err) { /* storage refused: say nothing */ }
+  }
+
+  // A finished game's standings as a picture: its script, fetched at the first tap, takes the button over.
+  const standings = d.querySelector('[data-standings]');
+  if (standings) {
+    standings.hidden = false;
+    standings.onclick = () => { const s = d.createElement('script'); s.src = standings.dataset.standings; d.head.append(s); };
   }
 
   // A short message at the foot of the screen that pushes nothing aside.

@@ -310,7 +310,7 @@
       }
       if (kind === 'tricks' && pending && pending.bids) {
         const made = drawn('offline-seat-what', `[data-seat="${seat}"][data-bid="${pending.bids[seat]}"] .made-bid-row`)[0];
-        if (made) fs.insertBefore(made, end);
+        if (made) { row.insertBefore(made, row.querySelector('.stepper')); row.classList.add('has-bid'); }
       }
     });
     // Drawn as "offline-tricks-0"; a correction's copy is "offline-fix-tricks-0".
@@ -466,10 +466,11 @@
     // A chooser's last contract is chosen already: its counts at once, as online.
     const left = !pending && s.chooser !== null ? contractsLeft(deals, s.chooser) : [];
     const only = left.length === 1 ? left[0] : null;
-    // Under the heading, as online: who deals and leads, then what the contract asks.
+    // As online: who deals and leads under the heading, what the contract asks under the form.
     const contract = pending ? pending.contract : s.contract || only;
-    const said = [dealPart(number, 'p.roles'), contract ? drawn('offline-descriptions', `[data-contract="${contract}"]`)[0] : null];
-    card.querySelector('.card-head').after(...said.filter(Boolean));
+    const roles = dealPart(number, 'p.roles'), asks = contract && drawn('offline-descriptions', `[data-contract="${contract}"]`)[0];
+    if (roles) card.querySelector('.card-head').after(roles);
+    if (asks) form.after(asks);
     const save = actions.querySelector('button');
     if (pending) {
       heading.textContent = dealText(number, `[data-text="pending"][data-contract="${pending.contract}"]`);

@@ -98,6 +98,31 @@ def test_every_page_fits_and_is_easy_to_tap(
     assert problems == {}, "\n".join(f"{name}: {p}" for name, found in problems.items() for p in found)
 
 
+# The step of a deal at hand (the entry card's form): each of its controls shown (a button, a box), inside
+# the screen, below the sticky scoreboard and not covered by it (what is drawn at its centre is the control);
+# and the scoreboard's height, against the screen's.
+STEP_IN_VIEW_JS = """() => {
+  const board = document.querySelector('section.scoreboard').getBoundingClientRect();
+  const form = document.querySelector('#turn form');
+  const outside = [];
+  let controls = 0;
+  for (const e of form ? form.querySelectorAll('button, input:not([type=hidden])') : []) {
+    if (!e.checkVisibility({visibilityProperty: true})) continue;
+    controls += 1;
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const seen = r.top >= board.bottom - 0.5 && r.bottom <= innerHeight + 0.5
+      && r.left >= 0 && r.right <= innerWidth;
+    if (!seen || !hit || !(hit === e || e.contains(hit))) {
+      const text = (e.value || e.getAttribute('aria-label') || e.textContent).trim().slice(0, 30);
+      const where = `[${Math.round(r.top)}, ${Math.round(r.bottom)}]`;
+      outside.push(`${e.tagName.toLowerCase()}.${e.className} "${text}" ${where}`);
+    }
+  }
+  return {controls, outside: outside.slice(0, 8), board: board.height, height: innerHeight};
+}"""
+
+
 # The scoreboard must be fully on screen, and the input not hidden under it.
 IN_VIEW_JS = """(id) => {
   const board = document.querySelector('section.scoreboard .totals').getBoundingClientRect();

@@ -153,12 +153,14 @@ def test_the_seeded_totals_are_the_largest_the_rules_allow(seeded: dict[str, dic
 
 
 # Text cut by its box: a box that hides what overflows it (or ends it with an ellipsis) and is
-# narrower than its content; and text drawn past the right edge of the screen.
+# narrower than its content; and text drawn past the right edge of the screen. The one exception: a
+# name on the sticky scoreboard, whose column ends a long one in "…" (the whole name is in the page, read
+# out, and written whole on the card below: test_the_scoreboard_is_one_strip below).
 CLIPPED_JS = """() => {
   const out = [];
   for (const e of document.body.querySelectorAll('*')) {
     if (!e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
-    if (e.closest('.skip, .visually-hidden, svg, .table-wrap')) continue;
+    if (e.closest('.skip, .visually-hidden, svg, .table-wrap, .scoreboard .who')) continue;
     const style = getComputedStyle(e);
     if (e.clientWidth <= 1 && style.clipPath !== 'none') continue;  // hidden from sight, read aloud
     const hides = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
@@ -426,3 +428,62 @@ def test_every_sheet_draws_its_deal_table_whole_inside_the_page(
         else {"misere": 8, "mizerka": 18}[game.split("-")[0]]
     )
     assert longest >= rows * 5 / 25.4 * dpi, f"the table's right border is not drawn whole ({longest}px)"
+
+
+# -- the sticky scoreboard: one strip, at most a fifth of the screen upright and a third sideways -------
+
+# Every step of both games, and both finished with the largest totals (40-character names, one a word).
+BOARD_GAMES = ["mizerka-choosing", "mizerka-tricks", "mizerka", "misere-bidding", "misere-tricks", "misere"]
+BOARD_SIZES = {"320x640": (320, 640), "360x740": (360, 740), "390x844": (390, 844), "740x360": (740, 360)}
+
+# The scoreboard's box, and each seat's name as the page holds it (what a screen reader reads) beside
+# what the strip has room to show of it.
+BOARD_JS = """() => {
+  const board = document.querySelector('section.scoreboard');
+  const names = [...board.querySelectorAll('li.total .who')].map((e) => ({
+    text: e.textContent.trim(),
+    lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))}));
+  const r = board.getBoundingClientRect();
+  return {height: r.height, left: r.left, right: r.right, names, width: innerWidth, screen: innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "it"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_the_scoreboard_is_one_strip(
+    size: str,
+    theme: str,
+    language: str,
+    browser: Browser,
+    live_server: LiveServer,
+    seeded: dict[str, dict[str, Any]],
+) -> None:
+    """At most a fifth of the screen's height upright (360x740: 148 px; 320x640: 128 px), a third
+    sideways (740x360: 120 px), whatever the names, totals, theme and language: a column per player, one
+    line per name (a long one ends in "…" there, whole in the page for a screen reader), nothing off the
+    edge."""
+    width, height = BOARD_SIZES[size]
+    share = 1 / 3 if width > height else 1 / 5
+    device = {**PHONE, "viewport": {"width": width, "height": height}, "device_scale_factor": 1}
+    context = new_context(browser, device, color_scheme=theme)
+    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+    context.add_cookies(pencil_cookies(live_server, seeded))  # type: ignore[arg-type]
+    page = context.new_page()
+    problems: list[str] = []
+    games = {name: seeded[name] for name in BOARD_GAMES}
+    for name, game in games.items():
+        page.goto(live_server.origin + f"/games/{game['id']}")
+        board: dict[str, Any] = page.evaluate(BOARD_JS)
+        if board["height"] > share * height:
+            problems.append(f"{name}: the scoreboard is {board['height']:.0f}px of {height}")
+        if [n["text"] for n in board["names"]] != list(game["players"]):
+            problems.append(f"{name}: names on the scoreboard {[n['text'] for n in board['names']]}")
+        problems += [f"{name}: {n['text']} on {n['lines']} lines" for n in board["names"] if n["lines"] != 1]
+        overflow = page.evaluate(OVERFLOW_JS)
+        if overflow["page"] > 0 or overflow["elements"]:
+            problems.append(f"{name}: wider than the screen: {overflow}")
+        if language == "pl" or size in ("320x640", "740x360"):
+            screenshot(page, f"board-{size}-{theme}-{language}-{name}")
+    context.close()
+    assert problems == [], "\n".join(problems)

@@ -32,20 +32,19 @@ def tricks_input(page: Page, seat: int) -> Locator:
     return page.locator(f"#tricks-{seat}")
 
 
-def step(page: Page, seat: int, sign: str) -> None:
-    name = MIZERKA_NAMES[seat]
-    label = f"One {'more' if sign == '+' else 'less'} for {name}"
-    page.get_by_role("button", name=label, exact=True).tap()
+def tap_count(page: Page, seat: int, count: int) -> None:
+    """A tap on the count under the player; another player's taps open, a tap on this one's line first."""
+    chips = page.locator(f'.count-chips[data-for="tricks-{seat}"]')
+    if not chips.is_visible():
+        page.locator(f'.number-row[data-seat="{seat}"] .who').tap()
+    chips.locator(f'button[value="{count}"]').tap()
 
 
 def enter_count(page: Page, seat: int, count: int) -> None:
-    """As a person would: 0 with one tap on −, 1 or 2 with the + stepper, anything else typed."""
+    """As a person would: up to 9 with one tap under the player, more typed."""
     field = tricks_input(page, seat)
-    if count == 0:
-        step(page, seat, "-")
-    elif count <= 2:
-        for _ in range(count):
-            step(page, seat, "+")
+    if count <= 9:
+        tap_count(page, seat, count)
     else:
         field.tap()
         page.keyboard.type(str(count))
@@ -109,7 +108,7 @@ def refused_then_fixed(page: Page, deal: MizerkaDeal) -> None:
     declare(page, deal)
     screenshot(page, "04-entering-tricks")
     enter_tricks(page, deal.tricks)
-    step(page, 2, "+")  # 8 + 4 + 2 = 14
+    tap_count(page, 2, deal.tricks[2] + 1)  # 8 + 4 + 2 = 14
     assert tricks_input(page, 2).input_value() == str(deal.tricks[2] + 1)
     save(page, deal.number)
     alert = page.get_by_role("alert")
@@ -120,7 +119,7 @@ def refused_then_fixed(page: Page, deal: MizerkaDeal) -> None:
     assert page.locator("fieldset.numbers").get_attribute("aria-describedby") == "error-tricks"
     assert shown_totals(page) == expected_totals((0, 0, 0)), "nothing was stored"
     screenshot(page, "05-refused-entry")
-    step(page, 2, "-")
+    tap_count(page, 2, deal.tricks[2])
     save(page, deal.number)
     assert shown_totals(page) == expected_totals(deal.totals)
 
@@ -147,7 +146,7 @@ def correct_deal(page: Page, deal: MizerkaDeal, now: MizerkaDeal) -> None:
         field.fill(str(deal.tricks[seat]))
     assert [tricks_input(page, seat).input_value() for seat in range(3)] == [str(n) for n in deal.tricks]
     tap_and_load(page, page.get_by_role("button", name="Save the correction"))
-    assert page.url.endswith(f"#deal-{deal.number}")
+    assert page.url.endswith("#turn"), "the page opens at the entry card, not down in the log"
     assert shown_totals(page) == expected_totals(now.totals)
 
 

@@ -2,8 +2,12 @@
 
 - no Polish text calls a player by a masculine noun or participle ("Rozdający", "Rozgrywający",
   "wybierającego", "Rywal", "wpisany"…): roles are verbs ("Rozdaje") or name no one's gender;
-- the player to the dealer's right is said as such, not a bare "Po prawej";
+- the player to the dealer's right is said as such, not a bare "Po prawej": in the roles line "siedzi po
+  prawej od osoby rozdającej", on the scoreboard's badge "Druga ręka" (the hand that plays second to
+  the first trick: one line at 320 px, and a hand has no gender);
 - who deals first is asked as a question, the player page says who sat at the table in a phrase;
+- the Polish rules page speaks of people ("osoba rozdająca", "każda osoba"), never of "gracz" or
+  "rozgrywający";
 - Italian: the dealer "chiama per ultimo" (bids last), not "chiama dopo".
 """
 
@@ -53,7 +57,7 @@ def test_no_polish_text_gives_a_player_a_gender() -> None:
     [
         ("Dealer", "Rozdaje"),
         ("Forehand", "Wybiera"),
-        ("Middlehand", "Po prawej od rozdającej osoby"),
+        ("Middlehand", "Druga ręka"),
         ("%(player)s is middlehand", "%(player)s siedzi po prawej od osoby rozdającej"),
         ("First dealer", "Kto rozdaje pierwszy"),
         ("Draw at random", "Los wybierze"),
@@ -74,7 +78,7 @@ def test_the_polish_table_reads_verbs_beside_the_names(client: FlaskClient) -> N
     game_id = start_game(client, ["Zosia", "Grażyna", "Ala"], first_dealer="0")
     board = parse_html(page(client, f"/games/{game_id}")).find(cls="scoreboard")
     roles = [node.text for node in board.find_all(cls="role")]
-    assert roles == ["Rozdaje", "Wybiera", "Po prawej od rozdającej osoby"]
+    assert roles == ["Rozdaje", "Wybiera", "Druga ręka"]
     new_game = parse_html(page(client, "/games/new?game=mizerka"))
     assert "Kto rozdaje pierwszy" in new_game.text and "Los wybierze" in new_game.text
 
@@ -89,3 +93,13 @@ def test_the_polish_player_page_says_who_sat_at_the_table(client: FlaskClient) -
     text = parse_html(page(client, link.group(1))).text
     assert "Przy stole także: Grażyna · Ala" in text or "Przy stole także: Ala · Grażyna" in text
     assert "z: " not in text
+
+
+def test_the_polish_rules_page_speaks_of_people_not_of_men(client: FlaskClient) -> None:
+    client.get("/language/pl?next=/rules")
+    text = " ".join(parse_html(page(client, "/rules")).find("article", cls="rules").text.split())
+    assert not MASCULINE.findall(text), MASCULINE.findall(text)
+    generic = re.findall(r"\b(?:gracz\w*|pierwszy|drugi|ostatni|wziął|mu)\b", text, re.IGNORECASE)
+    assert not generic, generic
+    for phrase in ("wybiera kontrakt", "druga ręka", "osoba rozdająca", "każda osoba"):
+        assert phrase in text, phrase

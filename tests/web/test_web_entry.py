@@ -293,6 +293,8 @@ def test_the_tap_targets_are_in_the_page_from_the_start(client: FlaskClient) -> 
     assert [b.attrs["value"] for b in rows[0].find_all("button")] == [
         str(n) for n in range(TRICKS_PER_DEAL + 1)
     ]
+    # One player's open at a time, the first to bid's to begin with (the script moves them on).
+    assert ["now" in row.attrs["class"] for row in rows] == [True, False, False, False]
     html = page(client, f"/games/{game_id}")
     noscript = parse_html(html).find("noscript")
     assert noscript.find("link").attrs["href"] == "/static/css/noscript.css"
@@ -363,11 +365,20 @@ def test_a_bidding_deals_tricks_offer_missed_beside_each_player(client: FlaskCli
     tricks = parse_html(page(client, f"/games/{game_id}")).find("form", cls="tricks-form")
     missed = tricks.find_all("button", cls="missed")
     assert [b.attrs["data-target"] for b in missed] == ["tricks-1", "tricks-2", "tricks-3", "tricks-0"]
-    assert [b.text for b in missed] == [f"{name} missed" for name in ("Bob", "Cid", "Dan", "Ann")]
-    # Each beside its player's "made the bid", which carries the bid the script reads.
+    # A mark on the player's line; the whole phrase for a screen reader (and under a mouse).
+    assert [b.attrs["aria-label"] for b in missed] == [
+        f"{name} missed" for name in ("Bob", "Cid", "Dan", "Ann")
+    ]
+    assert [b.text.strip() for b in missed] == ["✗"] * 4
+    # Each beside its player's "made the bid", which carries the bid the script reads, on the line
+    # of that player's box (no line of buttons under each player).
     for button in missed:
         row = next(p for p in tricks.find_all("p", cls="made-bid-row") if button in p.children)
-        assert row.find("button", cls="made-bid").attrs["data-target"] == button.attrs["data-target"]
+        made = row.find("button", cls="made-bid")
+        assert made.attrs["data-target"] == button.attrs["data-target"]
+        assert made.attrs["aria-label"].endswith(f"made the bid ({made.attrs['value']})")
+        line = next(div for div in tricks.find_all("div", cls="number-row") if row in div.children)
+        assert line.find("input").attrs["id"] == button.attrs["data-target"]
 
 
 def test_a_live_update_between_a_save_and_its_redirect_leaves_the_message_to_the_page(

@@ -279,7 +279,11 @@ def test_the_offline_cards_words_are_the_pages_for_the_deal(client: FlaskClient)
     save = template(html, "offline-card").find("form").find("button")
     assert save.classes == online.find("button", cls="big").classes
     described = template(html, "offline-descriptions").find(data_contract="diamonds")
-    assert described.text == online.find("p", cls="hint").text
+    # What the contract asks: under the form (what the table taps comes first), offline as online.
+    parts = [c for c in online.children if isinstance(c, Node)]
+    tags = [c.tag for c in parts]
+    asks = parts[tags.index("form") + 1]
+    assert "hint" in asks.classes and described.text == asks.text == "Diamonds are trumps."
 
 
 def test_a_kept_pending_deals_quotas_are_the_engines_as_the_page_says_them(client: FlaskClient) -> None:

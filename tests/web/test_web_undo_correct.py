@@ -194,8 +194,10 @@ def test_correcting_deal_2_moves_every_later_total(app: Flask, client: FlaskClie
     # scores Ann +2, Bob -1, Cid -1 instead of +1, -1, 0: Ann one up and Cid one down from then on.
     response = submit(client, form, fill={"tricks-0": 3, "tricks-1": 6, "tricks-2": 4})
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}#deal-2"
+    # The page opens at the entry card (the next step), not down in the log.
+    assert response.headers["Location"] == f"/games/{game_id}#turn"
     doc = parse_html(follow(client, response))
+    assert doc.find("section", id="turn") is not None
     assert doc.find(cls="flashes").text == "Deal 2 corrected; later totals follow."
     assert [running_totals(doc, n) for n in (1, 2, 3, 4, 5)] == [
         ["+1", "−1", "0"],

@@ -97,6 +97,11 @@ def correct_deal(game_id: str, number: int) -> Any:
             ),
             "ok",
         )
-        return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
+        return redirect(url_for("web.game", game_id=game_id, _anchor=_entry(game)), code=303)
     flash(gettext("Deal %(deal)d corrected; later totals follow.", deal=number), "ok")
-    return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{number}"), code=303)
+    return redirect(url_for("web.game", game_id=game_id, _anchor=_entry(game)), code=303)
+
+
+def _entry(game: Snapshot) -> str:
+    """Where the game page opens after a correction: at its entry card (the standings, once over)."""
+    return "final" if game.state.finished else "turn"
