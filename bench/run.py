@@ -50,7 +50,7 @@ THREADS, CONNECTIONS = 2, 8
 TIMEOUT = "10s"  # a phone's poll gives up after 10 s
 TABLES = 24
 WRITE_EVERY = 0.25  # seconds between two deals recorded in the busy club
-RECORD_POOL = 128  # games a wrk thread plays in step (bench.lua): a deal overtaken by 128 others fails
+RECORD_POOL = 512  # games a wrk thread plays in step (bench.lua): a deal overtaken by 512 others fails
 QUIET_SECONDS = 40  # a club is quiet once nothing has been written for this long
 PORTS = range(int(os.environ.get("BENCH_PORT", "5201")), 5300)
 
