@@ -87,6 +87,16 @@ def new_game(app: Flask, deals: int, *, players: list[str] = PLAYERS) -> tuple[s
     return game_id, key
 
 
+def record(app: Flask, game_id: str, number: int) -> None:
+    """Record deal ``number`` of a game ``new_game`` made with the usual players."""
+    contract, tricks = DEALS[number - 1]
+    with app.app_context():
+        services.record_deal(
+            game_id, number=number, contract=contract, tricks=dict(zip(PLAYERS, tricks, strict=True))
+        )
+        db.session.remove()
+
+
 def with_pencil(client: FlaskClient, game_id: str, key: str) -> FlaskClient:
     """``client`` holding the game's pencil, as the scorer's phone does (a grant in its keyring)."""
     return hold_pencil(client, game_id)

@@ -13,7 +13,7 @@ import re
 
 import pytest
 from flask import Flask
-from perf_support import DEALS, PLAYERS, StatementCounter, new_game
+from perf_support import StatementCounter, new_game, record
 from test_query_budget import BUDGET, PLAYER_PAGE, statements_for
 
 from scorekeeper import services, stats
@@ -134,15 +134,6 @@ def test_a_busy_clubs_rankings_stay_cached_while_games_in_progress_are_written(
         assert statements_for(counter, client, "/rankings") == [], number
         assert len(statements_for(counter, client, "/")) == 1, number  # the lists, drawn again
         assert statements_for(counter, client, "/") == [], number
-
-
-def record(app: Flask, game_id: str, number: int) -> None:
-    contract, tricks = DEALS[number - 1]
-    with app.app_context():
-        services.record_deal(
-            game_id, number=number, contract=contract, tricks=dict(zip(PLAYERS, tricks, strict=True))
-        )
-        db.session.remove()
 
 
 def test_the_home_page_replays_no_game(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ from helpers import csrf_from, follow, page, parse_html
 from scorekeeper import create_app, services, transfer
 from scorekeeper.extensions import db
 from scorekeeper.rules import Refusal
-from tests.perf.perf_support import DEALS, PLAYERS, new_game, with_pencil
+from tests.perf.perf_support import DEALS, PLAYERS, new_game, record, with_pencil
 
 CSRF_VALUE = re.compile(r'(name="csrf_token" type="hidden" value=")[^"]+(")')
 
@@ -60,15 +60,6 @@ def test_a_cached_page_is_the_page_rendered_afresh(
         assert again.headers.get("Cache-Control") == fresh.headers.get("Cache-Control")
         texts = {without_tokens(r.get_data(as_text=True)) for r in (first, again, fresh)}
         assert len(texts) == 1, url
-
-
-def record(app: Flask, game_id: str, number: int) -> None:
-    contract, tricks = DEALS[number - 1]
-    with app.app_context():
-        services.record_deal(
-            game_id, number=number, contract=contract, tricks=dict(zip(PLAYERS, tricks, strict=True))
-        )
-        db.session.remove()
 
 
 def test_every_write_shows_at_once(app: Flask, client: FlaskClient) -> None:
