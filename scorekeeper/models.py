@@ -138,7 +138,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Deal(db.Model):  # type: ignore[name-defined,misc]
-    """What was declared in one deal and, once played, the tricks by seat."""
+    """What was declared in one deal and, once played, the tricks (and Kierki's other facts) by seat."""
 
     __tablename__ = "deals"
 
@@ -148,6 +148,9 @@ class Deal(db.Model):  # type: ignore[name-defined,misc]
     contract: Mapped[str | None] = mapped_column(String(20))
     bids: Mapped[list[int] | None] = mapped_column(JSON)
     tricks: Mapped[list[int] | None] = mapped_column(JSON)
+    facts: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """Kierki's facts beyond tricks (``rules.DEAL_FACTS``: the trump suit, counts and takers by
+    seat), only those the deal has; None for the games whose deals take tricks alone."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
