@@ -2,7 +2,8 @@
 
 The JSON export holds only what happened at the table, like the database:
 ruleset, options, seating, first dealer, when and where (date, note), and
-per deal its number, contract, bids and tricks keyed by player name.
+per deal its number, contract, bids and tricks keyed by player name (Kierki: and the
+deal's other facts, API.md K4).
 Importing replays those facts through the rules engine exactly as if they
 had been entered one by one, so a file that breaks a rule is refused with
 the engine's own message and nothing is stored; a good file becomes a new
@@ -23,7 +24,8 @@ from . import services
 from .errors import Kind, about_deal, kind_of
 from .extensions import db
 from .models import Game, utcnow
-from .rules import N_, DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+from .rules import EXTRA_FACTS, N_, DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+from .rules.kierki import SUIT_LABELS
 from .services import Snapshot
 
 FORMAT = "scorekeeper-game"
@@ -41,7 +43,7 @@ FIELDS = (
     "note",
     "deals",
 )
-DEAL_FIELDS = ("number", "contract", "bids", "tricks")
+DEAL_FIELDS = ("number", "contract", "bids", "tricks", *EXTRA_FACTS)
 
 #: A cell starting with one of these is read as a formula by spreadsheets (OWASP, CSV injection:
 #: = + - @, a tab, a line break), and the minus sign some read as "-".  Judged once the text is
@@ -64,11 +66,16 @@ def _refuse(
 
 def export_game(loaded: Snapshot) -> dict[str, Any]:
     """The game's facts as a JSON-ready dict (no id, no key, nothing derived)."""
-    setup, state = loaded.setup, loaded.state
+    ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
     names = setup.players
 
     def by_name(values: Sequence[int] | None) -> dict[str, int] | None:
         return None if values is None else dict(zip(names, values, strict=True))
+
+    def facts(record: DealRecord) -> dict[str, object]:
+        """The deal's Kierki facts (all of them, null where absent), as the API gives them."""
+        said = ruleset.deal_input(setup, record)
+        return {name: said.get(name) for name in ruleset.facts}
 
     return {
         "format": FORMAT,
@@ -86,8 +93,9 @@ def export_game(loaded: Snapshot) -> dict[str, Any]:
                 "contract": deal.contract,
                 "bids": by_name(deal.bids),
                 "tricks": by_name(deal.tricks),
+                **facts(record),
             }
-            for deal in state.deals
+            for deal, record in zip(state.deals, loaded.records, strict=True)
         ],
     }
 
@@ -114,10 +122,11 @@ def _same(message: str) -> str:
 def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str:
     """The deal log as CSV: a header row, then one row per deal.
 
-    Columns: deal, dealer, chooser, contract, then for each figure in turn
-    (bid, only in a game with bids; tricks; score; running total) one column
-    per player in seating order, as on the scoresheet.  A pending deal leaves
-    its figures empty.  Every text cell is made formula-safe (``spreadsheet_safe``): names,
+    Columns: deal, dealer, chooser, contract (Kierki: then the trump suit and who took the king of
+    hearts, the 7th and the last trick, who went out first and second), then for each figure in
+    turn (bid, only in a game with bids; tricks; Kierki's hearts, queens, kings and jacks; score;
+    running total) one column per player in seating order, as on the scoresheet.  A pending deal
+    leaves its figures empty.  Every text cell is made formula-safe (``spreadsheet_safe``): names,
     headings and contracts alike; numbers stay numbers, so a score of -2 is still -2 in the
     spreadsheet.  The header and the contracts are in English, or in the language ``translate``
     (gettext) speaks.
@@ -125,31 +134,54 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
     names = list(setup.players)
     with_bids = any(ruleset.bids_in(number) for number in range(1, ruleset.deal_count + 1))
+    kierki = bool(ruleset.facts)
     # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
-    per_player = ([N_("%(player)s bid")] if with_bids else []) + [
-        N_("%(player)s tricks"),
-        N_("%(player)s score"),
-        N_("%(player)s total"),
-    ]
+    per_player = (
+        ([N_("%(player)s bid")] if with_bids else [])
+        + [N_("%(player)s tricks")]
+        + (
+            [N_("%(player)s hearts"), N_("%(player)s queens"), N_("%(player)s kings and jacks")]
+            if kierki
+            else []
+        )
+        + [N_("%(player)s score"), N_("%(player)s total")]
+    )
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     # NOTE: column headings of the CSV deal log.
     heading = [N_("deal"), N_("dealer"), N_("chooser"), N_("contract")]
+    if kierki:
+        # NOTE: column headings of a Kierki CSV deal log: the trump suit named, who took each card or trick.
+        heading += [N_("trumps"), N_("king of hearts"), N_("seventh trick"), N_("last trick")]
+        heading += [N_("first out"), N_("second out")]
     writer.writerow(
         _cells(
             [translate(word) for word in heading]
             + [translate(what) % {"player": name} for what in per_player for name in names]
         )
     )
+
+    def name(seat: int | None) -> str:
+        return "" if seat is None else names[seat]
+
     for deal in state.deals:
         row: list[object] = [
             deal.number,
             names[deal.dealer],
-            "" if deal.chooser is None else names[deal.chooser],
+            name(deal.chooser),
             translate(ruleset.contract_label(deal.contract)),
         ]
-        columns = ([deal.bids] if with_bids else []) + [deal.tricks, deal.scores, deal.totals]
+        if kierki:
+            row.append("" if deal.trumps is None else translate(SUIT_LABELS[deal.trumps]))
+            row += [name(deal.king_of_hearts), name(deal.seventh_trick), name(deal.last_trick)]
+            row += [name(seat) for seat in deal.places or (None, None)]
+        columns = (
+            ([deal.bids] if with_bids else [])
+            + [deal.tricks]
+            + ([deal.hearts, deal.queens, deal.kings_jacks] if kierki else [])
+            + [deal.scores, deal.totals]
+        )
         for values in columns:
             row += [""] * len(names) if values is None else list(values)
         writer.writerow(_cells(row))
@@ -259,12 +291,12 @@ def validate_export(data: object) -> CheckedExport:
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise _refuse(N_("The deals must be a list (it may be empty)."), "deals")
-    if len(deals) > ruleset.deal_count:
+    if len(deals) > ruleset.deals_in(setup):
         raise _refuse(
             N_("%(game)s has %(count)d deals; this file has %(got)d."),
             "deals",
             game=ruleset.term,
-            count=ruleset.deal_count,
+            count=ruleset.deals_in(setup),
             got=len(deals),
         )
     records: list[DealRecord] = []
@@ -303,7 +335,16 @@ def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -
         raise RuleError("bids_required", N_("the bids must be an object keyed by player name."), "bids")
     if tricks is not None and not isinstance(tricks, Mapping):
         raise RuleError("tricks_players", N_("the tricks must be an object keyed by player name."), "tricks")
-    return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks)
+    for name in ("hearts", "queens", "kings_jacks"):
+        if raw.get(name) is not None and not isinstance(raw.get(name), Mapping):
+            raise RuleError(
+                "count_players",
+                N_("the %(field)s must be an object keyed by player name."),
+                name,
+                {"field": name},
+            )
+    facts = {name: raw.get(name) for name in EXTRA_FACTS}
+    return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks, **facts)
 
 
 def _timestamp(raw: object) -> datetime | None:

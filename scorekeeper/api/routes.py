@@ -129,9 +129,10 @@ def given(body: shapes.Request) -> dict[str, Any]:
 def json_body(payload: BaseModel | dict[str, Any]) -> str:
     """``payload`` (a model of ``shapes``, or the OpenAPI document) as JSON text.
 
-    Keys come in the order declared and built (per-player maps in seat order).
+    Keys come in the order declared and built (per-player maps in seat order).  A field left unset
+    is left out: Kierki's deal fields are set on Kierki's deals alone.
     """
-    plain = payload.model_dump() if isinstance(payload, BaseModel) else payload
+    plain = payload.model_dump(exclude_unset=True) if isinstance(payload, BaseModel) else payload
     return json.dumps(plain, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 

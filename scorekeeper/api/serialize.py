@@ -8,9 +8,11 @@ every per-player value by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
-from ..rules import RULESETS, DealState, GameSetup, GameState, NextDeal, Ruleset
+from flask_babel import gettext
+
+from ..rules import RULESETS, DealState, GameSetup, GameState, NextDeal, Ruleset, get_ruleset
 from ..services import Snapshot
 from . import shapes
 
@@ -33,26 +35,32 @@ def _name(setup: GameSetup, seat: int | None) -> str | None:
 
 
 def ruleset_body(ruleset: Ruleset) -> shapes.Ruleset:
-    """One entry of ``GET /rulesets``."""
+    """One entry of ``GET /rulesets``: its words in the request's language (``Accept-Language``)."""
     return shapes.Ruleset(
         id=ruleset.id,
-        name=ruleset.name,
-        summary=ruleset.summary,
+        name=gettext(ruleset.name),
+        summary=gettext(ruleset.summary),
         player_count=ruleset.player_count,
+        player_counts=list(ruleset.seat_counts),
         deal_count=ruleset.deal_count,
         seating_direction=ruleset.seating_direction,
         declares_contract=ruleset.declares_contract,
         contracts=[
             shapes.Contract(
-                id=contract.id, label=contract.label, trumps=contract.trumps, description=contract.description
+                id=contract.id,
+                label=gettext(contract.label),
+                trumps=contract.trumps,
+                description=gettext(contract.description),
             )
             for contract in ruleset.contracts
         ],
         options=[
             shapes.Option(
                 id=option.id,
-                label=option.label,
-                choices=[shapes.OptionChoice(value=value, label=label) for value, label in option.choices],
+                label=gettext(option.label),
+                choices=[
+                    shapes.OptionChoice(value=value, label=gettext(label)) for value, label in option.choices
+                ],
                 default=option.default,
             )
             for option in ruleset.options
@@ -69,8 +77,21 @@ def deal_body(setup: GameSetup, deal: DealState) -> shapes.Deal:
     """A recorded deal: declaration, tricks and everything the rules derive from them.
 
     ``quotas`` are the engine's: per role for Mizerka, the bids for Misère's
-    bidding deals, and null for Misère's deals without bids.
+    bidding deals, and null for Misère's deals without bids.  A Kierki deal carries every
+    Kierki field, null where its contract takes none; the other games' deals none of them.
     """
+    facts: dict[str, Any] = {}
+    if get_ruleset(setup.ruleset).facts:
+        facts = {
+            "trumps": deal.trumps,
+            "hearts": by_name(setup, deal.hearts),
+            "queens": by_name(setup, deal.queens),
+            "kings_jacks": by_name(setup, deal.kings_jacks),
+            "king_of_hearts": _name(setup, deal.king_of_hearts),
+            "seventh_trick": _name(setup, deal.seventh_trick),
+            "last_trick": _name(setup, deal.last_trick),
+            "places": None if deal.places is None else [setup.players[seat] for seat in deal.places],
+        }
     return shapes.Deal(
         number=deal.number,
         dealer=setup.players[deal.dealer],
@@ -83,6 +104,7 @@ def deal_body(setup: GameSetup, deal: DealState) -> shapes.Deal:
         totals=by_name(setup, deal.totals),
         roles=by_name(setup, deal.roles),
         pending=deal.pending,
+        **facts,
     )
 
 
@@ -98,6 +120,7 @@ def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> shapes.NextD
         contract=next_deal.contract,
         bidding_order=[setup.players[seat] for seat in next_deal.bidding_order],
         roles=by_name(setup, next_deal.roles),
+        fields=list(next_deal.fields),
     )
 
 
@@ -116,6 +139,7 @@ def state_body(game_id: str, setup: GameSetup, state: GameState) -> shapes.GameS
         first_dealer=setup.players[setup.first_dealer],
         status="finished" if state.finished else "in_progress",
         deal_count=state.deal_count,
+        schedule=[deal.contract for deal in get_ruleset(setup.ruleset).schedule(setup)],
         deals=[deal_body(setup, deal) for deal in state.deals],
         totals=by_name(setup, state.totals),
         next_deal=next_deal_body(setup, state.next_deal),

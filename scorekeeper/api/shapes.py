@@ -22,7 +22,8 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from ..rules import MAX_NAME_LENGTH, N_, RULESETS, TRICKS_PER_DEAL
+from ..rules import MAX_NAME_LENGTH, N_, RULESETS
+from ..rules.kierki import SUITS, TRICKS_BY_PLAYERS
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})
@@ -32,7 +33,9 @@ for _ruleset in RULESETS.values():
         _values = OPTION_VALUES.setdefault(_option.id, [])
         _values += [value for value, _ in _option.choices if value not in _values]
 ROLES = ["dealer", "forehand", "middlehand", "leader", "player"]
-MAX_DEALS = max(ruleset.deal_count for ruleset in RULESETS.values())
+MAX_DEALS = max(ruleset.most_deals for ruleset in RULESETS.values())
+#: The most tricks a deal has (Kierki with 3 players: 17); every count is at most this.
+MOST_TRICKS = max(TRICKS_BY_PLAYERS.values())
 
 
 def raw(schema: dict[str, Any], description: str | None = None) -> Any:
@@ -47,15 +50,27 @@ def raw(schema: dict[str, Any], description: str | None = None) -> Any:
 
 # -- pieces ----------------------------------------------------------------------------------------
 
-Count = Annotated[int, Field(ge=0, le=TRICKS_PER_DEAL)]
+Count = Annotated[int, Field(ge=0, le=MOST_TRICKS)]
 Name = Annotated[str, Field(description="A player's name (trimmed, unique in the game ignoring case).")]
 ContractId = Annotated[str, Field(json_schema_extra={"enum": CONTRACT_IDS})]
 NULLABLE_CONTRACT = {"type": ["string", "null"], "enum": [*CONTRACT_IDS, None]}
 PER_PLAYER_COUNTS_IN = {
     "type": ["object", "null"],
-    "description": "Whole numbers 0..13 keyed by player name (every player exactly once).",
-    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": TRICKS_PER_DEAL},
+    "description": "Whole numbers 0..13 keyed by player name (every player exactly once; Kierki with "
+    "3 players: tricks 0..17).",
+    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_TRICKS},
 }
+PLAYER_IN = {"type": ["string", "null"], "description": "A player's name (ignoring case)."}
+SUIT_IN = {"type": ["string", "null"], "enum": [*SUITS, None]}
+PLACES_IN = {
+    "type": ["array", "null"],
+    "description": "Kierki, Fan Tan: [first out, second out], two different players' names.",
+    "items": {"type": "string"},
+    "minItems": 2,
+    "maxItems": 2,
+}
+
+
 NAMES_IN = {
     "type": "array",
     "description": "Names in seating order (Misère: in playing direction).",
@@ -98,6 +113,24 @@ class Response(BaseModel):
 # -- requests --------------------------------------------------------------------------------------
 
 
+class KierkiFields(Request):
+    """The facts of a Kierki deal beyond tricks (API.md K4); each deal takes those of its contract,
+    the other games none.  Absent or null: not given."""
+
+    trumps: Any = raw(SUIT_IN, "Kierki, trump deal: the suit the dealer named (also when pending).")
+    hearts: Any = raw(PER_PLAYER_COUNTS_IN, "Kierki: hearts taken (13 in all).")
+    queens: Any = raw(PER_PLAYER_COUNTS_IN, "Kierki: queens taken (4 in all).")
+    kings_jacks: Any = raw(PER_PLAYER_COUNTS_IN, "Kierki: kings and jacks taken (8 in all).")
+    king_of_hearts: Any = raw(PLAYER_IN, "Kierki: who took the king of hearts.")
+    seventh_trick: Any = raw(PLAYER_IN, "Kierki: who took the 7th trick.")
+    last_trick: Any = raw(PLAYER_IN, "Kierki: who took the last trick (13th; 17th with 3 players).")
+    places: Any = raw(PLACES_IN)
+
+
+#: The fields of ``KierkiFields`` (``rules.EXTRA_FACTS``), in API.md K5's order.
+KIERKI_FIELDS = tuple(KierkiFields.model_fields)
+
+
 class CreateGame(Request):
     model_config = ConfigDict(json_schema_extra={"required": ["players"]})
     shape_refusals: ClassVar[Mapping[str, tuple[str, str]]] = {
@@ -112,22 +145,31 @@ class CreateGame(Request):
     options: Annotated[dict[str, Any] | None, WithJsonSchema(OPTIONS_IN)] = None
 
 
-class RecordDeal(Request):
+class NextDealFields(Request):
     number: Any = raw(
         {"type": ["integer", "null"], "minimum": 1},
         "When given, must be the next deal's number (else 409 wrong_deal_number).",
     )
-    contract: Any = raw(NULLABLE_CONTRACT, "Mizerka: required. Misère: omit (the deal number fixes it).")
+    contract: Any = raw(
+        NULLABLE_CONTRACT, "Mizerka: required. Misère, Kierki: omit (the deal number fixes it)."
+    )
     bids: Any = raw(PER_PLAYER_COUNTS_IN, "Misère deals 1-6: required; otherwise refused.")
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; omit to record a pending deal.")
 
 
-class CorrectDeal(Request):
-    """Only the fields present change; the game is then re-validated as a whole."""
+class RecordDeal(KierkiFields, NextDealFields):
+    """The next deal: its declaration and, optionally, its result (pending without it)."""
 
+
+class ChangedFields(Request):
     contract: Any = raw(NULLABLE_CONTRACT)
     bids: Any = raw(PER_PLAYER_COUNTS_IN)
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; null makes the last deal pending again.")
+
+
+class CorrectDeal(KierkiFields, ChangedFields):
+    """Only the fields present change (Kierki: a per-player map is replaced whole; null clears a
+    field); the game is then re-validated as a whole."""
 
 
 class DealCorrection(CorrectDeal):
@@ -153,13 +195,15 @@ class CorrectDeals(Request):
     ]
 
 
-class ExportedDeal(Request):
-    model_config = ConfigDict(json_schema_extra={"required": ["number"]})
-
+class ExportedFields(Request):
     number: Any = raw({"type": "integer", "minimum": 1}, "1, 2, 3... in order.")
     contract: Any = raw(NULLABLE_CONTRACT)
     bids: Any = raw(PER_PLAYER_COUNTS_IN, "Misère deals 1-6: the bids; otherwise null.")
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; null while the deal is pending.")
+
+
+class ExportedDeal(KierkiFields, ExportedFields):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["number"]})
 
 
 class GameExport(Request):
@@ -221,8 +265,9 @@ class Ruleset(Response):
     id: str
     name: str
     summary: str
-    player_count: int
-    deal_count: int
+    player_count: Annotated[int, Field(description="Players in the default game.")]
+    player_counts: Annotated[list[int], Field(description="Every number of players the game takes.")]
+    deal_count: Annotated[int, Field(description="Deals in the default game (first preset, player_count).")]
     seating_direction: Annotated[str, Field(json_schema_extra={"enum": ["clockwise", "counter-clockwise"]})]
     declares_contract: Annotated[
         bool, Field(description="Whether a player chooses each contract (else the deal number fixes it).")
@@ -276,7 +321,24 @@ class Deal(Response):
         dict[str, Annotated[str, Field(json_schema_extra={"enum": ROLES})]],
         Field(description="Each player's role in this deal (extra field)."),
     ]
-    pending: Annotated[bool, Field(description="True while the tricks are not in (extra field).")]
+    pending: Annotated[
+        bool,
+        Field(
+            description="True while the result is not in (Kierki: tell a pending deal by this, not tricks)."
+        ),
+    ]
+    trumps: Annotated[str | None, Field(description="Kierki, trump deal: the suit named; else null.")] = None
+    hearts: Annotated[dict[str, Count] | None, Field(description="Kierki: hearts taken; else null.")] = None
+    queens: Annotated[dict[str, Count] | None, Field(description="Kierki: queens taken; else null.")] = None
+    kings_jacks: Annotated[
+        dict[str, Count] | None, Field(description="Kierki: kings and jacks taken; else null.")
+    ] = None
+    king_of_hearts: Annotated[str | None, Field(description="Kierki: who took the king of hearts.")] = None
+    seventh_trick: Annotated[str | None, Field(description="Kierki: who took the 7th trick.")] = None
+    last_trick: Annotated[str | None, Field(description="Kierki: who took the last trick.")] = None
+    places: Annotated[
+        list[Name] | None, Field(description="Kierki, Fan Tan: [first out, second out]; else null.")
+    ] = None
 
 
 class NextDeal(Response):
@@ -297,6 +359,13 @@ class NextDeal(Response):
         list[Name], Field(description="Players in bidding order, dealer last; empty when nobody bids.")
     ]
     roles: Annotated[dict[str, str], Field(description="Each player's role in the next deal.")]
+    fields: Annotated[
+        list[str],
+        Field(
+            description="Kierki: the body fields this deal takes, in the order they are checked "
+            "(e.g. trumps, tricks); empty for the other games (contract, bids, tricks)."
+        ),
+    ]
 
 
 class Standing(Response):
@@ -315,6 +384,10 @@ class GameState(Response):
     first_dealer: Name
     status: Literal["in_progress", "finished"]
     deal_count: Annotated[int, Field(description="Deals in a whole game (extra field).")]
+    schedule: Annotated[
+        list[Annotated[str | None, Field(json_schema_extra={"enum": [*CONTRACT_IDS, None]})]],
+        Field(description="The contract of every deal, deal 1 first; null where a player chooses it."),
+    ]
     deals: list[Deal]
     totals: Annotated[dict[str, int], Field(description="Totals after the last completed deal, by player.")]
     next_deal: NextDeal | None

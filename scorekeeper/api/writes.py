@@ -95,12 +95,25 @@ def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
     return current_app.response_class(body, status=status, mimetype="application/json")
 
 
+#: The fields whose values are keyed by player name.
+PER_PLAYER = ("bids", "tricks", "hearts", "queens", "kings_jacks")
+
+
+def _as_given(fields: dict[str, Any]) -> dict[str, Any]:
+    """Fields as the services take them (per-player values as ``_per_player``)."""
+    return {field: (_per_player(value) if field in PER_PLAYER else value) for field, value in fields.items()}
+
+
 def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:
-    """A correction's given fields as the service takes them (per-player values as ``_per_player``)."""
-    return {
-        field: (_per_player(value) if field in ("bids", "tricks") else value)
-        for field, value in given(body).items()
-    }
+    """A correction's given fields as the service takes them: Kierki's under ``facts``."""
+    changes = _as_given(given(body))
+    facts = {field: changes.pop(field) for field in shapes.KIERKI_FIELDS if field in changes}
+    return {**changes, "facts": facts} if facts else changes
+
+
+def _facts(body: shapes.RecordDeal) -> dict[str, Any]:
+    """A new deal's Kierki facts as the service takes them (absent ones left out)."""
+    return {field: value for field, value in _as_given(given(body)).items() if field in shapes.KIERKI_FIELDS}
 
 
 @bp.post("/games/<game_id>/deals")
@@ -132,6 +145,7 @@ def record(game_id: str, game: services.Stamp) -> Response:
         contract=body.contract,
         bids=_per_player(body.bids),
         tricks=_per_player(body.tricks),
+        facts=_facts(body),
     )
     return answered(answer, written, kept)
 
@@ -187,7 +201,7 @@ def correct_several(game_id: str, game: services.Stamp) -> Response:
 
     kept = once(game_id, "deals", answer, preview=preview)
     body = parse_body(shapes.CorrectDeals)
-    corrections = [{"number": item.number, **_changes(item)} for item in body.deals]
+    corrections = [{"number": item.number, **_as_given(given(item))} for item in body.deals]
     written = services.correct_deals(
         game_id,
         corrections,

@@ -23,6 +23,8 @@ from .names import (
 from .refusal import Refusal, RuleError
 from .registry import RULESETS, get_ruleset
 from .state import (
+    DEAL_FACTS,
+    EXTRA_FACTS,
     TRICKS_PER_DEAL,
     Contract,
     DealRecord,
@@ -33,12 +35,16 @@ from .state import (
     OptionSpec,
     ScheduledDeal,
     Standing,
+    facts_from_stored,
     standings_for,
+    stored_facts,
 )
 from .words import ENGLISH, N_, Plural, Speech, Term, english_list, n_
 
 __all__ = [
+    "DEAL_FACTS",
     "ENGLISH",
+    "EXTRA_FACTS",
     "MAX_NAME_LENGTH",
     "NAME_KEY_LENGTH",
     "N_",
@@ -61,6 +67,7 @@ __all__ = [
     "Term",
     "emoji_sequences",
     "english_list",
+    "facts_from_stored",
     "get_ruleset",
     "graphemes",
     "has_control_characters",
@@ -70,6 +77,7 @@ __all__ = [
     "normalise_name",
     "standings_for",
     "storable_text",
+    "stored_facts",
     "validate_name",
     "validate_note",
 ]

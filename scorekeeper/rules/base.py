@@ -724,6 +724,42 @@ class Ruleset(ABC):
             tricks=None if tricks is None else self.tricks_for(setup, tricks),
         )
 
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """The facts a deal of this game may carry beyond contract, bids and tricks (Kierki's)."""
+        return ()
+
+    def deal_input(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
+        """``record``'s result as ``parse_deal`` takes it (names as keys; absent facts left out)."""
+        return (
+            {} if record.tricks is None else {"tricks": dict(zip(setup.players, record.tricks, strict=True))}
+        )
+
+    def corrected(
+        self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
+    ) -> DealRecord:
+        """Deal ``number``'s record ``old`` with the ``fields`` a correction gives changed (API.md:
+        PUT and PATCH), each checked on its own; the replay then checks the deal as a whole.
+
+        A field given as None is cleared (``"tricks": null`` makes a deal pending again).
+        """
+        for name, value in fields.items():
+            if name in DEAL_FACTS and name != "tricks" and value is not None:
+                raise RuleError(
+                    "unknown_field",
+                    N_("%(game)s takes no %(given)s."),
+                    name,
+                    {"game": self.term, "given": repr(name)},
+                )
+        contract = (
+            self.parse_contract(setup, number, fields["contract"]) if "contract" in fields else old.contract
+        )
+        bids = self.parse_bids(setup, number, fields["bids"]) if "bids" in fields else old.bids
+        tricks = old.tricks
+        if "tricks" in fields:
+            tricks = None if fields["tricks"] is None else self.tricks_for(setup, fields["tricks"])
+        return DealRecord(contract=contract, bids=bids, tricks=tricks)
+
     @abstractmethod
     def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None: ...
 

@@ -81,6 +81,13 @@ CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
 
 #: The suits a dealer may name on a trump deal.
 SUITS = ("clubs", "diamonds", "hearts", "spades")
+#: Their names (the words Mizerka's trump contracts use).
+SUIT_LABELS: Mapping[str, str] = {
+    "clubs": N_("Clubs"),
+    "diamonds": N_("Diamonds"),
+    "hearts": N_("Hearts"),
+    "spades": N_("Spades"),
+}
 
 #: The result facts each contract takes (RULES.md 3.8, API.md K4), in API.md K5's order.
 RESULTS: Mapping[str, tuple[str, ...]] = {
@@ -458,6 +465,27 @@ class Kierki(Ruleset):
         if record.places is not None:
             said["places"] = [setup.players[seat] for seat in record.places]
         return said
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        return tuple(name for name in DEAL_FACTS if name != "tricks")
+
+    def corrected(
+        self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
+    ) -> DealRecord:
+        """The given fields replace the stored ones (a per-player map whole; None clears one), then
+        the deal is parsed as a whole as if it were posted (API.md K4, corrections)."""
+        said = self.deal_input(setup, old)
+        for name, value in fields.items():
+            if name in ("contract", "bids"):
+                continue
+            if value is None:
+                said.pop(name, None)
+            else:
+                said[name] = value
+        return self.parse_deal(
+            setup, number, contract=fields.get("contract"), bids=fields.get("bids"), **said
+        )
 
     def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
         """``field_not_allowed`` for a fact the contract does not take, then ``field_required``:

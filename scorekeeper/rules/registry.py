@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from .base import Ruleset
+from .kierki import KIERKI
 from .misere import MISERE
 from .mizerka import MIZERKA
 from .refusal import RuleError
 from .words import N_
 
-# Kierki (``kierki.KIERKI``) is not listed yet: the API, the storage and the pages read this list and
-# do not take its deal facts (hearts, queens, ... API.md K4) yet, so listing it would offer it half-done.
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (MIZERKA, MISERE)}
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (MIZERKA, MISERE, KIERKI)}
 
 
 def get_ruleset(ruleset_id: object) -> Ruleset:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .words import Term
 
@@ -120,6 +121,30 @@ class DealRecord:
     def pending(self) -> bool:
         """Whether no result of the deal is in yet (its declaration may be)."""
         return all(getattr(self, name) is None for name in RESULT_FIELDS)
+
+
+#: The facts stored beside a deal's contract, bids and tricks (``deals.facts``): Kierki's.
+EXTRA_FACTS = tuple(name for name in DEAL_FACTS if name != "tricks")
+
+
+def stored_facts(record: DealRecord) -> dict[str, object] | None:
+    """``record``'s facts beyond contract, bids and tricks as JSON values (by seat), only those it
+    has; None when it has none (every Mizerka and Misère deal)."""
+    facts: dict[str, object] = {}
+    for name in EXTRA_FACTS:
+        value = getattr(record, name)
+        if value is not None:
+            facts[name] = list(value) if isinstance(value, tuple) else value
+    return facts or None
+
+
+def facts_from_stored(facts: dict[str, Any] | None) -> dict[str, Any]:
+    """``stored_facts`` read back: the keywords of a ``DealRecord`` (lists become tuples)."""
+    return {
+        name: tuple(value) if isinstance(value, list) else value
+        for name, value in (facts or {}).items()
+        if name in EXTRA_FACTS
+    }
 
 
 @dataclass(frozen=True)

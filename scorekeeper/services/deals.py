@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import about_deal, not_found, refusal
 from ..models import utcnow
-from ..rules import N_, DealRecord, GameSetup, RuleError, Ruleset
+from ..rules import EXTRA_FACTS, N_, DealRecord, GameSetup, RuleError, Ruleset, stored_facts
 from .idempotency import Once
 from .store import ADD_DEAL, CHANGE_DEAL, DROP_DEAL, Change, Snapshot, Written, write
 
@@ -19,6 +19,7 @@ def deal_values(record: DealRecord, contract: str) -> dict[str, Any]:
         "contract": contract,
         "bids": None if record.bids is None else list(record.bids),
         "tricks": None if record.tricks is None else list(record.tricks),
+        "facts": stored_facts(record),
     }
 
 
@@ -29,12 +30,14 @@ def record_deal(
     contract: object = None,
     bids: object = None,
     tricks: object = None,
+    facts: Mapping[str, object] | None = None,
     expected_version: int | None = None,
     key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
-    """Record the next deal: its declaration and, optionally, its tricks.
+    """Record the next deal: its declaration and, optionally, its tricks (``facts``: Kierki's others,
+    API.md K4, by name).
 
     ``number``, when given, must be the next deal's, so a retried or stale submission fails
     harmlessly with ``wrong_deal_number``.  The other keywords: ``store.write``.
@@ -70,7 +73,7 @@ def record_deal(
                 deal=pending.number,
             )
         record = locked.ruleset.parse_deal(
-            locked.setup, next_number, contract=contract, bids=bids, tricks=tricks
+            locked.setup, next_number, contract=contract, bids=bids, tricks=tricks, **(facts or {})
         )
         after = locked.ruleset.extend(locked.state, [record])  # checks and scores the new deal alone
         values = deal_values(record, after.deals[-1].contract)
@@ -84,7 +87,7 @@ def record_deal(
 
 
 #: The fields a correction may change; a field left out keeps its recorded value.
-CORRECTION_FIELDS = ("contract", "bids", "tricks")
+CORRECTION_FIELDS = ("contract", "bids", "tricks", *EXTRA_FACTS)
 
 
 def update_deal(
@@ -94,15 +97,17 @@ def update_deal(
     contract: object = UNSET,
     bids: object = UNSET,
     tricks: object = UNSET,
+    facts: Mapping[str, object] | None = None,
     expected_version: int | None = None,
     require_pending: bool = False,
     key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
-    """Complete or correct one recorded deal (``correct_deals``).  ``require_pending`` refuses a
-    deal that has its tricks, so a repeated "enter tricks" post cannot silently rewrite them."""
-    given = {"contract": contract, "bids": bids, "tricks": tricks}
+    """Complete or correct one recorded deal (``correct_deals``; ``facts``: Kierki's, by name, None
+    clearing one).  ``require_pending`` refuses a deal that has its result, so a repeated "enter
+    tricks" post cannot silently rewrite them."""
+    given = {"contract": contract, "bids": bids, "tricks": tricks, **(facts or {})}
     correction = {"number": number, **{field: value for field, value in given.items() if value is not UNSET}}
     return correct_deals(
         game_id,
@@ -142,7 +147,7 @@ def correct_deals(
             if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
                 raise not_found("deal")
             old = records[number - 1]
-            if require_pending and old.tricks is not None:
+            if require_pending and not old.pending:
                 raise refusal(
                     "wrong_deal_number",
                     N_("Deal %(deal)d's tricks are already recorded; use Correct to change them."),
@@ -221,17 +226,12 @@ def _corrected(
     *,
     last: int,
 ) -> DealRecord:
-    """Deal ``number``'s record with ``fields`` changed; each value checked on its own."""
-    contract = (
-        ruleset.parse_contract(setup, number, fields["contract"]) if "contract" in fields else old.contract
-    )
-    bids = ruleset.parse_bids(setup, number, fields["bids"]) if "bids" in fields else old.bids
-    tricks = old.tricks
-    if "tricks" in fields:
-        tricks = None if fields["tricks"] is None else ruleset.tricks_for(setup, fields["tricks"])
-    if tricks is None and number != last:
+    """Deal ``number``'s record with ``fields`` changed (``Ruleset.corrected``); only the last deal
+    may be left without its result."""
+    record = ruleset.corrected(setup, number, old, {k: v for k, v in fields.items() if k != "number"})
+    if record.pending and number != last:
         raise RuleError("tricks_players", N_("Only the last deal can be without tricks."), "tricks")
-    return DealRecord(contract=contract, bids=bids, tricks=tricks)
+    return record
 
 
 def _about(number: int, refused: RuleError) -> RuleError:

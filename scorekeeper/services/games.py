@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -14,7 +15,17 @@ from .. import caching, stats
 from ..errors import refusal
 from ..extensions import db
 from ..models import NOTE_LENGTH, Deal, Game, Player, Seat, today, utcnow
-from ..rules import N_, DealRecord, GameSetup, RuleError, Ruleset, get_ruleset, name_key, validate_note
+from ..rules import (
+    N_,
+    DealRecord,
+    GameSetup,
+    RuleError,
+    Ruleset,
+    get_ruleset,
+    name_key,
+    stored_facts,
+    validate_note,
+)
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import Snapshot, commit, snapshot, transaction
 
@@ -35,7 +46,9 @@ def create_game(
 ) -> tuple[Snapshot, str]:
     """Create a game; returns it with its edit key (shown once, stored as a hash)."""
     ruleset = get_ruleset(ruleset_id)
-    setup = ruleset.make_setup(players, first_dealer, options, draw=secrets.randbelow(ruleset.player_count))
+    # A draw every table size divides evenly (3 and 4 players: 0..11), so no seat is likelier.
+    draw = secrets.randbelow(math.lcm(*ruleset.seat_counts))
+    setup = ruleset.make_setup(players, first_dealer, options, draw=draw)
     return add_game(ruleset, setup, (), played_on=parse_played_on(played_on), note=parse_note(note))
 
 
@@ -77,6 +90,7 @@ def add_game(
                 contract=deal.contract,
                 bids=None if record.bids is None else list(record.bids),
                 tricks=None if record.tricks is None else list(record.tricks),
+                facts=stored_facts(record),
                 created_at=now,
                 updated_at=now,
             )

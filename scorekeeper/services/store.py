@@ -17,7 +17,7 @@ from .. import caching, stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db
 from ..models import Deal, Game, Player, Seat, utcnow
-from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, get_ruleset
+from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, facts_from_stored, get_ruleset
 from .idempotency import KEEP, Once
 
 
@@ -156,6 +156,7 @@ _SNAPSHOT = (
         _deals.c.contract,
         _deals.c.bids,
         _deals.c.tricks,
+        _deals.c.facts,
     )
     .join(_seats, _seats.c.game_id == _games.c.id)
     .join(_players, _players.c.id == _seats.c.player_id)
@@ -200,6 +201,7 @@ def snapshot(game_id: str) -> Snapshot:
             contract=row.contract,
             bids=None if row.bids is None else tuple(row.bids),
             tricks=None if row.tricks is None else tuple(row.tricks),
+            **facts_from_stored(row.facts),
         )
         for row in rows
         if row.number is not None

@@ -417,10 +417,11 @@ def test_rulesets(client: FlaskClient) -> None:
     response = api.call("GET", "/rulesets")
     assert response.status_code == 200
     rulesets = {ruleset["id"]: ruleset for ruleset in response.get_json()["rulesets"]}
-    assert set(rulesets) == {"mizerka", "misere"}
+    assert set(rulesets) == {"mizerka", "misere", "kierki"}  # Kierki: tests/api/test_api_kierki_game.py
 
     mizerka = rulesets["mizerka"]
     assert (mizerka["name"], mizerka["player_count"], mizerka["deal_count"]) == ("Mizerka", 3, 18)
+    assert mizerka["player_counts"] == [3]
     assert mizerka["seating_direction"] == "clockwise"
     assert [(c["id"], c["label"], c["trumps"]) for c in mizerka["contracts"]] == [
         ("clubs", "Clubs", "clubs"),

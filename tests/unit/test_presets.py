@@ -47,17 +47,22 @@ def test_the_misere_scoring_option_is_its_preset_choice() -> None:
 
 
 def test_each_ruleset_says_its_player_counts_and_presets_per_count() -> None:
-    assert [(r.id, r.seat_counts) for r in RULESETS.values()] == [("mizerka", (3,)), ("misere", (4,))]
-    assert KIERKI.seat_counts == (3, 4)
+    assert [(r.id, r.seat_counts) for r in RULESETS.values()] == [
+        ("mizerka", (3,)),
+        ("misere", (4,)),
+        ("kierki", (3, 4)),
+    ]
+    assert [p.id for p in KIERKI.presets_for(4)] == ["standard", "no-fan-tan", "no-robber", "short"]
+    assert [p.id for p in KIERKI.presets_for(3)] == ["standard", "no-fan-tan", "no-robber"]
     assert MIZERKA.presets_for(3) == MIZERKA.presets
     assert MISERE.presets_for(4) == MISERE.presets
     assert MISERE.presets_for(3) == MISERE.presets  # no preset of the Misère names a count
 
 
-def test_kierki_is_importable_but_not_yet_offered_by_the_app() -> None:
-    assert "kierki" not in RULESETS
+def test_kierki_is_offered_and_other_games_are_not() -> None:
+    assert get_ruleset("kierki") is KIERKI
     with pytest.raises(RuleError):
-        get_ruleset("kierki")
+        get_ruleset("kierki-short")
 
 
 def test_games_of_tricks_alone_keep_their_next_deal_and_schedule_shape() -> None:
