@@ -25,6 +25,7 @@ from .errors import Kind, about_deal, kind_of
 from .extensions import db
 from .models import Game, utcnow
 from .rules import EXTRA_FACTS, N_, DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
+from .rules.base import SEAT_VALUE_MESSAGES
 from .rules.kierki import SUIT_LABELS
 from .services import Snapshot
 
@@ -136,16 +137,15 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     with_bids = any(ruleset.bids_in(number) for number in range(1, ruleset.deal_count + 1))
     kierki = bool(ruleset.facts)
     # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
-    per_player = (
-        ([N_("%(player)s bid")] if with_bids else [])
-        + [N_("%(player)s tricks")]
-        + (
-            [N_("%(player)s hearts"), N_("%(player)s queens"), N_("%(player)s kings and jacks")]
-            if kierki
-            else []
-        )
-        + [N_("%(player)s score"), N_("%(player)s total")]
+    bid, tricks, score, total = (
+        N_("%(player)s bid"),
+        N_("%(player)s tricks"),
+        N_("%(player)s score"),
+        N_("%(player)s total"),
     )
+    # NOTE: column headings of a Kierki CSV deal log, one per player and card ("Ala hearts").
+    cards = [N_("%(player)s hearts"), N_("%(player)s queens"), N_("%(player)s kings and jacks")]
+    per_player = ([bid] if with_bids else []) + [tricks] + (cards if kierki else []) + [score, total]
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -153,8 +153,15 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     heading = [N_("deal"), N_("dealer"), N_("chooser"), N_("contract")]
     if kierki:
         # NOTE: column headings of a Kierki CSV deal log: the trump suit named, who took each card or trick.
-        heading += [N_("trumps"), N_("king of hearts"), N_("seventh trick"), N_("last trick")]
-        heading += [N_("first out"), N_("second out")]
+        heading += [
+            N_("trumps"),
+            N_("king of hearts"),
+            N_("seventh trick"),
+            N_("last trick"),
+            N_("first out"),
+        ]
+        # NOTE: a column heading of a Kierki CSV deal log: who went out second in the Fan Tan.
+        heading.append(N_("second out"))
     writer.writerow(
         _cells(
             [translate(word) for word in heading]
@@ -337,12 +344,7 @@ def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -
         raise RuleError("tricks_players", N_("the tricks must be an object keyed by player name."), "tricks")
     for name in ("hearts", "queens", "kings_jacks"):
         if raw.get(name) is not None and not isinstance(raw.get(name), Mapping):
-            raise RuleError(
-                "count_players",
-                N_("the %(field)s must be an object keyed by player name."),
-                name,
-                {"field": name},
-            )
+            raise RuleError("count_players", SEAT_VALUE_MESSAGES[name].each, name)
     facts = {name: raw.get(name) for name in EXTRA_FACTS}
     return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks, **facts)
 

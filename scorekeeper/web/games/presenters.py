@@ -42,6 +42,11 @@ class Seat:
     """(contract id, label) still to choose."""
 
 
+#: The games these pages score at the table.  Kierki is scored through the JSON API until its
+#: pages (taps for its counts and takers) come; its games are shown here to watch.
+TABLE_GAMES = ("mizerka", "misere")
+
+
 @dataclass(frozen=True)
 class DealRow:
     number: int
@@ -56,12 +61,10 @@ class DealRow:
     quotas: tuple[int, ...] | None
     scores: tuple[int, ...] | None
     totals: tuple[int, ...] | None
+    pending: bool
+    """No result yet (a complete Kierki deal may count no tricks)."""
     bidding_order: tuple[int, ...] = ()
     """Seats in the order they bid (the dealer last); empty in a deal without bids."""
-
-    @property
-    def pending(self) -> bool:
-        return self.tricks is None
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
@@ -248,6 +251,7 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         quotas=deal.quotas,
         scores=deal.scores,
         totals=deal.totals,
+        pending=deal.pending,
         bidding_order=ruleset.bidding_order(setup, deal.number),
     )
 

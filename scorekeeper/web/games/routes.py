@@ -43,7 +43,7 @@ from .forms import (
     number_or_raw,
 )
 from .plan import offline_plan
-from .presenters import game_view, name_marks
+from .presenters import TABLE_GAMES, game_view, name_marks
 from .sharing import phone_game, share_links
 
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its
@@ -98,7 +98,7 @@ def this_phone_games() -> Response:
 def new_game() -> Any:
     """New game: the names in seating order and the first dealer (or a random draw)."""
     ruleset_id = request.values.get("game", "mizerka")
-    if ruleset_id not in RULESETS:
+    if ruleset_id not in TABLE_GAMES:
         ruleset_id = "mizerka"
     ruleset = get_ruleset(ruleset_id)
     form = NewGameForm()
@@ -143,7 +143,7 @@ def new_game() -> Any:
             "web/new_game.html",
             form=form,
             ruleset=ruleset,
-            rulesets=RULESETS,
+            rulesets={ruleset_id: RULESETS[ruleset_id] for ruleset_id in TABLE_GAMES},
             error=shown(error),
             known_players=known,
             recent_players=stats.recent_players(TAP_LIST_SIZE),
@@ -199,6 +199,7 @@ def _render_game(
     """The game page; ``editable``: whether this phone holds the pencil, when already known."""
     if editable is None:
         editable = can_edit(request, game)
+    editable = editable and game.ruleset.id in TABLE_GAMES
     # Drawn again after a refused post too: the language switch comes back to the game, not the post.
     caching.drawn_at(url_for("web.game", game_id=game.id))
     view = game_view(game, editable=editable)
@@ -327,7 +328,9 @@ def scoresheet(game_id: str) -> str:
 @bp.get("/rules")
 def rules() -> str:
     """How each game is played and scored, at a glance."""
-    return render_template("web/rules.html", rulesets=RULESETS)
+    return render_template(
+        "web/rules.html", rulesets={ruleset_id: RULESETS[ruleset_id] for ruleset_id in TABLE_GAMES}
+    )
 
 
 @bp.get("/healthz")
