@@ -15,7 +15,7 @@ from sqlalchemy import and_, exists, false, or_, select, true, union, union_all
 
 from ..extensions import db
 from ..models import Game, GameResult, Grant, Player, Seat
-from ..rules import Ruleset, get_ruleset
+from ..rules import GameSetup, Ruleset, get_ruleset
 
 GAMES_PER_LIST = 20
 #: A phone's games: the newest it holds the pencil of, and at most this many it remembers opening.
@@ -39,10 +39,8 @@ class ListedGame:
     leaders: tuple[str, ...]
     """Everyone on the highest total (the winners, once finished); empty before a deal is scored."""
     deals_played: int
-
-    @property
-    def deal_count(self) -> int:
-        return self.ruleset.deal_count
+    deal_count: int
+    """Deals in the whole game (its preset's and its players', where they decide)."""
 
     @property
     def deal_now(self) -> int:
@@ -114,6 +112,7 @@ def _listed_games(listed: Any, *extra: Any) -> list[tuple[ListedGame, Any]]:
         select(
             games.c.id,
             games.c.ruleset,
+            games.c.options,
             games.c.created_at,
             games.c.played_on,
             games.c.finished,
@@ -177,9 +176,12 @@ def _listed(rows: list[Any]) -> ListedGame:
     totals = tuple(int(row.total) for row in rows) if scored else None
     deals_played = int(first.deals_played or 0) if scored else 0
     leaders = tuple(row.name for row in rows if row.rank == 1) if scored and deals_played else ()
+    ruleset = get_ruleset(first.ruleset)
+    options = tuple(sorted((str(key), str(value)) for key, value in (first.options or {}).items()))
+    setup = GameSetup(ruleset=ruleset.id, players=names, first_dealer=0, options=options)
     return ListedGame(
         id=first.id,
-        ruleset=get_ruleset(first.ruleset),
+        ruleset=ruleset,
         created_at=first.created_at,
         played_on=first.played_on,
         finished=bool(first.finished),
@@ -187,4 +189,5 @@ def _listed(rows: list[Any]) -> ListedGame:
         totals=totals,
         leaders=leaders,
         deals_played=deals_played,
+        deal_count=ruleset.deals_in(setup),
     )
