@@ -2,7 +2,7 @@
 
 A *game played* is a finished game, *won* by everyone on the highest total; a *deal played* is a
 completed deal of any game, *won* by everyone on its highest score; points, the average per game
-and the best game count finished games only.
+and the best game count finished games only.  A game's rows name the ranking it counts in.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from ..rules import GameState
+from ..rules import GameState, get_ruleset
+from .ranking import ranking_key
 
 #: A game's rows of ``game_results`` and of ``deal_results``.
 Figures = tuple[list[dict[str, Any]], list[dict[str, Any]]]
@@ -53,12 +54,13 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
                     "won": won,
                 }
             )
+    ranking = ranking_key(get_ruleset(state.setup.ruleset), state.setup)
     game_rows = [
         {
             "game_id": game_id,
             "seat": seat,
             "player_id": player_ids[seat],
-            "ruleset": state.setup.ruleset,
+            "ranking": ranking,
             "played_on": played_on,
             "finished": state.finished,
             "total": state.totals[seat],
