@@ -38,14 +38,15 @@ def today() -> date:
 
 
 NOTE_LENGTH = 200
-ALL_TIME = 0
-"""``player_totals.year`` of a player's sums over every year."""
+RANKING_LENGTH = 40
+"""The longest key of a ranking (``stats.ranking``: ``misere/variant/4``)."""
 MIN_FOR_PERCENT = 5
 """Games (or deals) from which a share of them won is shown, and ranked."""
 NO_FIGURE = -1_000_000_000
 """A sort key where the figure is not shown (too few games): below any real one, so it ranks last."""
-#: The sorts of the rankings read in order from an index of ``player_totals``: (ruleset, year,
-#: the column, then the tie-breaks, more wins and more points).  Only the columns a finished
+#: The sorts of the rankings read in order from an index of ``player_totals`` (ranking, the
+#: column, then the tie-breaks, more wins and more points) and of ``player_year_totals`` (ranking,
+#: year, the same).  Only the columns a finished
 #: game moves: deals, deals won and their share move with every deal, and an index on them
 #: would have every deal rewrite every index entry of its players' rows (PostgreSQL updates a
 #: row in place only while no indexed column changes), which cost recording a deal a sixth of
@@ -191,8 +192,8 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
 class GameResult(db.Model):  # type: ignore[name-defined,misc]
     """One player's figures in one game, copied from the replay for rankings.
 
-    Ruleset, date and whether the game is finished are repeated here so that a
-    ranking is one GROUP BY over this table alone.
+    The game's ranking (``stats.ranking``: its ruleset, preset and number of players), date and
+    whether it is finished are repeated here so that a ranking is one GROUP BY over this table alone.
     """
 
     __tablename__ = "game_results"
@@ -200,7 +201,7 @@ class GameResult(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    ruleset: Mapped[str] = mapped_column(String(20))
+    ranking: Mapped[str] = mapped_column(String(RANKING_LENGTH))
     played_on: Mapped[date]
     finished: Mapped[bool]
     total: Mapped[int]
@@ -212,15 +213,15 @@ class GameResult(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         UniqueConstraint("game_id", "player_id"),
-        # The rankings of the last 30 days sum one ruleset's rows of that period: this index
+        # The rankings of the last 30 days sum one ranking's rows of that period: this index
         # covers that query, and gives just those rows (by date) without touching the table.
         # The player page reads one person's rows.
         # A period's rows, by date: the last 30 days rolled forward, a re-sum of them.  Only
         # columns no deal changes, so that PostgreSQL updates a game's rows in place (HOT) as its
         # deals go in, and SQLite rewrites no index entry.
-        Index("ix_game_results_by_date", "ruleset", "played_on"),
+        Index("ix_game_results_by_date", "ranking", "played_on"),
         # The player page reads one person's rows.
-        Index("ix_game_results_player_id_ruleset_played_on", "player_id", "ruleset", "played_on"),
+        Index("ix_game_results_player_id_ranking_played_on", "player_id", "ranking", "played_on"),
         # Room on each page for a row's next version (a game's rows change with every deal).
         {"postgresql_with": {"fillfactor": 75}},
     )
@@ -247,8 +248,9 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     """Highest score of the deal (ties count for all tied)."""
 
 
-class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
-    """One player's sums for one ruleset, all time or one year, kept from ``game_results``.
+class TotalColumns:
+    """The columns ``player_totals`` and ``player_year_totals`` share: one player's sums in one
+    ranking, kept from ``game_results``, and the sort keys the database keeps from them.
 
     Moved for the game's players in the same transaction as every write to a game; the
     rankings for all time and for this year read these rows (one a player) instead of
@@ -256,12 +258,8 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
     an undo that leaves it without deals removes it (a game without deals adds nothing).
     """
 
-    __tablename__ = "player_totals"
-
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    ruleset: Mapped[str] = mapped_column(String(20), primary_key=True)
-    year: Mapped[int] = mapped_column(primary_key=True)
-    """``ALL_TIME`` (0): every game; else the games played in that year."""
+    ranking: Mapped[str] = mapped_column(String(RANKING_LENGTH), primary_key=True)
     games: Mapped[int]
     """Finished games."""
     wins: Mapped[int]
@@ -278,15 +276,34 @@ class PlayerTotal(db.Model):  # type: ignore[name-defined,misc]
     average_key: Mapped[float] = mapped_column(Float, _ratio_key("points", "games", 1))
     best_key: Mapped[int] = mapped_column(Computed(f"COALESCE(best, {NO_FIGURE})", persisted=True))
 
-    __table_args__ = (
+
+def _sort_indexes(table: str, *within: str) -> tuple[Any, ...]:
+    """``__table_args__`` of a totals table: an index per sort of ``INDEXED_SORTS`` within
+    (ranking, ``within``), and room on each page for a row's next version (a deal moves only
+    unindexed columns, so PostgreSQL can write it beside the old one without touching an index)."""
+    return (
         *(
-            Index(f"ix_player_totals_by_{sort}", "ruleset", "year", *columns)
+            Index(f"ix_{table}_by_{sort}", "ranking", *within, *columns)
             for sort, columns in INDEXED_SORTS.items()
         ),
-        # Room on each page for a row's next version: a deal moves only unindexed columns, so
-        # PostgreSQL can write it beside the old one without touching any index.
         {"postgresql_with": {"fillfactor": 75}},
     )
+
+
+class PlayerTotal(TotalColumns, db.Model):  # type: ignore[name-defined,misc]
+    """One player's sums in one ranking, over every game (the rankings of all time)."""
+
+    __tablename__ = "player_totals"
+    __table_args__ = _sort_indexes("player_totals")
+
+
+class PlayerYearTotal(TotalColumns, db.Model):  # type: ignore[name-defined,misc]
+    """One player's sums in one ranking, over the games played in one year (the rankings of this year)."""
+
+    __tablename__ = "player_year_totals"
+
+    year: Mapped[int] = mapped_column(primary_key=True)
+    __table_args__ = _sort_indexes("player_year_totals", "year")
 
 
 class Device(db.Model):  # type: ignore[name-defined,misc]

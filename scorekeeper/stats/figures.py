@@ -2,7 +2,7 @@
 
 A *game played* is a finished game, *won* by everyone on the highest total; a *deal played* is a
 completed deal of any game, *won* by everyone on its highest score; points, the average per game
-and the best game count finished games only.
+and the best game count finished games only.  A game's rows name the ranking it counts in.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from ..rules import GameState
+from ..rules import GameState, get_ruleset
+from .ranking import ranking_key
 
 #: A game's rows of ``game_results`` and of ``deal_results``.
 Figures = tuple[list[dict[str, Any]], list[dict[str, Any]]]
@@ -27,8 +28,8 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
     completed = 0
     deal_rows: list[dict[str, Any]] = []
     for deal in state.deals:
-        if deal.scores is None or deal.tricks is None:
-            continue  # a pending deal has no score yet
+        if deal.pending or deal.scores is None:
+            continue  # a pending deal has no score yet (a complete one may count no tricks: Kierki)
         completed += 1
         best = max(deal.scores)
         if deal.chooser is not None:
@@ -53,12 +54,13 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
                     "won": won,
                 }
             )
+    ranking = ranking_key(get_ruleset(state.setup.ruleset), state.setup)
     game_rows = [
         {
             "game_id": game_id,
             "seat": seat,
             "player_id": player_ids[seat],
-            "ruleset": state.setup.ruleset,
+            "ranking": ranking,
             "played_on": played_on,
             "finished": state.finished,
             "total": state.totals[seat],

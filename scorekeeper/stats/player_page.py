@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player
-from ..rules import Ruleset, get_ruleset
+from ..rules import Ruleset
 from .sums import Filters, Record, is_true, percent, record_of, summed_records
 
 RECENT_GAMES = 10
@@ -110,7 +110,7 @@ class PlayerStats:
 
     @property
     def mizerka(self) -> ContractFigures | None:
-        if self.filters.ruleset != "mizerka":
+        if self.filters.chosen.ruleset.id != "mizerka":
             return None
         return next((c for c in self.contracts if c.contract == "mizerka"), None)
 
@@ -131,7 +131,7 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
     """Everything on a player's page, in six queries whatever the number of games; None: no such player."""
     where = [GameResult.player_id == player_id, *filters.where(today)]
     finished = [*where, GameResult.finished]
-    ruleset = get_ruleset(filters.ruleset)
+    ruleset = filters.chosen.ruleset
     summed = summed_records(filters, today, player_id)
     found = db.session.execute(
         select(

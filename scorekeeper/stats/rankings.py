@@ -95,7 +95,6 @@ def rankings(
         sort = DEFAULT_SORT
     if descending is None:
         descending = COLUMNS[sort][1]
-    stored = stored and filters.stored_year(today) is not None
     summed = summed_records(filters, today, stored=stored, finished=True)
     page = max(1, page)
 

@@ -1,5 +1,6 @@
 """Which games count (``Filters``), and each player's summed figures under them (``Record``):
-stored in ``player_totals`` for all time and each year, summed from ``game_results`` otherwise."""
+stored in ``player_totals`` for all time and ``player_year_totals`` for this year, summed from
+``game_results`` for the last 30 days."""
 
 from __future__ import annotations
 
@@ -8,23 +9,36 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, NamedTuple
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, and_, case, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import ALL_TIME, MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal
-from ..rules import get_ruleset
+from ..models import MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal, PlayerYearTotal
+from .ranking import DEFAULT_RANKING, Ranking, find_ranking
 
-DEFAULT_RULESET = "mizerka"
 PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}
+
+
+def ranking_name(ranking: Ranking) -> str:
+    """A ranking's name in the request's language: the ruleset, then the preset and the number of
+    players where the ruleset has several ("Misère · Variant", "Kierki · Standard · 4 players")."""
+    ruleset = ranking.ruleset
+    parts = [gettext(ruleset.name)]
+    if len(ruleset.presets) > 1:
+        parts.append(gettext(ranking.preset.label))
+    if len(ruleset.seat_counts) > 1:
+        # NOTE: how many play in a ranking of a game played by 3 or 4 ("Kierki · Standard · 4 players").
+        parts.append(ngettext("%(num)d player", "%(num)d players", ranking.players))
+    return " · ".join(parts)
 
 
 @dataclass(frozen=True)
 class Filters:
-    """Which games count: one ruleset, and all time, this year or the last 30 days (by date played)."""
+    """Which games count: one ranking (its key), and all time, this year or the last 30 days (by
+    date played)."""
 
-    ruleset: str = DEFAULT_RULESET
+    ranking: str = DEFAULT_RANKING
     period: str = "all"
 
     def since(self, today: date) -> date | None:
@@ -35,30 +49,28 @@ class Filters:
             return today - timedelta(days=29)  # today and the 29 days before it
         return None
 
-    def stored_year(self, today: date) -> int | None:
-        """The ``player_totals.year`` that holds the period's sums; None for the last 30 days."""
-        if self.period == "all":
-            return ALL_TIME
-        if self.period == "year":
-            return today.year
-        return None
+    @property
+    def stored(self) -> bool:
+        """Whether the period's sums are stored (all time, this year), not summed when shown."""
+        return self.period != "30d"
 
     def where(self, today: date) -> list[ColumnElement[bool]]:
-        conditions: list[ColumnElement[bool]] = [GameResult.ruleset == self.ruleset]
+        conditions: list[ColumnElement[bool]] = [GameResult.ranking == self.ranking]
         since = self.since(today)
         if since is not None:
             conditions.append(GameResult.played_on >= since)
         return conditions
 
-    def with_ruleset(self, ruleset: str) -> Filters:
-        return replace(self, ruleset=ruleset)
-
     def with_period(self, period: str) -> Filters:
         return replace(self, period=period)
 
     @property
-    def ruleset_name(self) -> str:
-        return str(gettext(get_ruleset(self.ruleset).name))
+    def chosen(self) -> Ranking:
+        return find_ranking(self.ranking)
+
+    @property
+    def ranking_name(self) -> str:
+        return ranking_name(self.chosen)
 
     @property
     def period_label(self) -> str:
@@ -134,31 +146,33 @@ def summed_records(
     finished: bool = False,
 ) -> Any:
     """A subquery: per player with a game or a deal, the sums under ``filters``, the name and the
-    sort keys; from ``player_totals`` where they hold the period (``stored``), else summed from
+    sort keys; from the stored totals where they hold the period (``stored``), else summed from
     ``game_results``.  ``finished``: only the players with a finished game (the rankings).
     """
-    year = filters.stored_year(today) if stored else None
-    if year is not None:
+    if stored and filters.stored:
+        totals = PlayerYearTotal if filters.period == "year" else PlayerTotal
         stored_rows = select(
-            PlayerTotal.player_id,
-            PlayerTotal.games,
-            PlayerTotal.wins,
-            PlayerTotal.deals,
-            PlayerTotal.deal_wins,
-            PlayerTotal.points,
-            PlayerTotal.best,
+            totals.player_id,
+            totals.games,
+            totals.wins,
+            totals.deals,
+            totals.deal_wins,
+            totals.points,
+            totals.best,
             Player.name,
             Player.name_key,
-            PlayerTotal.win_pct_key,
-            PlayerTotal.deal_pct_key,
-            PlayerTotal.average_key,
-            PlayerTotal.best_key,
-        ).join(Player, Player.id == PlayerTotal.player_id)
-        stored_rows = stored_rows.where(PlayerTotal.ruleset == filters.ruleset, PlayerTotal.year == year)
+            totals.win_pct_key,
+            totals.deal_pct_key,
+            totals.average_key,
+            totals.best_key,
+        ).join(Player, Player.id == totals.player_id)
+        stored_rows = stored_rows.where(totals.ranking == filters.ranking)
+        if totals is PlayerYearTotal:
+            stored_rows = stored_rows.where(PlayerYearTotal.year == today.year)
         if finished:  # the indexes by sort hold ``games`` too
-            stored_rows = stored_rows.where(PlayerTotal.games > 0)
+            stored_rows = stored_rows.where(totals.games > 0)
         if player_id is not None:
-            stored_rows = stored_rows.where(PlayerTotal.player_id == player_id)
+            stored_rows = stored_rows.where(totals.player_id == player_id)
         return stored_rows.subquery()
     sums = (
         select(GameResult.player_id, *record_columns())

@@ -1,6 +1,6 @@
 """The one writer of stored figures: in every write's transaction, a game's rows of ``game_results``
-and ``deal_results`` become those of its replay, and its players' ``player_totals`` are summed
-again from their own ``game_results``."""
+and ``deal_results`` become those of its replay, and its players' ``player_totals`` (all time) and
+``player_year_totals`` (each year) are summed again from their own ``game_results``."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Integer, bindparam, cast, delete, func, insert, literal, select, union_all
+from sqlalchemy import Integer, bindparam, cast, delete, func, insert, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
-from ..models import ALL_TIME, DealResult, GameResult, Player, PlayerTotal
+from ..models import DealResult, GameResult, Player, PlayerTotal, PlayerYearTotal
 from ..rules import GameState
 from .figures import figures
 from .sums import record_columns
@@ -35,7 +35,7 @@ def store_figures(
     changed = [row for row in deal_rows if row["number"] >= from_deal]
     if changed:
         connection.execute(_ADD_DEAL_ROWS, changed)
-    refresh_totals(player_ids, state.setup.ruleset)
+    refresh_totals(player_ids, game_rows[0]["ranking"])
 
 
 _game_results, _deal_results = GameResult.__table__, DealResult.__table__
@@ -48,17 +48,17 @@ _ADD_GAME_ROWS = insert(_game_results)
 _ADD_DEAL_ROWS = insert(_deal_results).execution_options(render_nulls=True)
 
 
-def refresh_totals(player_ids: Sequence[int] | None = None, ruleset: str | None = None) -> None:
-    """Sum ``player_totals`` again from ``game_results``: for some players (and one ruleset), or all.
-    The players' rows are locked first (PostgreSQL), so two games sharing a player that are written
-    at the same moment take turns here, and the second sums what the first wrote."""
-    params: dict[str, Any] = {"ruleset": ruleset}
+def refresh_totals(player_ids: Sequence[int] | None = None, ranking: str | None = None) -> None:
+    """Sum the players' totals, all time and each year, again from ``game_results``: for some
+    players (and one ranking), or all.  The players' rows are locked first (PostgreSQL), so two
+    games sharing a player that are written at the same moment take turns here, and the second
+    sums what the first wrote."""
+    params: dict[str, Any] = {"ranking": ranking}
     if player_ids is not None:
         params["ids"] = sorted(set(player_ids))
         db.session.connection().execute(_LOCK_PLAYERS, params)
-    stale, summed = _resum(player_ids is not None, ruleset is not None)
-    db.session.connection().execute(stale, params)
-    db.session.connection().execute(summed, params)
+    for statement in _resum(player_ids is not None, ranking is not None):
+        db.session.connection().execute(statement, params)
 
 
 # FOR NO KEY UPDATE: it queues writers here but not the foreign-key checks (KEY SHARE) of the rows
@@ -69,32 +69,30 @@ _LOCK_PLAYERS = (
     .order_by(Player.id)
     .with_for_update(key_share=True)
 )
-_TOTAL_COLUMNS = ["player_id", "ruleset", "year", "games", "wins", "deals", "deal_wins", "points", "best"]
+_SUM_COLUMNS = ["games", "wins", "deals", "deal_wins", "points", "best"]
 
 
 @functools.cache
-def _resum(by_players: bool, by_ruleset: bool) -> tuple[Any, Any]:
-    """The DELETE of the stale ``player_totals`` and the INSERT summing them again, for some players
-    (``ids``) and one ruleset (``ruleset``) or all: built once, as every write runs them."""
-    totals = PlayerTotal.__table__
-    stale = delete(totals)
-    chosen: list[ColumnElement[bool]] = []
-    if by_players:
-        stale = stale.where(totals.c.player_id.in_(bindparam("ids", expanding=True)))
-        chosen.append(GameResult.player_id.in_(bindparam("ids", expanding=True)))
-    if by_ruleset:
-        stale = stale.where(totals.c.ruleset == bindparam("ruleset"))
-        chosen.append(GameResult.ruleset == bindparam("ruleset"))
-    year = cast(func.extract("year", GameResult.played_on), Integer)
-    sums = union_all(_summed(literal(ALL_TIME, Integer), chosen), _summed(year, chosen, year))
-    return stale, insert(totals).from_select(_TOTAL_COLUMNS, sums)
-
-
-def _summed(year: Any, where: list[Any], *grouped: Any) -> Any:
-    """Rows of ``player_totals`` summed from the ``game_results`` that ``where`` holds."""
-    return (
-        select(GameResult.player_id, GameResult.ruleset, year, *record_columns())
-        .where(*where)
-        .group_by(GameResult.player_id, GameResult.ruleset, *grouped)
-        .having(func.sum(GameResult.deals_played) > 0)  # every stored row ranks: a player with a deal
-    )
+def _resum(by_players: bool, by_ranking: bool) -> tuple[Any, ...]:
+    """The DELETEs of the stale totals and the INSERTs summing them again, all time and by year, for
+    some players (``ids``) and one ranking (``ranking``) or all: built once, as every write runs them."""
+    played_in = cast(func.extract("year", GameResult.played_on), Integer)
+    statements = []
+    for totals, years in ((PlayerTotal.__table__, ()), (PlayerYearTotal.__table__, (played_in,))):
+        stale = delete(totals)
+        chosen: list[ColumnElement[bool]] = []
+        if by_players:
+            stale = stale.where(totals.c.player_id.in_(bindparam("ids", expanding=True)))
+            chosen.append(GameResult.player_id.in_(bindparam("ids", expanding=True)))
+        if by_ranking:
+            stale = stale.where(totals.c.ranking == bindparam("ranking"))
+            chosen.append(GameResult.ranking == bindparam("ranking"))
+        sums = (
+            select(GameResult.player_id, GameResult.ranking, *years, *record_columns())
+            .where(*chosen)
+            .group_by(GameResult.player_id, GameResult.ranking, *years)
+            .having(func.sum(GameResult.deals_played) > 0)  # every stored row ranks: a player with a deal
+        )
+        columns = ["player_id", "ranking", *(["year"] if years else []), *_SUM_COLUMNS]
+        statements += [stale, insert(totals).from_select(columns, sums)]
+    return tuple(statements)

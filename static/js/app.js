@@ -35,7 +35,7 @@
     if (order) order.disabled = true;
     select.form.submit();
   });
-  all('.sort-form button[type=submit]').forEach((e) => { e.hidden = true; });
+  all('.sort-form button[type=submit], .ranking-form button[type=submit]').forEach((e) => { e.hidden = true; });
 
   // Tricks add up to 13: when all but one are known, fill in the last. Only boxes
   // filled here (data-auto) are ever rewritten; what the user typed stays.

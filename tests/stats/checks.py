@@ -57,31 +57,27 @@ def assert_figures_match(game_id: str) -> None:
 
 def assert_totals_match() -> None:
     """Every stored total, all time and of each year, equals the sums of its player's game
-    figures, for everyone; and only those with a deal have a stored row (every stored row ranks).
+    figures in its ranking, for everyone; and only those with a deal have a stored row (every
+    stored row ranks).
     """
-    from scorekeeper.models import ALL_TIME, PlayerTotal
+    from scorekeeper.models import PlayerTotal, PlayerYearTotal
 
-    kept = {
-        (row.player_id, row.ruleset, row.year): (
-            row.games,
-            row.wins,
-            row.deals,
-            row.deal_wins,
-            row.points,
-            row.best,
-        )
-        for row in db.session.execute(select(PlayerTotal)).scalars()
-    }
-    summed: dict[tuple[int, str, int], list[Any]] = {}
+    def sums(row: Any) -> tuple[Any, ...]:
+        return (row.games, row.wins, row.deals, row.deal_wins, row.points, row.best)
+
+    kept = {(row.player_id, row.ranking, None): sums(row) for row in db.session.scalars(select(PlayerTotal))}
+    for row in db.session.scalars(select(PlayerYearTotal)):
+        kept[(row.player_id, row.ranking, row.year)] = sums(row)
+    summed: dict[tuple[int, str, int | None], list[Any]] = {}
     for row in db.session.execute(select(GameResult)).scalars():
-        for year in (ALL_TIME, row.played_on.year):
-            sums = summed.setdefault((row.player_id, row.ruleset, year), [0, 0, 0, 0, 0, None])
-            sums[0] += row.finished
-            sums[1] += row.finished and row.rank == 1
-            sums[2] += row.deals_played
-            sums[3] += row.deals_won
-            sums[4] += row.total if row.finished else 0
+        for year in (None, row.played_on.year):
+            total = summed.setdefault((row.player_id, row.ranking, year), [0, 0, 0, 0, 0, None])
+            total[0] += row.finished
+            total[1] += row.finished and row.rank == 1
+            total[2] += row.deals_played
+            total[3] += row.deals_won
+            total[4] += row.total if row.finished else 0
             if row.finished:
-                sums[5] = row.total if sums[5] is None else max(sums[5], row.total)
+                total[5] = row.total if total[5] is None else max(total[5], row.total)
     expected = {key: tuple(value) for key, value in summed.items() if value[2] > 0}
     assert kept == expected

@@ -141,35 +141,43 @@ def test_totals_follow_finished_games_through_corrections_and_undos(app: Flask) 
         db.session.remove()
 
 
+def kept_deals() -> list[tuple[str, int | None, int]]:
+    """Every stored totals row as (name, year, deals played), the year None for all time: by name,
+    all time first."""
+    from sqlalchemy import select
+
+    from scorekeeper.models import PlayerTotal, PlayerYearTotal
+
+    rows = [
+        *db.session.execute(
+            select(Player.name, PlayerTotal.deals).join(Player, Player.id == PlayerTotal.player_id)
+        ),
+        *db.session.execute(
+            select(Player.name, PlayerYearTotal.deals, PlayerYearTotal.year).join(
+                Player, Player.id == PlayerYearTotal.player_id
+            )
+        ),
+    ]
+    kept = [(row[0], row[2] if len(row) > 2 else None, row[1]) for row in rows]
+    return sorted(kept, key=lambda row: (row[0], row[1] is not None, row[1] or 0))
+
+
 def test_a_players_first_deal_gives_them_their_totals_row(app: Flask) -> None:
     """A player with no totals row yet gets one from their first deal (the upsert that moves
     totals), in the same statement as the deal: all time and for the game's year; until then
     they have none."""
-    from sqlalchemy import select
-
-    from scorekeeper.models import PlayerTotal
     from tests.helpers import MIZERKA_DEALS
-
-    def kept() -> list[tuple[str, int, int]]:
-        return [
-            (name, year, deals)
-            for name, year, deals in db.session.execute(
-                select(Player.name, PlayerTotal.year, PlayerTotal.deals)
-                .join(Player, Player.id == PlayerTotal.player_id)
-                .order_by(Player.name, PlayerTotal.year)
-            )
-        ]
 
     with app.app_context():
         loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid", played_on="2025-12-31")
-        assert kept() == []
+        assert kept_deals() == []
         _play(loaded.id, MIZERKA_DEALS[:1])
-        assert kept() == [
-            ("Ann", 0, 1),
+        assert kept_deals() == [
+            ("Ann", None, 1),
             ("Ann", 2025, 1),
-            ("Bob", 0, 1),
+            ("Bob", None, 1),
             ("Bob", 2025, 1),
-            ("Cid", 0, 1),
+            ("Cid", None, 1),
             ("Cid", 2025, 1),
         ]
         assert_figures_match(loaded.id)
@@ -181,32 +189,24 @@ def test_a_players_first_deal_gives_them_their_totals_row(app: Flask) -> None:
 def test_a_kept_row_left_without_deals_goes(app: Flask) -> None:
     """Every kept row ranks: undoing the only deal of a player's only game of a year removes
     their row of that year (and of all time, if they have no other deal), and nothing else."""
-    from sqlalchemy import select
-
-    from scorekeeper.models import PlayerTotal
     from tests.helpers import MIZERKA_DEALS
 
-    def kept() -> set[tuple[str, int, int]]:
-        rows = db.session.execute(
-            select(Player.name, PlayerTotal.year, PlayerTotal.deals).join(
-                Player, Player.id == PlayerTotal.player_id
-            )
-        )
-        return {(name, year, deals) for name, year, deals in rows}
+    def kept() -> set[tuple[str, int | None, int]]:
+        return set(kept_deals())
 
     with app.app_context():
         older, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann", played_on="2025-06-01")
         _play(older.id, MIZERKA_DEALS[:2])
         newer, _ = services.create_game("mizerka", ["Ann", "Bob", "Dan"], "Ann", played_on="2026-01-02")
         _play(newer.id, MIZERKA_DEALS[:1])
-        assert {row for row in kept() if row[0] == "Dan"} == {("Dan", 0, 1), ("Dan", 2026, 1)}
+        assert {row for row in kept() if row[0] == "Dan"} == {("Dan", None, 1), ("Dan", 2026, 1)}
         services.undo_deal(newer.id, 1)
         assert kept() == {
-            (name, year, 2) for name in ("Ann", "Bob", "Cid") for year in (0, 2025)
+            (name, year, 2) for name in ("Ann", "Bob", "Cid") for year in (None, 2025)
         }  # Dan has no deal left anywhere; Ann and Bob none in 2026
         assert_figures_match(newer.id)
         services.undo_deal(older.id, 2)
-        assert kept() == {(name, year, 1) for name in ("Ann", "Bob", "Cid") for year in (0, 2025)}
+        assert kept() == {(name, year, 1) for name in ("Ann", "Bob", "Cid") for year in (None, 2025)}
         assert_figures_match(older.id)
         db.session.remove()
 
@@ -216,13 +216,14 @@ def test_totals_lost_outside_the_app_are_summed_again_by_a_refresh(app: Flask) -
     from the game rows (``refresh_totals``; ``flask rebuild-stats`` rebuilds every figure)."""
     from sqlalchemy import delete
 
-    from scorekeeper.models import PlayerTotal
+    from scorekeeper.models import PlayerTotal, PlayerYearTotal
     from tests.helpers import MIZERKA_DEALS
 
     with app.app_context():
         loaded, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Cid")
         _play(loaded.id, MIZERKA_DEALS[:3])
         db.session.execute(delete(PlayerTotal))
+        db.session.execute(delete(PlayerYearTotal))
         db.session.commit()
         stats.refresh_totals()
         db.session.commit()

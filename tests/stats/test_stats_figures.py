@@ -17,7 +17,7 @@ from tests.helpers import parse_html
 from tests.stats.checks import assert_totals_match
 from tests.stats.dataset import TODAY
 
-MIZERKA = stats.Filters("mizerka", "all")
+MIZERKA = stats.Filters("mizerka/standard/3", "all")
 
 
 def player_id(name: str) -> int:
@@ -91,9 +91,9 @@ def test_stored_totals_rank_like_the_sums_of_every_game(
 ) -> None:
     """The rankings read the stored sums (all time, this year), page by page from an index (by
     name: the players' names first): the same pages as summing every game of the period."""
-    for ruleset in ("mizerka", "misere"):
+    for ranking in ("mizerka/standard/3", "misere/standard/4"):
         for period in ("all", "year", "30d"):
-            filters = stats.Filters(ruleset, period)
+            filters = stats.Filters(ranking, period)
             for page in (1, 2, 3):
                 kept, summed = (
                     stats.rankings(filters, TODAY, sort, descending, page, per_page=2, stored=stored)
@@ -146,7 +146,7 @@ def test_this_year_leaves_out_last_december(season_app: Flask) -> None:
     # won 17+17+16+17 = 67 of 72.  Bob: G2 +1 won, G3 0, G5 +2 won; won 17+16+17+4 = 54 of 58.
     # Eve finished no game (not ranked); the others have 2 wins: more points first (Bob +3, Cid +1,
     # Ann 0, Dan -4).
-    rows = table(stats.rankings(stats.Filters("mizerka", "year"), TODAY))
+    rows = table(stats.rankings(stats.Filters("mizerka/standard/3", "year"), TODAY))
     assert rows == [
         ("Bob", 3, 2, None, 58, 54, 93, 3, Decimal("1.0"), 2),
         ("Cid", 4, 2, None, 72, 67, 93, 1, Decimal("0.3"), 3),
@@ -156,13 +156,13 @@ def test_this_year_leaves_out_last_december(season_app: Flask) -> None:
 
 
 def test_last_30_days_counts_from_the_2nd_of_march(season_app: Flask) -> None:
-    assert stats.Filters("mizerka", "30d").since(TODAY) == date(2026, 3, 2)
-    assert stats.Filters("mizerka", "year").since(TODAY) == date(2026, 1, 1)
-    assert stats.Filters("mizerka", "all").since(TODAY) is None
+    assert stats.Filters("mizerka/standard/3", "30d").since(TODAY) == date(2026, 3, 2)
+    assert stats.Filters("mizerka/standard/3", "year").since(TODAY) == date(2026, 1, 1)
+    assert stats.Filters("mizerka/standard/3", "all").since(TODAY) is None
     # G3, G4, G5, G6, G7 (G2 on 10 January is out).  Dan: G3 -3, G4 0 won, G7 +1 won; won 15+17+18 = 50
     # of 54.  Bob: G3 0, G5 +2 won, G6; won 16+17+4 = 37 of 40 (92.5% rounds up).  Ann: G4 0 won, G5 -1,
     # G7 0, G6; won 16+17+17+3 = 53 of 58.
-    rows = table(stats.rankings(stats.Filters("mizerka", "30d"), TODAY))
+    rows = table(stats.rankings(stats.Filters("mizerka/standard/3", "30d"), TODAY))
     assert rows == [
         ("Cid", 4, 2, None, 72, 67, 93, 1, Decimal("0.3"), 3),
         ("Dan", 3, 2, None, 54, 50, 93, -2, Decimal("-0.7"), 1),
@@ -170,16 +170,16 @@ def test_last_30_days_counts_from_the_2nd_of_march(season_app: Flask) -> None:
         ("Ann", 3, 1, None, 58, 53, 91, -1, Decimal("-0.3"), 0),
     ]
     # On 3 April the window starts on 5 March (G3 still in); on 4 April G3 is out: Bob keeps G5 and G6.
-    on_3_april = table(stats.rankings(stats.Filters("mizerka", "30d"), date(2026, 4, 3)))
+    on_3_april = table(stats.rankings(stats.Filters("mizerka/standard/3", "30d"), date(2026, 4, 3)))
     assert ("Bob", 2, 1, None, 40, 37, 93, 2, Decimal("1.0"), 2) in on_3_april
-    on_4_april = table(stats.rankings(stats.Filters("mizerka", "30d"), date(2026, 4, 4)))
+    on_4_april = table(stats.rankings(stats.Filters("mizerka/standard/3", "30d"), date(2026, 4, 4)))
     assert ("Bob", 1, 1, None, 22, 21, 95, 2, Decimal("2.0"), 2) in on_4_april
 
 
 def test_misere_is_ranked_on_its_own(season_app: Flask) -> None:
     # M1: totals Ann 70, Bob 50, Cid 180, Dan 180 (Cid and Dan tie: both win).  Deals won: 1-6 the
     # three who made their bid (+30), 7 Ann (+130), 8 everyone but Bob (0 beats -130).
-    rows = table(stats.rankings(stats.Filters("misere", "all"), TODAY))
+    rows = table(stats.rankings(stats.Filters("misere/standard/4", "all"), TODAY))
     assert rows == [
         ("Cid", 1, 1, None, 8, 7, 88, 180, Decimal("180.0"), 180),
         ("Dan", 1, 1, None, 8, 7, 88, 180, Decimal("180.0"), 180),
@@ -269,7 +269,7 @@ def test_record_recent_games_series_and_best_game(season: Any, season_app: Flask
 
 def test_misere_player_page_figures_per_deal(season_app: Flask) -> None:
     bob = db.session.get(Player, player_id("Bob"))
-    figures = stats.player_stats(bob.id, stats.Filters("misere", "all"), TODAY)
+    figures = stats.player_stats(bob.id, stats.Filters("misere/standard/4", "all"), TODAY)
     assert not figures.as_chooser
     by_deal = {c.contract: (c.times, c.points, c.made, c.made_of) for c in figures.contracts}
     assert by_deal["hearts"] == (1, 30, 1, 1)

@@ -11,7 +11,7 @@ from sqlalchemy import inspect, select, text
 from scorekeeper import stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
-from scorekeeper.models import ALL_TIME, INDEXED_SORTS, NO_FIGURE, Player, PlayerTotal
+from scorekeeper.models import INDEXED_SORTS, NO_FIGURE, Player, PlayerTotal, PlayerYearTotal
 from tests.stats.checks import assert_totals_match
 from tests.stats.test_stats_migration import store_as_0001
 
@@ -37,35 +37,46 @@ def test_sums_stored_before_0005_are_kept_by_year_too(old_app: Flask) -> None:
     with old_app.app_context():
         assert_totals_match()  # all time and each year, for everyone, equal the game rows
         kept = {
-            (name, year): (games, deals, key)
-            for name, year, games, deals, key in db.session.execute(
-                select(
-                    Player.name,
-                    PlayerTotal.year,
-                    PlayerTotal.games,
-                    PlayerTotal.deals,
-                    PlayerTotal.win_pct_key,
-                ).join(Player, Player.id == PlayerTotal.player_id)
+            (name, None): (games, deals, key)
+            for name, games, deals, key in db.session.execute(
+                select(Player.name, PlayerTotal.games, PlayerTotal.deals, PlayerTotal.win_pct_key).join(
+                    Player, Player.id == PlayerTotal.player_id
+                )
             )
         }
+        kept.update(
+            {
+                (name, year): (games, deals, key)
+                for name, year, games, deals, key in db.session.execute(
+                    select(
+                        Player.name,
+                        PlayerYearTotal.year,
+                        PlayerYearTotal.games,
+                        PlayerYearTotal.deals,
+                        PlayerYearTotal.win_pct_key,
+                    ).join(Player, Player.id == PlayerYearTotal.player_id)
+                )
+            }
+        )
         # Two finished games and five deals of a third: 2 games and 41 deals all time, one
         # game a year; no share of games won is shown (nor ranked) below five games.
         assert kept == {
             (name, year): figures
             for name in ("Ann", "Bob", "Cid")
             for year, figures in {
-                ALL_TIME: (2, 41, NO_FIGURE),
+                None: (2, 41, NO_FIGURE),
                 2025: (1, 18, NO_FIGURE),
                 2026: (1, 23, NO_FIGURE),
             }.items()
         }
-        this_year = stats.rankings(stats.Filters("mizerka", "year"), date(2026, 3, 2))
+        this_year = stats.rankings(stats.Filters("mizerka/standard/3", "year"), date(2026, 3, 2))
         assert (this_year.count, sorted((row.name, row.games, row.deals) for row in this_year.rows)) == (
             3,
             [("Ann", 1, 23), ("Bob", 1, 23), ("Cid", 1, 23)],
         )
-        indexes = {index["name"] for index in inspect(db.engine).get_indexes("player_totals")}
-        assert {f"ix_player_totals_by_{sort}" for sort in INDEXED_SORTS} <= indexes
+        for table in ("player_totals", "player_year_totals"):
+            indexes = {index["name"] for index in inspect(db.engine).get_indexes(table)}
+            assert {f"ix_{table}_by_{sort}" for sort in INDEXED_SORTS} <= indexes
         db.session.remove()
         downgrade(directory=migrations_dir(), revision="0004")
         assert (

@@ -13,7 +13,7 @@ from ...errors import status_for
 from ...limits import query_int
 from ...messages import say, shown
 from ...models import today
-from ...rules import N_, RULESETS, Refusal, RuleError
+from ...rules import N_, Refusal, RuleError
 from .. import bp
 from ..validators import refusal_of
 from .forms import MergeForm, RenameForm
@@ -22,22 +22,41 @@ bp.add_app_template_filter(charts.signed, "signed")
 
 
 def filters_from_args(args: Any) -> stats.Filters:
-    """The filters of a query string: ``game`` and ``period``; anything unknown falls back to the default."""
-    ruleset = args.get("game", stats.DEFAULT_RULESET)
+    """The filters of a query string: ``game`` (a ranking's key, or a ruleset's id: its default
+    ranking) and ``period``; anything unknown falls back to the default."""
     period = args.get("period", "all")
     return stats.Filters(
-        ruleset=ruleset if ruleset in RULESETS else stats.DEFAULT_RULESET,
+        ranking=stats.find_ranking(args.get("game", "")).key,
         period=period if period in stats.PERIODS else "all",
     )
 
 
-def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
-    """A URL for ``endpoint`` keeping the ruleset and period chosen (defaults left out)."""
-    args: dict[str, Any] = {}
-    if filters.ruleset != stats.DEFAULT_RULESET:
-        args["game"] = filters.ruleset
+def _game_arg(ranking: stats.Ranking) -> str:
+    """A ranking as a URL's ``game`` names it: a ruleset's default ranking by the ruleset alone (as
+    links made before rankings had presets did), any other by its key."""
+    return ranking.ruleset.id if stats.find_ranking(ranking.ruleset.id) == ranking else ranking.key
+
+
+def _ranking_choices() -> list[tuple[str, str, str]]:
+    """Every ranking the pages offer: (key, ``game`` in a URL, name in the request's language)."""
+    return [
+        (ranking.key, _game_arg(ranking), stats.ranking_name(ranking)) for ranking in stats.every_ranking()
+    ]
+
+
+def _filter_args(filters: stats.Filters) -> dict[str, str]:
+    """The query string's ``game`` and ``period`` for ``filters``, the defaults left out."""
+    args = {}
+    if filters.ranking != stats.DEFAULT_RANKING:
+        args["game"] = _game_arg(filters.chosen)
     if filters.period != "all":
         args["period"] = filters.period
+    return args
+
+
+def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
+    """A URL for ``endpoint`` keeping the ranking and period chosen (defaults left out)."""
+    args: dict[str, Any] = _filter_args(filters)
     args.update({key: value for key, value in values.items() if value is not None})
     return url_for(endpoint, **args)
 
@@ -47,8 +66,9 @@ def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
 def rankings() -> str:
     """Every player's games and deals won, points and best game, under the chosen filters.
 
-    ``game`` picks the ruleset (Mizerka by default), ``period`` all time, this
-    year or the last 30 days; ``sort`` and ``dir`` order the table by any column.
+    ``game`` picks the ranking (a ruleset, preset and number of players; Mizerka by default),
+    ``period`` all time, this year or the last 30 days; ``sort`` and ``dir`` order the table by
+    any column.
     """
     filters = filters_from_args(request.args)
     sort = request.args.get("sort", stats.DEFAULT_SORT)
@@ -78,9 +98,9 @@ def rankings() -> str:
         table=table,
         filters=filters,
         columns=stats.COLUMNS,
-        rulesets=RULESETS,
+        choices=_ranking_choices(),
+        filter_args=_filter_args(filters),
         periods=stats.PERIODS,
-        default_ruleset=stats.DEFAULT_RULESET,
         sort_url=sort_url,
         page_url=page_url,
         player_url=lambda player_id: player_url.replace("/players/0", f"/players/{player_id}", 1),
@@ -172,7 +192,7 @@ def _render_player(
             player=figures,
             chart=chart,
             filters=filters,
-            rulesets=RULESETS,
+            choices=_ranking_choices(),
             periods=stats.PERIODS,
             filters_url=_filters_url,
             rename=rename or RenameForm(formdata=None, name=figures.name),

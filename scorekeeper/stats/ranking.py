@@ -1,0 +1,68 @@
+"""What a ranking is: the games of one ruleset played by one preset and one number of players.
+
+Games of different presets score on different scales (RULES.md "House rules"), and a table of
+three is not a table of four, so each (ruleset, preset, number of players) is ranked on its own.
+A ranking is named by a key, ``misere/variant/4``, kept in ``game_results.ranking`` and the
+totals.  Pure: the engine's rulesets only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import RULESETS, GameSetup, Ruleset
+from ..rules.state import Preset
+
+DEFAULT_RULESET = "mizerka"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """One ranking: a ruleset, one of its presets, and a number of players the preset is played by."""
+
+    ruleset: Ruleset
+    preset: Preset
+    players: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.ruleset.id}/{self.preset.id}/{self.players}"
+
+
+def ranking_key(ruleset: Ruleset, setup: GameSetup) -> str:
+    """The key of the ranking a game of ``setup`` counts in, e.g. ``misere/variant/4``."""
+    return Ranking(ruleset, ruleset.preset_of(setup), len(setup.players)).key
+
+
+def rankings_of(ruleset: Ruleset) -> tuple[Ranking, ...]:
+    """Every ranking of ``ruleset``: preset by preset (the default first), each by number of players."""
+    return tuple(
+        Ranking(ruleset, preset, players)
+        for preset in ruleset.presets
+        for players in ruleset.seat_counts
+        if preset.plays_with(players)
+    )
+
+
+def default_ranking(ruleset: Ruleset) -> Ranking:
+    """The ranking of the ruleset's default game: its first preset, its usual number of players."""
+    return Ranking(ruleset, ruleset.presets[0], ruleset.player_count)
+
+
+DEFAULT_RANKING = default_ranking(RULESETS[DEFAULT_RULESET]).key
+
+
+def every_ranking() -> tuple[Ranking, ...]:
+    """The rankings of every registered ruleset, in the registry's order."""
+    return tuple(ranking for ruleset in RULESETS.values() for ranking in rankings_of(ruleset))
+
+
+def find_ranking(game: str) -> Ranking:
+    """The ranking a page's ``game`` names: a key, or a ruleset's id (its default ranking);
+    anything else names the default ruleset's."""
+    if game in RULESETS:
+        return default_ranking(RULESETS[game])
+    return next(
+        (ranking for ranking in every_ranking() if ranking.key == game),
+        default_ranking(RULESETS[DEFAULT_RULESET]),
+    )
