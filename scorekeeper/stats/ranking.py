@@ -35,11 +35,13 @@ def ranking_key(ruleset: Ruleset, setup: GameSetup) -> str:
 
 
 def rankings_of(ruleset: Ruleset) -> tuple[Ranking, ...]:
-    """Every ranking of ``ruleset``: preset by preset (the default first), each by number of players."""
+    """Every ranking of ``ruleset``: preset by preset (the default first), each by number of players
+    (the usual number first)."""
+    counts = sorted(ruleset.seat_counts, key=lambda players: players != ruleset.player_count)
     return tuple(
         Ranking(ruleset, preset, players)
         for preset in ruleset.presets
-        for players in ruleset.seat_counts
+        for players in counts
         if preset.plays_with(players)
     )
 

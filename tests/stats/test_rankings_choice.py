@@ -52,6 +52,13 @@ def test_the_misere_scorings_are_ranked_apart(app: Flask, client: FlaskClient) -
         ("mizerka", "Mizerka", False),
         ("misere", "Misère · Standard", True),
         ("misere/variant/4", "Misère · Variant", False),
+        ("kierki", "Kierki · Standard · 4 players", False),
+        ("kierki/standard/3", "Kierki · Standard · 3 players", False),
+        ("kierki/no-fan-tan/4", "Kierki · No Fan Tan · 4 players", False),
+        ("kierki/no-fan-tan/3", "Kierki · No Fan Tan · 3 players", False),
+        ("kierki/no-robber/4", "Kierki · No robber · 4 players", False),
+        ("kierki/no-robber/3", "Kierki · No robber · 3 players", False),
+        ("kierki/short/4", "Kierki · Short (4 players)", False),
     ]
     assert points(html) == {name: ("1", signed(total)) for name, total in zip(NAMES, standard, strict=True)}
     assert choice(page(client, "/rankings?game=misere/standard/4")) == choice(html)
@@ -79,31 +86,31 @@ def test_the_misere_scorings_are_ranked_apart(app: Flask, client: FlaskClient) -
     ][:1] == ["1"]
 
 
-@pytest.mark.parametrize("game", ["misere/variant/3", "kierki", "kierki/short/4", "", "mizerka/standard/3/x"])
+@pytest.mark.parametrize(
+    "game", ["misere/variant/3", "kierki/short/3", "kierki-x", "", "mizerka/standard/3/x"]
+)
 def test_an_unknown_ranking_shows_the_default(client: FlaskClient, game: str) -> None:
     html = page(client, f"/rankings?game={game}")
     assert [name for _value, name, selected in choice(html) if selected] == ["Mizerka"]
 
 
-def test_every_ranking_of_every_ruleset_is_offered_by_name(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(RULESETS, KIERKI.id, KIERKI)
+def test_every_ranking_of_every_ruleset_is_offered_by_name(client: FlaskClient) -> None:
+    assert RULESETS["kierki"] is KIERKI
     offered = choice(page(client, "/rankings?game=kierki/no-robber/3"))
     assert [name for _value, name, _selected in offered] == [
         "Mizerka",
         "Misère · Standard",
         "Misère · Variant",
-        "Kierki · Standard · 3 players",
         "Kierki · Standard · 4 players",
-        "Kierki · No Fan Tan · 3 players",
+        "Kierki · Standard · 3 players",
         "Kierki · No Fan Tan · 4 players",
-        "Kierki · No robber · 3 players",
+        "Kierki · No Fan Tan · 3 players",
         "Kierki · No robber · 4 players",
-        "Kierki · Short (4 players) · 4 players",
+        "Kierki · No robber · 3 players",
+        "Kierki · Short (4 players)",
     ]
     assert [value for value, _name, selected in offered if selected] == ["kierki/no-robber/3"]
     assert ("kierki", "Kierki · Standard · 4 players", False) in offered  # the ruleset's default
     client.get("/language/pl?next=/")
     polish = [name for _value, name, _selected in choice(page(client, "/rankings?game=kierki"))]
-    assert polish[3:5] == ["Kierki · Zwykła · na 3 osoby", "Kierki · Zwykła · na 4 osoby"]
+    assert polish[3:5] == ["Kierki · Zwykła · na 4 osoby", "Kierki · Zwykła · na 3 osoby"]

@@ -5,27 +5,18 @@ from __future__ import annotations
 
 from datetime import date
 
-import pytest
-
-from scorekeeper.rules import RULESETS, DealRecord
+from scorekeeper.rules import DealRecord
 from scorekeeper.rules.kierki import KIERKI
 from scorekeeper.stats import figures
 from scorekeeper.stats.ranking import default_ranking, every_ranking, find_ranking, ranking_key, rankings_of
 
-
-@pytest.fixture(autouse=True)
-def kierki_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kierki as it will be once registered (``rules.registry``)."""
-    monkeypatch.setitem(RULESETS, KIERKI.id, KIERKI)
-
-
 KIERKI_RANKINGS = [
+    "kierki/standard/4",  # the usual game first
     "kierki/standard/3",
-    "kierki/standard/4",
-    "kierki/no-fan-tan/3",
     "kierki/no-fan-tan/4",
-    "kierki/no-robber/3",
+    "kierki/no-fan-tan/3",
     "kierki/no-robber/4",
+    "kierki/no-robber/3",
     "kierki/short/4",  # the short game is for four
 ]
 
