@@ -339,3 +339,140 @@ def hold_pencil(client: FlaskClient, game_id: str) -> FlaskClient:
     if token is not None:
         client.set_cookie(DEVICE_COOKIE, token, path="/")
     return client
+
+
+# -- Kierki (RULES.md section 3), recorded through the API: each deal's facts by seat -------------
+# A count is a tuple by seat, a taker (king of hearts, 7th, last trick) a seat, the Fan Tan's places
+# a list of seats; ``kierki_body`` turns them into the API's body for the game's names.
+
+KIERKI_NAMES = ["Ala", "Bartek", "Celina", "Darek"]
+# RULES.md 3.10, the worked example (standard, 4 players, Ala deals first), with each deal's scores.
+KIERKI_EXAMPLE: list[tuple[dict[str, Any], tuple[int, ...]]] = [
+    ({"tricks": (2, 5, 0, 6)}, (-40, -100, 0, -120)),
+    ({"hearts": (4, 0, 7, 2)}, (-80, 0, -140, -40)),
+    ({"queens": (1, 2, 0, 1)}, (-60, -120, 0, -60)),
+    ({"kings_jacks": (3, 1, 2, 2)}, (-90, -30, -60, -60)),
+    ({"king_of_hearts": 2}, (0, 0, -150, 0)),
+    ({"seventh_trick": 1, "last_trick": 3}, (0, -75, 0, -75)),
+    (
+        {
+            "tricks": (3, 4, 2, 4),
+            "hearts": (2, 5, 0, 6),
+            "queens": (0, 1, 1, 2),
+            "kings_jacks": (2, 3, 1, 2),
+            "king_of_hearts": 1,
+            "seventh_trick": 0,
+            "last_trick": 3,
+        },
+        (-235, -480, -130, -455),
+    ),
+    ({"trumps": "spades", "tricks": (3, 2, 4, 4)}, (75, 50, 100, 100)),
+    ({"trumps": "hearts", "tricks": (6, 3, 1, 3)}, (150, 75, 25, 75)),
+    ({"trumps": "clubs", "tricks": (2, 7, 2, 2)}, (50, 175, 50, 50)),
+    ({"trumps": "diamonds", "tricks": (1, 3, 5, 4)}, (25, 75, 125, 100)),
+    ({"places": [2, 0]}, (500, 0, 800, 0)),
+]
+# Standard, 3 players (Ala, Bartek, Celina; Bartek deals first): 15 a trick, 140 the king of hearts,
+# 70 the 7th and the last trick, 17 tricks a deal, Fan Tan 790 / 485 (tests/api/test_api_kierki_game.py).
+KIERKI_THREE: list[tuple[dict[str, Any], tuple[int, ...]]] = [
+    ({"tricks": (5, 6, 6)}, (-75, -90, -90)),
+    ({"hearts": (3, 4, 6)}, (-60, -80, -120)),
+    ({"queens": (1, 1, 2)}, (-60, -60, -120)),
+    ({"kings_jacks": (2, 3, 3)}, (-60, -90, -90)),
+    ({"king_of_hearts": 0}, (-140, 0, 0)),
+    ({"seventh_trick": 2, "last_trick": 2}, (0, 0, -140)),
+    (
+        {
+            "tricks": (6, 5, 6),
+            "hearts": (4, 4, 5),
+            "queens": (1, 2, 1),
+            "kings_jacks": (3, 2, 3),
+            "king_of_hearts": 1,
+            "seventh_trick": 0,
+            "last_trick": 2,
+        },
+        (-390, -475, -410),
+    ),
+    ({"trumps": "hearts", "tricks": (6, 6, 5)}, (150, 150, 125)),
+    ({"trumps": "spades", "tricks": (8, 4, 5)}, (200, 100, 125)),
+    ({"trumps": "clubs", "tricks": (3, 10, 4)}, (75, 250, 100)),
+    ({"places": [1, 2]}, (0, 790, 485)),
+]
+
+
+def kierki_everything(seat: int, players: int = 4) -> list[dict[str, Any]]:
+    """The negative part (no-fan-tan or standard) in which ``seat`` takes every card and trick:
+    −2600 for them after deal 7 with 4 players (RULES.md 3.7), the widest total a sheet shows."""
+    tricks = {4: 13, 3: 17}[players]
+
+    def all_of(total: int) -> tuple[int, ...]:
+        return tuple(total if s == seat else 0 for s in range(players))
+
+    robber = {
+        "tricks": all_of(tricks),
+        "hearts": all_of(13),
+        "queens": all_of(4),
+        "kings_jacks": all_of(8),
+        "king_of_hearts": seat,
+        "seventh_trick": seat,
+        "last_trick": seat,
+    }
+    return [
+        {"tricks": all_of(tricks)},
+        {"hearts": all_of(13)},
+        {"queens": all_of(4)},
+        {"kings_jacks": all_of(8)},
+        {"king_of_hearts": seat},
+        {"seventh_trick": seat, "last_trick": seat},
+        robber,
+    ]
+
+
+def kierki_body(facts: dict[str, Any], names: list[str], number: int | None = None) -> dict[str, Any]:
+    """A deal's facts by seat as the API's body, by name (``number`` when given)."""
+    body: dict[str, Any] = {} if number is None else {"number": number}
+    for name, value in facts.items():
+        if isinstance(value, tuple):
+            body[name] = dict(zip(names, value, strict=True))
+        elif isinstance(value, list):
+            body[name] = [names[seat] for seat in value]
+        elif isinstance(value, int):
+            body[name] = names[value]
+        else:
+            body[name] = value
+    return body
+
+
+def start_kierki(
+    client: FlaskClient,
+    deals: list[dict[str, Any]],
+    names: list[str] = KIERKI_NAMES,
+    first: str | None = None,
+    preset: str = "standard",
+) -> tuple[str, str]:
+    """A Kierki game made through the JSON API with ``deals`` recorded; (its id, its edit key)."""
+    body = {
+        "ruleset": "kierki",
+        "players": names,
+        "first_dealer": first or names[0],
+        "options": {"preset": preset},
+    }
+    created = client.post("/api/v1/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    game_id, key = created.get_json()["id"], created.get_json()["edit_key"]
+    for number, facts in enumerate(deals, start=1):
+        record_kierki(client, game_id, key, number, facts, names)
+    return game_id, key
+
+
+def record_kierki(
+    client: FlaskClient, game_id: str, key: str, number: int, facts: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
+    response = client.post(
+        f"/api/v1/games/{game_id}/deals",
+        json=kierki_body(facts, names, number),
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert response.status_code == 201, response.get_json()
+    answer: dict[str, Any] = response.get_json()
+    return answer

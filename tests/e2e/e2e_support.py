@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from helpers import MIZERKA_DEALS, MIZERKA_FIRST_DEALER, MIZERKA_NAMES, signed
+from helpers import MIZERKA_DEALS, MIZERKA_FIRST_DEALER, MIZERKA_NAMES, kierki_body, kierki_everything, signed
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Locator, Page
@@ -262,3 +262,56 @@ STATES: dict[str, Any] = {
     "player": _a_player,
     "not-found": _goto(lambda games: "/games/no-such-game"),
 }
+
+
+# -- Kierki, made through the API (its pages show and print it; RULES.md 3.12) ------------------------
+
+# Four names of 40 characters (tests/e2e/test_e2e_long_names.py's): with spaces, letters beyond ASCII,
+# and one word of 40 letters.
+KIERKI_LONG_NAMES = [
+    "Giulia Francesca Maria Rossi-Bianchi Sal",
+    "Grzegorz Brzęczyszczykiewicz z Chrząszcz",
+    "Anna-Karin Lindqvist Åkesson Östberg Nyb",
+    "Wolfeschlegelsteinhausenbergerdorffvoral",
+]
+# A `no-fan-tan` game of 15 deals: the last seat takes everything in the negative part (−2,600 after
+# deal 7) and one trick of the eight trump deals: −2,575 at the end; the others +850, +850, +875.
+KIERKI_TRUMPS = [
+    ("spades", (13, 0, 0, 0)),
+    ("hearts", (0, 13, 0, 0)),
+    ("clubs", (0, 0, 13, 0)),
+    ("diamonds", (4, 4, 5, 0)),
+    ("spades", (4, 4, 4, 1)),
+    ("hearts", (13, 0, 0, 0)),
+    ("clubs", (0, 13, 0, 0)),
+    ("diamonds", (0, 0, 13, 0)),
+]
+KIERKI_WIDEST = [
+    *kierki_everything(3),
+    *({"trumps": suit, "tricks": tricks} for suit, tricks in KIERKI_TRUMPS),
+]
+KIERKI_WIDEST_TOTALS = (850, 850, 875, -2575)
+
+
+def kierki_game(
+    server: LiveServer,
+    names: list[str],
+    deals: list[dict[str, Any]],
+    preset: str = "standard",
+    first: str | None = None,
+    then: dict[str, Any] | None = None,
+) -> ApiGame:
+    """A Kierki game with ``deals`` recorded (facts by seat, tests/helpers.py), then the body ``then``."""
+    body = {
+        "ruleset": "kierki",
+        "players": names,
+        "first_dealer": first or names[0],
+        "options": {"preset": preset},
+    }
+    created = server.api("POST", "/api/v1/games", body)
+    game = ApiGame(created["id"], created["edit_key"])
+    for number, facts in enumerate(deals, start=1):
+        server.api("POST", f"/api/v1/games/{game.id}/deals", kierki_body(facts, names, number), game.key)
+    if then is not None:
+        server.api("POST", f"/api/v1/games/{game.id}/deals", then, game.key)
+    return game

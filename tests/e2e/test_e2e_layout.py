@@ -6,7 +6,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from e2e_support import PHONE, SMALL_PHONE, STATES, TABLET, Games, LiveServer, scorer_context, screenshot
+from e2e_support import (
+    KIERKI_LONG_NAMES,
+    KIERKI_WIDEST,
+    PHONE,
+    SMALL_PHONE,
+    STATES,
+    TABLET,
+    Games,
+    LiveServer,
+    kierki_game,
+    new_context,
+    scorer_context,
+    screenshot,
+)
+from helpers import KIERKI_NAMES, KIERKI_THREE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -156,3 +170,61 @@ def test_totals_stay_in_view_while_entering_tricks(
     assert 0 <= place["board_top"] < place["board_bottom"] <= place["height"], place
     assert page.locator("section.scoreboard .points").all_inner_texts() == ["+1", "−2", "+1"]
     context.close()
+
+
+# -- Kierki's game page: its log and part grid on phones (RULES.md 3.12) --------------------------------
+
+# Inside the log and the part grid: a table wider than its box (which would scroll sideways), and a cell
+# whose content is wider than the cell (a figure spilling over its neighbour).
+KIERKI_TABLES_JS = """() => {
+  const out = [];
+  for (const table of document.querySelectorAll('table.log, table.parts')) {
+    const box = table.closest('.table-wrap');
+    if (box.scrollWidth > box.clientWidth + 1 || table.getBoundingClientRect().right > innerWidth + 1)
+      out.push(`${table.className}: ${table.scrollWidth}px in ${box.clientWidth}px`);
+    for (const cell of table.querySelectorAll('td, th, td span')) {
+      // Not shown: hidden, or a heading kept for screen readers only (a 1 px box, clipped).
+      if (!cell.checkVisibility() || cell.closest('.visually-hidden')) continue;
+      if (getComputedStyle(cell).clipPath !== 'none') continue;
+      if (cell.scrollWidth > cell.clientWidth + 1 && getComputedStyle(cell).display !== 'inline')
+        out.push(`${table.className} ${cell.tagName.toLowerCase()}.${cell.className} `
+          + `"${cell.textContent.trim().slice(0, 30)}"`);
+    }
+  }
+  return out.slice(0, 10);
+}"""
+KIERKI_GAMES = {
+    # 4 players with names of 40 characters, 15 deals, totals of four digits
+    "long-names": lambda server: kierki_game(server, KIERKI_LONG_NAMES, KIERKI_WIDEST, preset="no-fan-tan"),
+    # 3 players, short names, a trump deal being played
+    "three": lambda server: kierki_game(
+        server,
+        KIERKI_NAMES[:3],
+        [facts for facts, _ in KIERKI_THREE[:8]],
+        first="Bartek",
+        then={"number": 9, "trumps": "spades"},
+    ),
+}
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_kierki_log_fits_every_phone(
+    width: int, theme: str, browser: Browser, live_server: LiveServer
+) -> None:
+    context = new_context(
+        browser,
+        {**PHONE, "viewport": {"width": width, "height": 800}, "device_scale_factor": 2},
+        color_scheme=theme,
+    )
+    page = context.new_page()
+    problems = {}
+    for name, make in KIERKI_GAMES.items():
+        page.goto(live_server.origin + make(live_server).path())
+        assert page.locator("table.log tbody tr").count() in (9, 15)
+        found = check_page(page) + page.evaluate(KIERKI_TABLES_JS)
+        if found:
+            problems[name] = found
+        screenshot(page, f"kierki-{name}-{width}-{theme}")
+    context.close()
+    assert problems == {}, "\n".join(f"{name}: {p}" for name, found in problems.items() for p in found)

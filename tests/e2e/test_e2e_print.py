@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from e2e_support import OUTPUT, PHONE, Games, LiveServer, in_ci, new_context
+from e2e_support import (
+    KIERKI_LONG_NAMES,
+    KIERKI_WIDEST,
+    KIERKI_WIDEST_TOTALS,
+    OUTPUT,
+    PHONE,
+    Games,
+    LiveServer,
+    in_ci,
+    kierki_game,
+    new_context,
+)
 from helpers import CONTRACT_LABELS, MIZERKA_DEALS, MIZERKA_NAMES, signed
 
 if TYPE_CHECKING:
@@ -111,3 +122,82 @@ def test_the_printed_page_needs_no_colour(paper: str, printed: dict[str, Path]) 
     assert coloured == 0, f"{coloured} coloured pixels on the {paper} page"
     ink = sum(1 for i in range(0, len(rgb), 3) if rgb[i] < 128)
     assert ink > width * height // 200, "the page is not blank"
+
+
+# -- Kierki: 4 players, 15 deals (`no-fan-tan`), 40-character names, totals of four digits ---------------
+
+
+def figure(value: int) -> str:
+    """A figure as an English page prints it: "+850", "−2,575" (a real minus sign, thousands grouped)."""
+    return f"+{value:,}" if value > 0 else f"\u2212{-value:,}" if value < 0 else "0"
+
+
+@pytest.fixture(scope="module")
+def kierki_printed(browser: Browser, live_server: LiveServer) -> dict[str, Path]:
+    game = kierki_game(live_server, KIERKI_LONG_NAMES, KIERKI_WIDEST, preset="no-fan-tan")
+    folder = OUTPUT / "pdf"
+    folder.mkdir(parents=True, exist_ok=True)
+    context = new_context(browser, PHONE)
+    page = context.new_page()
+    page.goto(live_server.origin + game.path("/scoresheet"))
+    page.emulate_media(media="print")
+    files = {}
+    for paper in PAPER:
+        path = folder / f"kierki-scoresheet-{paper}.pdf"
+        page.pdf(path=str(path), format=paper, print_background=True)
+        files[paper] = path
+    context.close()
+    return files
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_a_kierki_sheet_of_15_deals_prints_on_one_page_whole(
+    paper: str, kierki_printed: dict[str, Path]
+) -> None:
+    path = kierki_printed[paper]
+    info = poppler("pdfinfo", str(path)).decode()
+    assert re.search(r"^Pages:\s+1$", info, re.MULTILINE), info
+    text = " ".join(poppler("pdftotext", str(path), "-").decode().split())
+    assert "Kierki scoresheet" in text and "Final standings" in text
+    assert "\u2026" not in text, "something is shortened on the sheet"
+    for name in KIERKI_LONG_NAMES:
+        assert name in text, f"{name!r} is not whole on the {paper} sheet"
+    # Every running total and the sum of the running totals after each deal (−2,600 after deal 7, 0 at
+    # the end), in the widest figures a 4-player game has.
+    running = [0, 0, 0, 0]
+    lines = [
+        " ".join(line.split())
+        for line in poppler("pdftotext", "-layout", str(path), "-").decode().splitlines()
+    ]
+    for number, facts in enumerate(KIERKI_WIDEST, start=1):
+        if "trumps" in facts:
+            running = [total + 25 * tricks for total, tricks in zip(running, facts["tricks"], strict=True)]
+        else:
+            running[3] = {1: -260, 2: -520, 3: -760, 4: -1000, 5: -1150, 6: -1300, 7: -2600}[number]
+        # The row's first line: its number, the dealer's mark (the names are long), the contract, the figures.
+        row = [line for line in lines if re.match(rf"{number} (GF|GB|AL|Wo) ", line)]
+        assert row, f"deal {number} is not on the {paper} sheet"
+        shown = row[0].split()
+        assert all(figure(total) in shown for total in running), (number, shown)
+        assert shown[-1] == figure(sum(running)), (number, shown)
+    assert tuple(running) == KIERKI_WIDEST_TOTALS
+    assert "Σ 1–7" in text and figure(-2600) in text
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_the_kierki_sheet_keeps_inside_the_printable_area_in_black_and_white(
+    paper: str, kierki_printed: dict[str, Path]
+) -> None:
+    dpi = 100
+    ppm = poppler("pdftoppm", "-r", str(dpi), "-singlefile", str(kierki_printed[paper]))
+    width, height, rgb = _pixels(ppm)
+    margin = round(10 / 25.4 * dpi)  # @page margin: 10 mm
+    inked = [x for y in range(height) for x in range(width) if rgb[(y * width + x) * 3] < 110]
+    assert max(inked) < width - margin + 2, f"ink past the printable area: column {max(inked)} of {width}"
+    assert min(inked) > margin - 2, f"ink past the printable area: column {min(inked)}"
+    coloured = sum(
+        1
+        for i in range(0, len(rgb), 3)
+        if max(rgb[i], rgb[i + 1], rgb[i + 2]) - min(rgb[i], rgb[i + 1], rgb[i + 2]) > 24
+    )
+    assert coloured == 0, f"{coloured} coloured pixels on the {paper} page"

@@ -11,6 +11,7 @@ from flask_babel import gettext
 
 from ...messages import term
 from ...rules import N_, DealState, GameSetup, Ruleset, graphemes
+from ...rules.kierki import SUIT_LABELS, TRUMPS, Kierki
 from ...services import Snapshot
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
@@ -65,9 +66,48 @@ class DealRow:
     """No result yet (a complete Kierki deal may count no tricks)."""
     bidding_order: tuple[int, ...] = ()
     """Seats in the order they bid (the dealer last); empty in a deal without bids."""
+    dealer_seat: int = 0
+    suit: str | None = None
+    """A Kierki trump deal's suit named, as its symbol (♠)."""
+    suit_name: str = ""
+    took: tuple[tuple[str, ...], ...] | None = None
+    """A complete Kierki deal: what each seat took, as the table entered it ("2 ♥", "K♥")."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
+
+    @property
+    def totals_sum(self) -> int | None:
+        """The running totals added up: Kierki's check (−2600 after its negative part, 0 at the end)."""
+        return None if self.totals is None else sum(self.totals)
+
+
+@dataclass(frozen=True)
+class PartColumn:
+    """A column of Kierki's part grid: a deal, the negative part's subtotal, or the total."""
+
+    kind: str
+    """"deal", "subtotal" or "total"."""
+    number: int = 0
+    contract: str = ""
+    mark: str = ""
+    """The heading's short text: the contract's mark, a trump deal's suit."""
+    title: str = ""
+    """The heading in words: the contract, a trump deal's suit and chooser."""
+    dealer: str = ""
+    dealer_seat: int = 0
+    chooser: int | None = None
+    """The seat naming trumps on a trump deal."""
+    negative: bool = False
+
+
+@dataclass(frozen=True)
+class PartBox:
+    """A player's box of the part grid: a score, "…" while the deal is played, empty while to come."""
+
+    column: PartColumn
+    score: int | None
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,6 +164,41 @@ class GameView:
     schedule: tuple[Turn, ...] = ()
     """Every deal as the setup fixes it (dealer, chooser, roles), for the offline entry's
     server-drawn parts (templates/web/_offline_templates.html)."""
+    parts: tuple[PartColumn, ...] = ()
+    """Kierki's part grid's columns (empty for the other games): every deal in its order, the
+    subtotal after the negative part, the total."""
+
+    @property
+    def kierki(self) -> bool:
+        """A game in parts, summed to zero (Kierki): its own grid and the log's sum of the totals."""
+        return bool(self.parts)
+
+    @property
+    def upcoming(self) -> list[PartColumn]:
+        """Kierki's deals still to come, with their dealer and contract (fixed from the start)."""
+        return [column for column in self.parts if column.kind == "deal" and column.number > len(self.deals)]
+
+    def part_grid(self) -> list[tuple[Seat, list[PartBox]]]:
+        """Kierki's part grid: per player, a box per column of ``parts``."""
+        negative = [column.number for column in self.parts if column.negative]
+        done = [row for row in self.deals if not row.pending]
+        closed = self.deal(negative[-1]) if len(self.deals) >= negative[-1] else None
+        rows = []
+        for seat in self.seats:
+            boxes = []
+            for column in self.parts:
+                if column.kind == "total":
+                    boxes.append(PartBox(column, seat.total if done else None))
+                elif column.kind == "subtotal":
+                    subtotal = closed.totals[seat.seat] if closed and closed.totals else None
+                    boxes.append(PartBox(column, subtotal))
+                elif column.number <= len(self.deals):
+                    row = self.deal(column.number)
+                    boxes.append(PartBox(column, row.scores[seat.seat] if row.scores else None, row.pending))
+                else:
+                    boxes.append(PartBox(column, None))
+            rows.append((seat, boxes))
+        return rows
 
     @functools.cached_property
     def bidding(self) -> bool:
@@ -236,6 +311,102 @@ class GameView:
         ]
 
 
+#: A Kierki deal's counts as the log says them, short (API.md K4's fields).
+COUNT_WORDS = (
+    # NOTE "tr" is short for "tricks": the tricks a player took in a deal.
+    ("tricks", N_("%(tricks)s tr")),
+    ("hearts", "%(tricks)s ♥"),
+    # NOTE The queens a player took in a Kierki deal, short ("1 Q"): a letter for the queen.
+    ("queens", N_("%(tricks)s Q")),
+    # NOTE The kings and jacks a player took in a Kierki deal, short ("2 K/J"): a letter for each.
+    ("kings_jacks", N_("%(tricks)s K/J")),
+)
+#: The cards and tricks one player takes in a Kierki deal, as the log marks their taker.
+TAKER_WORDS = (
+    # NOTE The mark, in a Kierki deal's log, of the player who took the king of hearts.
+    ("king_of_hearts", N_("K♥")),
+    # NOTE The mark, in a Kierki deal's log, of the player who took the seventh trick: keep it short.
+    ("seventh_trick", N_("7th")),
+    # NOTE The mark, in a Kierki deal's log, of the player who took the last trick: keep it short.
+    ("last_trick", N_("last")),
+)
+# NOTE The marks, in the log of Kierki's Fan Tan, of the first and the second player out of cards.
+PLACE_WORDS = (N_("1st out"), N_("2nd out"))
+
+
+def taken(deal: DealState, seats: int) -> tuple[tuple[str, ...], ...] | None:
+    """What each seat took in a complete Kierki deal, in the order the table enters it."""
+    if deal.pending:
+        return None
+    took: list[list[str]] = [[] for _ in range(seats)]
+    for name, words in COUNT_WORDS:
+        counts = getattr(deal, name)
+        for seat, count in enumerate(counts or ()):
+            took[seat].append(gettext(words, tricks=count))
+    for name, word in TAKER_WORDS:
+        seat = getattr(deal, name)
+        if seat is not None:
+            took[seat].append(gettext(word))
+    for place, seat in enumerate(deal.places or ()):
+        took[seat].append(gettext(PLACE_WORDS[place]))
+    return tuple(tuple(items) for items in took)
+
+
+#: Kierki's contracts as the part grid heads their columns (the trump deals by their suit).
+KIERKI_MARKS = {
+    # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No tricks.
+    "no-tricks": N_("Tr"),
+    "no-hearts": "♥",
+    # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No queens.
+    "no-queens": N_("Q"),
+    # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No kings or jacks.
+    "no-kings-jacks": N_("KJ"),
+    "no-king-of-hearts": TAKER_WORDS[0][1],
+    # NOTE A Kierki contract's mark atop a narrow column (two or three characters): No seventh or last trick.
+    "no-seventh-last": N_("7/L"),
+    # NOTE A Kierki contract's mark atop a narrow column (two or three letters): the Robber.
+    "robber": N_("Rob"),
+    # NOTE A Kierki contract's mark atop a narrow column (two or three letters): the Fan Tan.
+    "fan-tan": N_("FT"),
+}
+
+
+def part_columns(ruleset: Kierki, setup: GameSetup, deals: Sequence[DealState]) -> tuple[PartColumn, ...]:
+    """Kierki's part grid's columns: each deal in the preset's order, the subtotal after the negative
+    part, the total. A trump deal is headed by its suit once named, and its chooser."""
+    names, negative = setup.players, ruleset.negative_part(setup)
+    columns = []
+    for slot in ruleset.schedule(setup):
+        contract = slot.contract or ""
+        label = term(ruleset.contract_label(contract))
+        mark, title = KIERKI_MARKS.get(contract, ""), label
+        if contract == TRUMPS:
+            suit = deals[slot.number - 1].trumps if slot.number <= len(deals) else None
+            mark = SUIT_MARKS[suit] if suit else ""
+            title = f"{label} {mark} · {names[slot.dealer]}" if suit else f"{label} · {names[slot.dealer]}"
+        else:
+            mark = gettext(mark)
+        columns.append(
+            PartColumn(
+                "deal",
+                slot.number,
+                contract,
+                mark,
+                title,
+                names[slot.dealer],
+                slot.dealer,
+                slot.chooser,
+                slot.number <= negative,
+            )
+        )
+        if slot.number == negative:
+            # NOTE The part grid's column of each player's points in Kierki's negative part (deals 1-7).
+            title = gettext("Negative part: deals 1–%(last)s", last=negative)
+            columns.append(PartColumn("subtotal", mark=f"Σ 1–{negative}", title=title))
+    columns.append(PartColumn("total", title=gettext("Total")))
+    return tuple(columns)
+
+
 def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
     return DealRow(
@@ -253,6 +424,10 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         totals=deal.totals,
         pending=deal.pending,
         bidding_order=ruleset.bidding_order(setup, deal.number),
+        dealer_seat=deal.dealer,
+        suit=SUIT_MARKS[deal.trumps] if deal.trumps else None,
+        suit_name=term(SUIT_LABELS[deal.trumps]) if deal.trumps else "",
+        took=taken(deal, len(names)) if isinstance(ruleset, Kierki) else None,
     )
 
 
@@ -382,6 +557,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         played_on=loaded.played_on,
         note=loaded.note,
         schedule=schedule,
+        parts=part_columns(ruleset, setup, state.deals) if isinstance(ruleset, Kierki) else (),
     )
 
 
@@ -402,6 +578,7 @@ CONTRACT_MARKS = {
     "misere": N_("Mis"),
 }
 SUITS = frozenset(("clubs", "diamonds", "hearts", "spades"))
+SUIT_MARKS = {suit: CONTRACT_MARKS[suit] for suit in SUITS}
 
 
 def contract_mark(contract_id: str) -> str:
