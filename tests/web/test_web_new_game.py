@@ -296,9 +296,12 @@ def test_the_misere_s_scorings_are_offered_with_what_each_changes(client: FlaskC
 
     choices = offered(page(client, "/games/new?game=misere"), "scoring")
     assert choices == [(preset.id, preset.label, preset.summary) for preset in PRESETS]
-    assert "checked" in parse_html(page(client, "/games/new?game=misere")).find(
-        "input", name="scoring", value="standard"
-    ).attrs
+    assert (
+        "checked"
+        in parse_html(page(client, "/games/new?game=misere"))
+        .find("input", name="scoring", value="standard")
+        .attrs
+    )
 
 
 def test_the_misere_s_scoring_is_said_in_the_table_s_language(client: FlaskClient) -> None:
@@ -316,7 +319,11 @@ def test_kierki_offers_four_seats_its_presets_and_every_first_dealer(client: Fla
     doc = parse_html(html)
     form = doc.find("form", method="post")
     assert form.attrs["action"] == "/games/new?game=kierki"
-    assert [link.text for link in doc.find("nav", cls="tabs").find_all("a")] == ["Mizerka", "Misère", "Kierki"]
+    assert [link.text for link in doc.find("nav", cls="tabs").find_all("a")] == [
+        "Mizerka",
+        "Misère",
+        "Kierki",
+    ]
     seats = [form.find("input", name=f"players-{seat}") for seat in range(4)]
     assert ["required" in seat.attrs for seat in seats] == [True, True, True, False]
     assert "3 or 4 players: for 3, leave seat 4 empty." in text_of(html)
@@ -359,9 +366,7 @@ def test_the_short_game_with_three_players_is_refused_at_its_field(app: Flask, c
     response = post_new_game_of(client, "kierki", ["Ala", "Bartek", "Celina"], preset="short")
     assert response.status_code == 422
     doc = parse_html(response.get_data(as_text=True))
-    assert doc.find(id="error-options").text == (
-        "Short (4 players) is for 4 players only (this game has 3)."
-    )
+    assert doc.find(id="error-options").text == ("Short (4 players) is for 4 players only (this game has 3).")
     assert "checked" in doc.find("input", name="preset", value="short").attrs
     assert [doc.find("input", name=f"players-{seat}").attrs.get("value") for seat in range(3)] == [
         "Ala",
