@@ -335,8 +335,8 @@ def scoresheet(game_id: str) -> str:
 
 @bp.get("/rules")
 def rules() -> str:
-    """How each game is played and scored, at a glance: every game of the engine, scored on the
-    pages or not yet (a Kierki game is watched here and scored through the API), in prose."""
+    """How each game is played and scored, at a glance: every game the engine plays, whether the
+    pages score it yet or not (Kierki's rules hold before its table pages come)."""
     return render_template("web/rules.html")
 
 
