@@ -71,8 +71,11 @@ def _free_port() -> int:
 
 
 @contextmanager
-def running_server(instance: Path, **settings: str) -> Iterator[LiveServer]:
-    """The server a person runs (``make run``: ``scorekeeper serve``), on a free port and a fresh SQLite."""
+def running_server(instance: Path, *, before: str = "", **settings: str) -> Iterator[LiveServer]:
+    """The server a person runs (``make run``: ``scorekeeper serve``), on a free port and a fresh SQLite.
+
+    ``before``: Python run in the server's process before it starts (a test's change to the app).
+    """
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     # The browser tests make games through the API far faster than people do: no rate limit here,
@@ -87,7 +90,7 @@ def running_server(instance: Path, **settings: str) -> Iterator[LiveServer]:
         **settings,
     )
     log_path = instance / "server.log"
-    command = [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve"]
+    command = [sys.executable, "-c", f"{before}\nfrom scorekeeper.cli import main; main()", "serve"]
     with log_path.open("wb") as log:
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"

@@ -5,11 +5,24 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale, gettext
 
 from scorekeeper.rules import TRICKS_PER_DEAL, get_ruleset
+from scorekeeper.rules.kierki import (
+    FAN_TAN,
+    KIERKI,
+    NEGATIVE_DEALS,
+    ROBBER,
+    TRICKS_BY_PLAYERS,
+    TRUMPS,
+    deal_amount,
+)
+from scorekeeper.rules.kierki import PRESETS as KIERKI_PRESETS
 from scorekeeper.rules.misere import CONTRACTS as MISERE_DEALS
 from scorekeeper.rules.misere import STANDARD, VARIANT, Misere, bid_score, trick_score
 from scorekeeper.rules.mizerka import DEALER, FOREHAND, MIDDLEHAND, deal_score, quota
@@ -19,10 +32,12 @@ pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 LANGUAGES = ("en", "pl", "it")
 TRANSLATED = ("pl", "it")
-SECTIONS = ("mizerka", "misere")
+SECTIONS = ("mizerka", "misere", "kierki")
 
-#: A figure as the page writes it: an optional sign (typographic minus or plus) and digits.
-FIGURE = re.compile(r"[+−-]?\d+")
+#: A figure as the page writes it: an optional sign (typographic minus or plus) and digits, the
+#: thousands grouped as Babel groups them in the page's language (2,600; 2 600; 2.600; the page's
+#: no-break space is a space once the text is read).
+FIGURE = re.compile(r"[+−-]?\d{1,3}(?:[,. ]\d{3})+(?!\d)|[+−-]?\d+")
 
 #: Each language's own game terms (docs/glossary.md), found in the rules article, any case.
 TERMS = {
@@ -109,8 +124,23 @@ def rules_article(client: FlaskClient, language: str) -> tuple[Node, Node]:
 
 
 def figures(text: str) -> list[str]:
-    """The figures of a text in order, a hyphen read as the minus sign."""
-    return [figure.replace("-", "−") for figure in FIGURE.findall(text)]
+    """The figures of a text in order, a hyphen read as the minus sign, without thousands separators."""
+    return [re.sub(r"[,. ]", "", figure.replace("-", "−")) for figure in FIGURE.findall(text)]
+
+
+def own_text(node: Node, language: str) -> str:
+    """The text of ``node`` in ``language``: a word marked as another language's (``lang``) left out."""
+    parts: list[str] = []
+
+    def walk(parent: Node) -> None:
+        for child in parent.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.attrs.get("lang") in (None, language):
+                walk(child)
+
+    walk(node)
+    return " ".join("".join(parts).split())
 
 
 def table_figures(table: Node) -> list[list[list[str]]]:
@@ -150,7 +180,8 @@ def test_the_page_is_in_the_chosen_language(client: FlaskClient, language: str) 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_no_word_of_another_language_is_left(client: FlaskClient, language: str) -> None:
     _, article = rules_article(client, language)
-    leaks = [word for word in FOREIGN[language] if has_words(article.text, word)]
+    text = own_text(article, language)
+    leaks = [word for word in FOREIGN[language] if has_words(text, word)]
     assert not leaks, f"{language}: {leaks} on the page"
 
 
@@ -165,7 +196,7 @@ def test_the_misere_deals_come_in_the_rules_order(client: FlaskClient, language:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_structure_links_and_screen_readers_rely_on(client: FlaskClient, language: str) -> None:
     _, article = rules_article(client, language)
-    # The game page links to /rules#mizerka and /rules#misere.
+    # The game page links to /rules#mizerka, /rules#misere and /rules#kierki.
     for section_id in SECTIONS:
         section = article.find("section", id=section_id)
         heading = section.find("h2", id=section.attrs["aria-labelledby"] or "")
@@ -174,7 +205,7 @@ def test_the_structure_links_and_screen_readers_rely_on(client: FlaskClient, lan
     assert levels[0] == 1 and levels.count(1) == 1
     assert all(after <= before + 1 for before, after in itertools.pairwise(levels)), levels
     tables = article.find_all("table")
-    assert len(tables) == 2
+    assert len(tables) == 3
     for table in tables:
         assert all(cell.attrs.get("scope") == "col" for cell in table.find("thead").find_all("th"))
         assert all(cell.attrs.get("scope") == "row" for cell in table.find("tbody").find_all("th"))
@@ -185,7 +216,7 @@ def test_the_structure_links_and_screen_readers_rely_on(client: FlaskClient, lan
 
 def test_the_english_figures_are_the_rules_engine_s(client: FlaskClient) -> None:
     _, article = rules_article(client, "en")
-    mizerka, misere = (article.find("section", id=section_id) for section_id in SECTIONS)
+    mizerka, misere = (article.find("section", id=section_id) for section_id in ("mizerka", "misere"))
 
     for section, ruleset_id in ((mizerka, "mizerka"), (misere, "misere")):
         ruleset = get_ruleset(ruleset_id)
@@ -233,7 +264,7 @@ def test_the_english_figures_are_the_rules_engine_s(client: FlaskClient) -> None
 def test_the_worked_examples_are_what_the_app_computes(client: FlaskClient, language: str) -> None:
     """RULES.md's examples: Mizerka deal 1 (C deals, A chooses Hearts), Misère deal 1 (P deals)."""
     _, article = rules_article(client, language)
-    mizerka, misere = (article.find("section", id=section_id) for section_id in SECTIONS)
+    mizerka, misere = (article.find("section", id=section_id) for section_id in ("mizerka", "misere"))
 
     expected: list[str] = []
     total = 0
@@ -269,3 +300,133 @@ def test_the_translations_show_the_english_figures(client: FlaskClient, language
         ours, theirs = english.find("section", id=section_id), translated.find("section", id=section_id)
         assert table_figures(theirs.find("table")) == table_figures(ours.find("table")), section_id
         assert prose_figures(theirs) == prose_figures(ours), section_id
+
+
+# -- Kierki ------------------------------------------------------------------------------------------
+
+#: Kierki's words in each language (docs/glossary.md), found in its section, any case.
+KIERKI_TERMS = {
+    "en": (
+        "negative part", "positive part", "two of clubs", "clockwise", "dealer", "names trumps", "No tricks",
+        "No hearts", "No queens", "No kings or jacks", "No king of hearts", "No seventh or last trick",
+        "Robber", "Trumps", "Fan Tan", "Short (4 players)", "adds up to 0", "scoresheet",
+    ),
+    "pl": (
+        "rozgrywka", "odgrywka", "dwójkę trefl", "osoba rozdająca", "wybiera atu", "bez lew", "bez kierów",
+        "bez dam", "bez panów", "bez króla kier", "siódma i ostatnia", "rozbójnik", "loteryjka", "atu",
+        "kierki krótkie", "lew", "rozdań", "zapis", "ex aequo",
+    ),
+    "it": (
+        "parte negativa", "parte positiva", "due di fiori", "senso orario", "mazziere", "sceglie la briscola",
+        "Niente prese", "Niente cuori", "Niente donne", "Niente re né fanti", "Niente re di cuori",
+        "Niente settima né ultima presa", "Brigante", "Lotteria", "Corta (4 giocatori)", "prese",
+        "smazzate", "foglio dei punti", "a pari merito",
+    ),
+}  # fmt: skip
+
+#: The Polish names English and Italian give beside their own (marked ``lang="pl"``).
+POLISH_NAMES = (
+    "rozgrywka", "odgrywka", "atu", "bez lew", "bez kierów", "bez dam", "bez panów", "bez króla kier",
+    "siódma i ostatnia", "rozbójnik", "loteryjka",
+)  # fmt: skip
+
+
+def kierki_section(client: FlaskClient, language: str) -> Node:
+    return rules_article(client, language)[1].find("section", id="kierki")
+
+
+def said(app: Flask, language: str, message: str) -> str:
+    """``message`` (a message id of the app) as the app says it in ``language``."""
+    with app.test_request_context(), force_locale(language):
+        return gettext(message)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_kierki_is_explained_in_the_table_s_words(client: FlaskClient, language: str) -> None:
+    section = kierki_section(client, language)
+    text = own_text(section, language)
+    missing = [term for term in KIERKI_TERMS[language] if not has_words(text, term)]
+    assert not missing, f"{language}: {missing} are not in the Kierki section"
+    if language != "pl":
+        polish = " ".join(node.text for node in section.iter() if node.attrs.get("lang") == "pl")
+        assert [name for name in POLISH_NAMES if not has_words(polish, name)] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_kierki_s_deals_are_the_app_s_in_the_standard_order(
+    app: Flask, client: FlaskClient, language: str
+) -> None:
+    items = kierki_section(client, language).find("ol", cls="deals").find_all("li")
+    named = [item.find("strong").text for item in items]
+    order = list(dict.fromkeys(KIERKI_PRESETS[0].order(4)))
+    assert named == [said(app, language, KIERKI.contract(contract).label) for contract in order]
+
+
+def test_kierki_s_points_are_the_rules_engine_s(client: FlaskClient) -> None:
+    """Every value of RULES.md 3.6: the full game with 4 players and with 3, and the short game."""
+    table = kierki_section(client, "en").find("table")
+    columns = [
+        KIERKI_PRESETS[0].values_for(4),
+        KIERKI_PRESETS[0].values_for(3),
+        next(preset for preset in KIERKI_PRESETS if preset.id == "short").values_for(4),
+    ]
+    assert all(
+        preset.values_for(count) == columns[count == 3] for preset in KIERKI_PRESETS[1:3] for count in (4, 3)
+    )
+
+    def row(value: Any) -> list[list[str]]:
+        return [[signed(value(values))] if value(values) else [] for values in columns]
+
+    assert table_figures(table) == [
+        row(lambda values: -values.trick),
+        row(lambda values: -values.heart),
+        row(lambda values: -values.queen),
+        row(lambda values: -values.king_jack),
+        row(lambda values: -values.king_of_hearts),
+        row(lambda values: -values.seventh_last),
+        row(lambda values: values.trump_trick),
+        row(lambda values: values.fan_tan[0]),
+        row(lambda values: values.fan_tan[1]),
+    ]
+
+
+def test_kierki_s_values_in_polish(client: FlaskClient) -> None:
+    """As a Polish table reads them: the robber, the Fan Tan, the king of hearts and the two tricks."""
+    section = kierki_section(client, "pl")
+    rows = {row.find("th").text: [cell.text for cell in row.find_all("td")] for row in section.find_all("tr")}
+    assert rows["króla kier"] == ["−150", "−140", "−16"]
+    assert rows["siódmą lewę, ostatnią lewę (każdą)"] == ["−75", "−70", "−9"]
+    assert rows["lewę w odgrywce"] == ["+25", "+25", "+10"]
+    assert rows["loteryjkę: pierwsze miejsce"] == ["+800", "+790", "–"]
+    assert "Rozbójnik" in section.find("ol", cls="deals").text
+    assert "Loteryjka" in section.find("ol", cls="deals").text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_kierki_s_house_rules_have_the_engine_s_deals(app: Flask, client: FlaskClient, language: str) -> None:
+    items = kierki_section(client, language).find("ul", cls="presets").find_all("li")
+    assert len(items) == len(KIERKI_PRESETS)
+    for item, preset in zip(items, KIERKI_PRESETS, strict=True):
+        # The preset's name as the form offers it (the Polish page says "for 4 people" in its own words).
+        assert said(app, language, preset.label).startswith(item.find("strong").text)
+        deals = {str(len(preset.order(count))) for count in KIERKI.seat_counts if preset.plays_with(count)}
+        assert deals <= set(figures(item.text)), (preset.id, item.text)
+
+
+def test_kierki_adds_up_to_zero_as_the_page_says(client: FlaskClient) -> None:
+    """RULES.md 3.7: each part's worth, for every preset and player count, from the engine's amounts."""
+    prose = prose_figures(kierki_section(client, "en"))
+    for preset in KIERKI_PRESETS:
+        for count in KIERKI.seat_counts:
+            if not preset.plays_with(count):
+                continue
+            values, tricks = preset.values_for(count), TRICKS_BY_PLAYERS[count]
+            amounts = [deal_amount(values, tricks, contract) for contract in preset.order(count)]
+            negative = sum(amount for amount in amounts if amount < 0)
+            assert sum(amounts) == 0, (preset.id, count)
+            if preset.id in ("standard", "short"):
+                assert {signed(negative), signed(-negative)} <= prose, (preset.id, count)
+    standard = KIERKI_PRESETS[0].values_for(4)
+    parts = [-deal_amount(standard, 13, contract) for contract in (*NEGATIVE_DEALS, ROBBER)]
+    parts += [deal_amount(standard, 13, TRUMPS) * 4, deal_amount(standard, 13, FAN_TAN)]
+    assert {str(part) for part in parts} <= prose

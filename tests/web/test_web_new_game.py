@@ -264,3 +264,152 @@ def test_emoji_names_through_the_api(client: FlaskClient) -> None:
     export = client.get(f"/api/v1/games/{body['id']}/export").get_json()
     imported = client.post("/api/v1/games/import", json=export)
     assert imported.status_code == 201 and imported.get_json()["players"] == names
+
+
+# -- house rules: each choice with what it changes; Kierki's 3 or 4 players ---------------------------
+
+KIERKI_TABLE = ("mizerka", "misere", "kierki")
+
+
+@pytest.fixture
+def kierki_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kierki on the new-game form, as it will be once its table pages land (it joins TABLE_GAMES)."""
+    from scorekeeper.web.games import routes
+
+    monkeypatch.setattr(routes, "TABLE_GAMES", KIERKI_TABLE)
+
+
+def offered(html: str, option: str) -> list[tuple[str, str, str]]:
+    """The choices of a house-rules option: (value, label, summary) in the page's order."""
+    form = parse_html(html).find("form", method="post")
+    choices = []
+    for radio in form.find_all("input", type="radio", name=option):
+        label = radio.parent
+        summary = label.find("small", cls="summary")
+        text = label.text.removesuffix(summary.text if summary else "").strip()
+        choices.append((radio.attrs["value"] or "", text, summary.text if summary else ""))
+    return choices
+
+
+def test_the_misere_s_scorings_are_offered_with_what_each_changes(client: FlaskClient) -> None:
+    from scorekeeper.rules.misere import PRESETS
+
+    choices = offered(page(client, "/games/new?game=misere"), "scoring")
+    assert choices == [(preset.id, preset.label, preset.summary) for preset in PRESETS]
+    assert (
+        "checked"
+        in parse_html(page(client, "/games/new?game=misere"))
+        .find("input", name="scoring", value="standard")
+        .attrs
+    )
+
+
+def test_the_misere_s_scoring_is_said_in_the_table_s_language(client: FlaskClient) -> None:
+    client.get("/language/pl?next=/")
+    choices = offered(page(client, "/games/new?game=misere"), "scoring")
+    assert [label for _, label, _ in choices] == ["Zwykła", "Wariant"]
+    assert choices[1][2].startswith("Deklaracja ugrana: 10 plus deklaracja")
+
+
+@pytest.mark.usefixtures("kierki_offered")
+def test_kierki_offers_four_seats_its_presets_and_every_first_dealer(client: FlaskClient) -> None:
+    from scorekeeper.rules.kierki import PRESETS
+
+    html = page(client, "/games/new?game=kierki")
+    doc = parse_html(html)
+    form = doc.find("form", method="post")
+    assert form.attrs["action"] == "/games/new?game=kierki"
+    assert [link.text for link in doc.find("nav", cls="tabs").find_all("a")] == [
+        "Mizerka",
+        "Misère",
+        "Kierki",
+    ]
+    seats = [form.find("input", name=f"players-{seat}") for seat in range(4)]
+    assert ["required" in seat.attrs for seat in seats] == [True, True, True, False]
+    assert "3 or 4 players: for 3, leave seat 4 empty." in text_of(html)
+    radios = [node.attrs["value"] for node in form.find_all("input", type="radio", name="first_dealer")]
+    assert radios == ["random", "0", "1", "2", "3"]
+    assert offered(html, "preset") == [(preset.id, preset.label, preset.summary) for preset in PRESETS]
+    assert "checked" in form.find("input", name="preset", value="standard").attrs
+
+
+@pytest.mark.usefixtures("kierki_offered")
+@pytest.mark.parametrize(
+    ("names", "preset", "first_dealer", "deals"),
+    [
+        (["Ala", "Bartek", "Celina"], "no-robber", "2", 9),
+        (["Ala", "Bartek", "Celina", "Darek"], "short", "3", 8),
+        (["Ala", "Bartek", "Celina", ""], "no-fan-tan", "0", 13),
+    ],
+    ids=["3-players", "4-players", "3-players-seat-4-empty"],
+)
+def test_a_kierki_game_is_created_with_its_players_and_preset(
+    app: Flask, client: FlaskClient, names: list[str], preset: str, first_dealer: str, deals: int
+) -> None:
+    from scorekeeper import services
+
+    game_id = start_game(client, names, first_dealer=first_dealer, game="kierki", preset=preset)
+    with app.app_context():
+        game = services.get_game(game_id)
+        db.session.remove()
+    players = tuple(name for name in names if name)
+    assert game.setup.ruleset == "kierki"
+    assert game.setup.players == players
+    assert game.setup.options_dict == {"preset": preset}
+    assert game.setup.first_dealer == int(first_dealer)
+    assert game.state.deal_count == deals
+
+
+@pytest.mark.usefixtures("kierki_offered")
+def test_the_short_game_with_three_players_is_refused_at_its_field(app: Flask, client: FlaskClient) -> None:
+    before = db_snapshot(app)
+    response = post_new_game_of(client, "kierki", ["Ala", "Bartek", "Celina"], preset="short")
+    assert response.status_code == 422
+    doc = parse_html(response.get_data(as_text=True))
+    assert doc.find(id="error-options").text == ("Short (4 players) is for 4 players only (this game has 3).")
+    assert "checked" in doc.find("input", name="preset", value="short").attrs
+    assert [doc.find("input", name=f"players-{seat}").attrs.get("value") for seat in range(3)] == [
+        "Ala",
+        "Bartek",
+        "Celina",
+    ]
+    assert game_count(app) == 0
+    assert db_snapshot(app) == before
+
+
+@pytest.mark.usefixtures("kierki_offered")
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["Ala", "Bartek", "", ""], "Every player needs a name."),
+        (["Ala", "", "Celina", "Darek"], "Every player needs a name."),
+    ],
+    ids=["two-names", "a-gap"],
+)
+def test_kierki_needs_three_or_four_names_in_a_row(
+    app: Flask, client: FlaskClient, names: list[str], message: str
+) -> None:
+    response = post_new_game_of(client, "kierki", names)
+    assert response.status_code == 422
+    assert parse_html(response.get_data(as_text=True)).find(id="error-players").text == message
+    assert game_count(app) == 0
+
+
+@pytest.mark.usefixtures("kierki_offered")
+def test_the_empty_fourth_seat_cannot_deal_first(app: Flask, client: FlaskClient) -> None:
+    response = post_new_game_of(client, "kierki", ["Ala", "Bartek", "Celina"], first_dealer="3")
+    assert response.status_code == 422
+    assert "Seat 4 is empty: choose a player's seat, or a draw." in text_of(response.get_data(as_text=True))
+    assert game_count(app) == 0
+
+
+def post_new_game_of(
+    client: FlaskClient, game: str, names: list[str], first_dealer: str = "0", **extra: Any
+) -> Any:
+    data: dict[str, Any] = {
+        "csrf_token": csrf_from(page(client, f"/games/new?game={game}")),
+        "first_dealer": first_dealer,
+        **extra,
+    }
+    data.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    return client.post(f"/games/new?game={game}", data=data)

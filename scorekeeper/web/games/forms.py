@@ -125,14 +125,21 @@ class NewGameForm(FlaskForm):
             SelectChoice("random", gettext("Draw at random")),
             *(
                 SelectChoice(str(seat), gettext("Seat %(seat)d deals", seat=seat + 1))
-                for seat in range(ruleset.player_count)
+                for seat in range(max(ruleset.seat_counts))
             ),
         ]
 
+    def names(self) -> list[str]:
+        """The names in seat order: a seat for each of the most players the game takes, the empty
+        last seats left out down to the fewest (Kierki: a fourth name, or none for 3 players)."""
+        names = [entry.data or "" for entry in self.players.entries[: max(self.ruleset.seat_counts)]]
+        while len(names) > min(self.ruleset.seat_counts) and not names[-1].strip():
+            names.pop()
+        return names
+
     def validate_players(self, field: Any) -> None:
         """The names of the game's seats, as the engine checks a game's players (in its words)."""
-        names = [entry.data or "" for entry in field.entries[: self.ruleset.player_count]]
-        AskTheEngine(self.ruleset.validate_players)(self, _Value(names))
+        AskTheEngine(self.ruleset.validate_players)(self, _Value(self.names()))
 
 
 class DeclareForm(FlaskForm):

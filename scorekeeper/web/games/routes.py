@@ -27,7 +27,7 @@ from ...extensions import limit_game_creation
 from ...i18n import current_language
 from ...messages import say, shown
 from ...models import today
-from ...rules import RULESETS, Refusal, get_ruleset
+from ...rules import N_, RULESETS, Refusal, RuleError, get_ruleset
 from ...services import Snapshot
 from .. import bp
 from ..loading import Redraw, load_game, require_editor
@@ -108,14 +108,22 @@ def new_game() -> Any:
     if request.method == "POST" and not submitted:
         error = refusal_of(form)  # the engine's word on the names, from the form's validator
     if submitted:
-        names = [entry.data or "" for entry in form.players.entries[: ruleset.player_count]]
+        names = form.names()
         choice = form.first_dealer.data or "random"
+        seat = None if choice == "random" else number_or_raw(choice)
         first_dealer: object = None
-        if choice != "random":
-            seat = number_or_raw(choice)
+        if seat is not None:
             first_dealer = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else choice
         options = {spec.id: request.form.get(spec.id, spec.default) for spec in ruleset.options}
         try:
+            if isinstance(seat, int) and len(names) <= seat < max(ruleset.seat_counts):
+                # A seat left empty for a smaller table (Kierki's fourth, with 3 players).
+                raise RuleError(
+                    "unknown_player",
+                    N_("Seat %(number)d is empty: choose a player's seat, or a draw."),
+                    "first_dealer",
+                    {"number": seat + 1},
+                )
             game, _key = services.create_game(
                 ruleset.id,
                 names,
@@ -327,10 +335,9 @@ def scoresheet(game_id: str) -> str:
 
 @bp.get("/rules")
 def rules() -> str:
-    """How each game is played and scored, at a glance."""
-    return render_template(
-        "web/rules.html", rulesets={ruleset_id: RULESETS[ruleset_id] for ruleset_id in TABLE_GAMES}
-    )
+    """How each game is played and scored, at a glance: every game the engine plays, whether the
+    pages score it yet or not (Kierki's rules hold before its table pages come)."""
+    return render_template("web/rules.html")
 
 
 @bp.get("/healthz")
