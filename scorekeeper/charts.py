@@ -55,6 +55,11 @@ def signed(value: int | Decimal) -> str:
     return ("+" if value > 0 else "−") + _number(magnitude)
 
 
+def number(value: int | Decimal) -> str:
+    """A count or an average as the request's language writes it ("2.3", "2,3")."""
+    return _number(value)
+
+
 def _number(value: int | Decimal) -> str:
     locale = get_locale() if has_request_context() else None
     if locale is None or (value < 1000 and isinstance(value, int)):

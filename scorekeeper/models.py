@@ -246,6 +246,8 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     """Quota made (Mizerka) or bid made exactly (Misère); None where there is neither."""
     won: Mapped[bool]
     """Highest score of the deal (ties count for all tied)."""
+    taken: Mapped[int | None]
+    """What the contract counts that this player took (Kierki: ``Ruleset.taken``); None elsewhere."""
 
 
 class TotalColumns:

@@ -729,6 +729,15 @@ class Ruleset(ABC):
         """The facts a deal of this game may carry beyond contract, bids and tricks (Kierki's)."""
         return ()
 
+    def taken(self, deal: DealState) -> tuple[int, ...] | None:
+        """Per seat, what the complete ``deal``'s contract counts that the player took (a player's
+        figures per contract); None where a game keeps no such figure."""
+        return None
+
+    def taken_or_not(self, contract: str) -> bool:
+        """Whether ``taken`` says yes or no in a deal of ``contract`` (1: the player took it)."""
+        return False
+
     def deal_input(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
         """``record``'s result as ``parse_deal`` takes it (names as keys; absent facts left out)."""
         return (

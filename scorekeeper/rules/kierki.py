@@ -120,6 +120,9 @@ COUNTS: Mapping[str, int] = {
     "kings_jacks": KINGS_JACKS_IN_DECK,
 }
 
+#: The contracts whose ``taken`` says yes or no (the king of hearts taken; among the first two out).
+TAKEN_OR_NOT = (NO_KING_OF_HEARTS, FAN_TAN)
+
 #: The fields naming one player (``unknown_player`` when it names nobody at the table).
 TAKERS = ("king_of_hearts", "seventh_trick", "last_trick")
 
@@ -465,6 +468,32 @@ class Kierki(Ruleset):
         if record.places is not None:
             said["places"] = [setup.players[seat] for seat in record.places]
         return said
+
+    def taken(self, deal: DealState) -> tuple[int, ...] | None:
+        """Per seat, what the contract counts: tricks (no tricks, robber, trumps), hearts, queens,
+        kings and jacks; 1 for the king of hearts' taker; the 7th and last tricks taken (0-2); 1 for
+        the Fan Tan's first two out.  None while pending."""
+        if deal.pending:
+            return None
+        seats = range(len(deal.roles))
+        counted = {
+            NO_TRICKS: deal.tricks,
+            ROBBER: deal.tricks,
+            TRUMPS: deal.tricks,
+            NO_HEARTS: deal.hearts,
+            NO_QUEENS: deal.queens,
+            NO_KINGS_JACKS: deal.kings_jacks,
+        }.get(deal.contract)
+        if counted is not None:
+            return counted
+        if deal.contract == NO_KING_OF_HEARTS:
+            return tuple(int(seat == deal.king_of_hearts) for seat in seats)
+        if deal.contract == NO_SEVENTH_LAST:
+            return tuple(int(seat == deal.seventh_trick) + int(seat == deal.last_trick) for seat in seats)
+        return tuple(int(seat in (deal.places or ())) for seat in seats)
+
+    def taken_or_not(self, contract: str) -> bool:
+        return contract in TAKEN_OR_NOT
 
     @property
     def facts(self) -> tuple[str, ...]:

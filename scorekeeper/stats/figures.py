@@ -26,12 +26,14 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
     deals_won = [0 for _ in seats]
     picks = [0 for _ in seats]
     completed = 0
+    ruleset = get_ruleset(state.setup.ruleset)
     deal_rows: list[dict[str, Any]] = []
     for deal in state.deals:
         if deal.pending or deal.scores is None:
             continue  # a pending deal has no score yet (a complete one may count no tricks: Kierki)
         completed += 1
         best = max(deal.scores)
+        taken = ruleset.taken(deal)
         if deal.chooser is not None:
             picks[deal.chooser] += 1
         for seat in seats:
@@ -52,9 +54,10 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
                     "score": deal.scores[seat],
                     "made": made,
                     "won": won,
+                    "taken": None if taken is None else taken[seat],
                 }
             )
-    ranking = ranking_key(get_ruleset(state.setup.ruleset), state.setup)
+    ranking = ranking_key(ruleset, state.setup)
     game_rows = [
         {
             "game_id": game_id,

@@ -32,6 +32,22 @@ class ContractFigures:
     points: int
     made: int
     made_of: int
+    taken: int = 0
+    """What the contract counts that the player took, summed over ``taken_of`` deals (Kierki)."""
+    taken_of: int = 0
+    taken_or_not: bool = False
+    """Whether ``taken`` counts deals (the king of hearts taken), else cards or tricks."""
+
+    @property
+    def taken_average(self) -> Decimal | None:
+        """Tricks, hearts ... taken per deal, to one decimal place."""
+        if not self.taken_of:
+            return None
+        return (Decimal(self.taken) / Decimal(self.taken_of)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+    @property
+    def taken_pct(self) -> int | None:
+        return percent(self.taken, self.taken_of)
 
     @property
     def average(self) -> Decimal | None:
@@ -95,6 +111,11 @@ class PlayerStats:
     """Finished games in date order, at most the last ``CHART_GAMES``."""
     best_game: GameLine | None
     picks: int = 0
+
+    @property
+    def shows_taken(self) -> bool:
+        """Whether the figures per contract say what the player took (Kierki), not quotas or bids made."""
+        return bool(self.filters.chosen.ruleset.facts)
 
     @property
     def best_contract(self) -> ContractFigures | None:
@@ -171,6 +192,8 @@ def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
             func.sum(DealResult.score).label("points"),
             func.sum(is_true(DealResult.made)).label("made"),
             func.count(DealResult.made).label("made_of"),
+            func.sum(DealResult.taken).label("taken"),
+            func.count(DealResult.taken).label("taken_of"),
         )
         .join(GameResult, and_(GameResult.game_id == DealResult.game_id, GameResult.seat == DealResult.seat))
         .where(*where)
@@ -178,7 +201,7 @@ def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
     )
     if ruleset.declares_contract:
         query = query.where(DealResult.chooser)
-    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     pick_counts: dict[str, list[int]] = defaultdict(lambda: [0] * picks_per_game)
     for row in db.session.execute(query):
         contract_sums = sums[row.contract]
@@ -186,6 +209,8 @@ def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
         contract_sums[1] += int(row.points or 0)
         contract_sums[2] += int(row.made or 0)
         contract_sums[3] += int(row.made_of or 0)
+        contract_sums[4] += int(row.taken or 0)
+        contract_sums[5] += int(row.taken_of or 0)
         if row.pick is not None and 1 <= row.pick <= picks_per_game:
             pick_counts[row.contract][row.pick - 1] += row.times
     return [
@@ -197,6 +222,9 @@ def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
             points=sums[c.id][1],
             made=sums[c.id][2],
             made_of=sums[c.id][3],
+            taken=sums[c.id][4],
+            taken_of=sums[c.id][5],
+            taken_or_not=ruleset.taken_or_not(c.id),
         )
         for c in ruleset.contracts
     ]

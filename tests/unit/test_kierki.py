@@ -1000,3 +1000,30 @@ def test_deal_amount_is_what_the_values_make() -> None:
     full = KIERKI.values_of(setup_for())
     assert deal_amount(full, 13, "robber") == -1300
     assert deal_amount(full, 13, "fan-tan") == 1300
+
+
+def test_what_each_player_took_per_contract() -> None:
+    """``taken``: the count a contract counts (the player page's figure per contract)."""
+    state = played(setup_for(), [body for body, *_ in EXAMPLE])
+    took = [KIERKI.taken(deal) for deal in state.deals]
+    assert took[:7] == [
+        (2, 5, 0, 6),  # tricks
+        (4, 0, 7, 2),  # hearts
+        (1, 2, 0, 1),  # queens
+        (3, 1, 2, 2),  # kings and jacks
+        (0, 0, 1, 0),  # Celina took the king of hearts
+        (0, 1, 0, 1),  # the 7th (Bartek) and the last trick (Darek)
+        (3, 4, 2, 4),  # the robber: tricks
+    ]
+    assert took[7] == (3, 2, 4, 4)  # a trump deal: tricks
+    assert took[11] == (1, 0, 1, 0)  # the Fan Tan: Celina and Ala out first and second
+    assert KIERKI.taken_or_not("no-king-of-hearts") and KIERKI.taken_or_not("fan-tan")
+    assert not KIERKI.taken_or_not("trumps")
+    pending = KIERKI.replay(
+        setup_for(), [*state_records(state)[:7], DealRecord(contract="trumps", trumps="clubs")]
+    )
+    assert KIERKI.taken(pending.deals[-1]) is None
+
+
+def state_records(state: GameState) -> list[DealRecord]:
+    return [KIERKI.parse_deal(state.setup, n, **body) for n, (body, *_) in enumerate(EXAMPLE, start=1)]

@@ -19,6 +19,7 @@ from ..validators import refusal_of
 from .forms import MergeForm, RenameForm
 
 bp.add_app_template_filter(charts.signed, "signed")
+bp.add_app_template_filter(charts.number, "number")
 
 
 def filters_from_args(args: Any) -> stats.Filters:
