@@ -17,7 +17,6 @@ from flask import url_for
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
-from ...rules import TRICKS_PER_DEAL
 from ...services import Snapshot
 
 
@@ -32,7 +31,7 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "ruleset": ruleset.id,
         "players": list(setup.players),
         "deal_count": state.deal_count,
-        "tricks_per_deal": TRICKS_PER_DEAL,
+        "tricks_per_deal": ruleset.tricks_per_deal(setup),
         "declares_contract": ruleset.declares_contract,
         "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
         "deals": [

@@ -10,7 +10,8 @@ from datetime import date, datetime
 from flask_babel import gettext
 
 from ...messages import term
-from ...rules import N_, DealState, GameSetup, Ruleset, graphemes
+from ...rules import N_, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset, graphemes
+from ...rules.kierki import COUNTS, SUIT_LABELS, Kierki
 from ...services import Snapshot
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
@@ -42,9 +43,11 @@ class Seat:
     """(contract id, label) still to choose."""
 
 
-#: The games these pages score at the table.  Kierki is scored through the JSON API until its
-#: pages (taps for its counts and takers) come; its games are shown here to watch.
-TABLE_GAMES = ("mizerka", "misere")
+#: The games these pages score at the table.
+TABLE_GAMES = ("mizerka", "misere", "kierki")
+
+#: A deal's facts counted per player (Kierki), each with its count field on the page.
+COUNT_FIELDS = ("tricks", *COUNTS)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,10 @@ class DealRow:
     """No result yet (a complete Kierki deal may count no tricks)."""
     bidding_order: tuple[int, ...] = ()
     """Seats in the order they bid (the dealer last); empty in a deal without bids."""
+    fields: tuple[str, ...] = ()
+    """The facts the deal takes where the game says (Kierki), in the engine's order."""
+    facts: dict[str, object] = field(default_factory=dict)
+    """Those facts as recorded, by seat (a taker's seat, each seat's count; absent: not given)."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
@@ -88,9 +95,18 @@ class Turn:
     pending: bool
     bids: tuple[int, ...] | None = None
     """The bids of a pending deal that has them (Misère)."""
+    fields: tuple[str, ...] = ()
+    """The facts the deal takes where the game says (Kierki: ``("trumps", "tricks")``...)."""
+    trumps: str | None = None
+    """The suit named on a pending trump deal (Kierki)."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        """The facts that are the deal's result (its declaration, the trump suit, aside)."""
+        return tuple(name for name in self.fields if name != "trumps")
 
     def seat_with(self, role: str) -> int | None:
         return self.roles.index(role) if role in self.roles else None
@@ -98,7 +114,7 @@ class Turn:
     @property
     def last_contract(self) -> bool:
         """The chooser has one contract left: it is chosen, and the page asks for the counts at once."""
-        return not self.pending and self.chooser is not None and self.contract is not None
+        return not self.pending and self.chooser is not None and self.contract is not None and not self.fields
 
 
 @dataclass(frozen=True)
@@ -124,6 +140,51 @@ class GameView:
     schedule: tuple[Turn, ...] = ()
     """Every deal as the setup fixes it (dealer, chooser, roles), for the offline entry's
     server-drawn parts (templates/web/_offline_templates.html)."""
+    deal_labels: tuple[str, ...] = ()
+    """Each deal's contract where the deal number fixes it (Misère, Kierki), deal 1 first."""
+    tricks_per_deal: int = TRICKS_PER_DEAL
+    negative_part: int = 0
+    """How many deals the negative part has (Kierki); 0 in a game without parts."""
+
+    def count_total(self, name: str) -> int:
+        """What a deal's counts of ``name`` add up to (tricks, or Kierki's hearts, queens...)."""
+        return self.tricks_per_deal if name == "tricks" else COUNTS[name]
+
+    @property
+    def total_sum(self) -> int:
+        """The running totals added up: the table's own check (Kierki: -2600 after the negative
+        part of a 4-player standard game, 0 at the end)."""
+        return sum(seat.total for seat in self.seats)
+
+    def part_heading(self, turn: Turn) -> str:
+        """A deal of a game in two parts, as the table says it: "Negative part, 5 of 7: No king
+        of hearts" (the trump suit beside a trump deal's name once named)."""
+        contract = turn.contract_label or ""
+        if turn.trumps:
+            contract = f"{contract} {contract_mark(turn.trumps)}"
+        if turn.number <= self.negative_part:
+            # NOTE: Kierki's first part (Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No king of hearts".
+            return str(
+                gettext(
+                    "Negative part, %(number)s of %(count)s: %(contract)s",
+                    number=turn.number,
+                    count=self.negative_part,
+                    contract=contract,
+                )
+            )
+        # NOTE: Kierki's second part (Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
+        return str(
+            gettext(
+                "Positive part, %(number)s of %(count)s: %(contract)s",
+                number=turn.number - self.negative_part,
+                count=self.deal_count - self.negative_part,
+                contract=contract,
+            )
+        )
+
+    def suits(self) -> tuple[tuple[str, str, str], ...]:
+        """The suits a trump deal may name: (id, mark, name)."""
+        return tuple((suit, contract_mark(suit), term(label)) for suit, label in SUIT_LABELS.items())
 
     @functools.cached_property
     def bidding(self) -> bool:
@@ -238,13 +299,15 @@ class GameView:
 
 def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
+    fields = ruleset.fields_for(setup, deal.number)
+    label = term(ruleset.contract_label(deal.contract))
     return DealRow(
         number=deal.number,
         dealer=names[deal.dealer],
         chooser=None if deal.chooser is None else names[deal.chooser],
         chooser_seat=deal.chooser,
         contract=deal.contract,
-        contract_label=term(ruleset.contract_label(deal.contract)),
+        contract_label=f"{label} {contract_mark(deal.trumps)}" if deal.trumps else label,
         roles=deal.roles,
         bids=deal.bids,
         tricks=deal.tricks,
@@ -253,6 +316,8 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         totals=deal.totals,
         pending=deal.pending,
         bidding_order=ruleset.bidding_order(setup, deal.number),
+        fields=fields,
+        facts={name: value for name in fields if (value := getattr(deal, name)) is not None},
     )
 
 
@@ -317,6 +382,8 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             quotas=pending.quotas,
             pending=True,
             bids=pending.bids,
+            fields=ruleset.fields_for(setup, pending.number),
+            trumps=pending.trumps,
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal
@@ -342,6 +409,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             if chosen and not upcoming.contract
             else None,
             pending=False,
+            fields=upcoming.fields,
         )
     schedule = (
         tuple(
@@ -357,6 +425,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
                 bidding_order=slot.bidding_order,
                 quotas=None,
                 pending=False,
+                fields=slot.fields,
             )
             for slot in ruleset.schedule(setup)
         )
@@ -382,7 +451,18 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         played_on=loaded.played_on,
         note=loaded.note,
         schedule=schedule,
+        deal_labels=tuple(
+            term(ruleset.contract_label(slot.contract)) if slot.contract else ""
+            for slot in ruleset.schedule(setup)
+        ),
+        tricks_per_deal=ruleset.tricks_per_deal(setup),
+        negative_part=negative_part(ruleset, setup),
     )
+
+
+def negative_part(ruleset: Ruleset, setup: GameSetup) -> int:
+    """How many deals a game's negative part has (Kierki's ``negative_part``); 0 for other games."""
+    return ruleset.negative_part(setup) if isinstance(ruleset, Kierki) else 0
 
 
 CONTRACT_MARKS = {
