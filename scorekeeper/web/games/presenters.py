@@ -161,7 +161,11 @@ class GameView:
         of hearts" (the trump suit beside a trump deal's name once named)."""
         contract = turn.contract_label or ""
         if turn.trumps:
-            contract = f"{contract} {contract_mark(turn.trumps)}"
+            # NOTE: a Kierki trump deal whose suit is named, in its heading ("Positive part, 2 of 5:
+            # trumps ♠").
+            contract = str(gettext("trumps %(suit)s", suit=contract_mark(turn.trumps)))
+        elif "trumps" in turn.fields and turn.chooser is not None:
+            contract = str(gettext("%(player)s names trumps", player=self.names[turn.chooser]))
         if turn.number <= self.negative_part:
             # NOTE: Kierki's first part (Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No king of hearts".
             return str(
