@@ -27,8 +27,8 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
     completed = 0
     deal_rows: list[dict[str, Any]] = []
     for deal in state.deals:
-        if deal.scores is None or deal.tricks is None:
-            continue  # a pending deal has no score yet
+        if deal.scores is None:
+            continue  # a pending deal has no score yet (a complete Kierki deal may count no tricks)
         completed += 1
         best = max(deal.scores)
         if deal.chooser is not None:

@@ -287,7 +287,10 @@
     const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
     const last = !location.hash && all('form button[type=submit]', card).pop();
     const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
-    const by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, Math.max(upper, top(last.form) - under)) : upper;
+    let by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, Math.max(upper, top(last.form) - under)) : upper;
+    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else.
+    const wrong = last && card.querySelector('form .error[role=alert]');
+    if (wrong && (top(wrong) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(wrong) - under - 8;
     if (by > 0) scrollTo(0, by);
   }
   // Parts drawn later (the offline entry) ask for the same enhancements.

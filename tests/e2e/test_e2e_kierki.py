@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from e2e_support import LiveServer, new_context, screenshot, shown_totals
+import pytest
+from e2e_support import PHONE, ApiGame, LiveServer, new_context, screenshot, shown_totals
 from helpers import kierki_games, signed
 from test_e2e_taps import (
+    PHONE_320,
     PHONE_360,
     Taps,
     nothing_wider_than_the_screen,
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 KIERKI = kierki_games()
+PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}}
 COUNTED = ("tricks", "hearts", "queens", "kings_jacks")
 TAKERS = ("king_of_hearts", "seventh_trick", "last_trick")
 
@@ -119,3 +122,98 @@ def test_the_worked_example_by_taps_in_polish(browser: Browser, live_server: Liv
     ]
     assert page.locator("section.scoreboard .total-sum").inner_text().strip() == "· Suma 0"
     context.close()
+
+
+def kierki_game(server: LiveServer, names: list[str], first: str, deals: list[Any]) -> ApiGame:
+    """A Kierki game made through the API with ``deals`` (bodies by name) recorded."""
+    created = server.api(
+        "POST", "/api/v1/games", {"ruleset": "kierki", "players": names, "first_dealer": first}
+    )
+    game = ApiGame(created["id"], created["edit_key"])
+    for number, (body, _scores) in enumerate(deals, start=1):
+        server.api("POST", f"/api/v1/games/{game.id}/deals", {"number": number, **body}, game.key)
+    return game
+
+
+def scorer_page(
+    browser: Browser, server: LiveServer, game: ApiGame, device: dict[str, Any], **options: Any
+) -> Page:
+    context = new_context(browser, device, **options)
+    context.add_cookies([game.cookie(server)])  # type: ignore[list-item]
+    page = context.new_page()
+    page.goto(server.origin + game.path())
+    return page
+
+
+def test_a_three_player_game_by_taps_in_italian_on_the_smallest_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """17 tricks a deal: two counts and Save; the robber in 12 taps; nothing wider than 320 px."""
+    game = kierki_game(live_server, KIERKI.THREE, "Bartek", [])
+    page = scorer_page(browser, live_server, game, PHONE_320)
+    page.context.add_cookies([{"name": "lang", "value": "it", "url": live_server.origin}])
+    page.reload()
+    assert page.locator("#turn-heading").inner_text() == "Parte negativa, 1 di 7: Niente prese"
+    assert page.locator('.count-chips[data-for="tricks-0"] button').count() == 18  # 0-17
+    per_deal = play(page, KIERKI.THREE, KIERKI.STANDARD_3, one_screen=False)
+    assert per_deal == [3, 3, 3, 3, 2, 3, 12, 4, 4, 4, 3], per_deal
+    assert [total for _, total in shown_totals(page)] == ["\u2212360", "+495", "\u2212135"]
+    assert page.locator("section.scoreboard .total-sum").inner_text().strip() == "· Somma 0"
+    page.context.close()
+
+
+def test_a_robber_that_cannot_have_happened_is_refused_at_the_king_of_hearts(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """R2: the king of hearts' taker has no heart. Said at that field before Save (the server's preview),
+    and again by the page the Save answers with, nothing stored."""
+    from playwright.sync_api import expect
+
+    game = kierki_game(live_server, KIERKI.FOUR, "Ala", KIERKI.EXAMPLE[:6])
+    page = scorer_page(browser, live_server, game, PHONE_360)
+    tap_deal(page, Taps(page), KIERKI.KH_NO_HEART, KIERKI.FOUR)
+    said = "Celina took the king of hearts but no heart: the king of hearts is also a heart and a king."
+    note = page.locator('#turn fieldset[data-field="king_of_hearts"] [data-preview-note]')
+    expect(note).to_have_text(said)
+    expect(page.locator("#turn .deal-preview")).not_to_have_class("is-shown")
+    with page.expect_navigation(wait_until="load"):
+        save_button(page).tap()
+    error = page.locator('#turn fieldset[data-field="king_of_hearts"] #error-king_of_hearts')
+    expect(error).to_have_text(said)
+    expect(error).to_be_in_viewport()
+    # What was tapped stays: the king of hearts is put right with one tap, and the deal saved.
+    assert page.locator("#hearts-1").input_value() == "5"
+    screenshot(page, "360-kierki-robber-refused")
+    page.locator('#turn label.taker:has(input[name="king_of_hearts"][value="1"])').tap()
+    expect(page.locator("#turn .deal-preview output").first).to_have_text("\u2212235 \u2192 \u2212505")
+    with page.expect_navigation(wait_until="load"):
+        save_button(page).tap()
+    assert [total for _, total in shown_totals(page)] == ["\u2212505", "\u2212805", "\u2212480", "\u2212810"]
+    assert len(live_server.api("GET", f"/api/v1/games/{game.id}")["deals"]) == 7
+    page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_kierki_deal_fits_the_phone(scheme: str, browser: Browser, live_server: LiveServer) -> None:
+    """Each deal's entry as it opens: nothing wider than 320, 360 or 390 px; at 360x740 every step but
+    the robber's on one screen under the scoreboard (a pending trump deal's tricks too)."""
+    games = [kierki_game(live_server, KIERKI.FOUR, "Ala", KIERKI.EXAMPLE[:done]) for done in range(12)]
+    pending = kierki_game(live_server, KIERKI.FOUR, "Ala", KIERKI.EXAMPLE[:7])
+    live_server.api(
+        "POST", f"/api/v1/games/{pending.id}/deals", {"number": 8, "trumps": "hearts"}, pending.key
+    )
+    for device in (PHONE_320, PHONE_360, PHONE_390):
+        width = device["viewport"]["width"]
+        context = new_context(browser, device, color_scheme=scheme)
+        context.add_cookies([game.cookie(live_server) for game in [*games, pending]])  # type: ignore[misc]
+        page = context.new_page()
+        for number, game in [*enumerate(games, start=1), (8, pending)]:
+            page.goto(live_server.origin + game.path())
+            nothing_wider_than_the_screen(page, f"{width}px, deal {number}")
+            if width == 360 and number != 7:
+                step_on_one_screen(page, f"deal {number}")
+            if (width, number) in ((360, 7), (360, 8), (360, 12), (320, 8)):
+                screenshot(
+                    page, f"{width}-kierki-deal-{number}{'-pending' if game is pending else ''}-{scheme}"
+                )
+        context.close()

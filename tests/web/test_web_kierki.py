@@ -5,6 +5,7 @@ the field it names, in the page's language, nothing stored."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -239,3 +240,13 @@ def test_a_correction_takes_the_same_fields(client: FlaskClient) -> None:
     data.update(as_posted({"trumps": "clubs", "tricks": by(3, 2, 4, 4)}))
     assert client.post(f"/games/{game_id}/deals/8/edit", data=data).status_code == 303
     assert "Trumps ♣" in text_of(page(client, f"/games/{game_id}"))
+
+
+def test_kierki_deals_are_entered_online_only(client: FlaskClient) -> None:
+    """The offline entry keeps contracts, bids and tricks: a Kierki page gives it nothing to send to,
+    and draws none of its parts, so no deal is kept on the phone without its hearts or its takers."""
+    game_id = new_game(client, deals=1)
+    tree = parse_html(page(client, f"/games/{game_id}"))
+    plan = json.loads(tree.find("div", id="offline-plan").attrs["data-plan"] or "")
+    assert plan["sync"] is None and plan["tricks_per_deal"] == 13
+    assert tree.first("template", id="offline-card") is None

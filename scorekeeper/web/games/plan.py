@@ -58,7 +58,9 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
             for deal in ruleset.schedule(setup)
         ],
         "api": url_for("api.game", game_id=game.id),
-        # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
-        "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
+        # Where the page sends its deals (the API's writes, authorised by the page's key cookie).  Not
+        # for a game whose deals carry more than tricks (Kierki): the offline entry keeps contracts,
+        # bids and tricks only, so such a game's deals are entered online.
+        "sync": url_for("page_api.record_deal", game_id=game.id) if editable and not ruleset.facts else None,
         "lang": current_language(),
     }

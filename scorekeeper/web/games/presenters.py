@@ -433,7 +433,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             )
             for slot in ruleset.schedule(setup)
         )
-        if editable and not state.finished
+        if editable and not state.finished and not ruleset.facts  # the offline entry's (plan.py)
         else ()
     )
     return GameView(
