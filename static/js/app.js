@@ -278,9 +278,6 @@
   // else scrolled so the step's last control shows (with room for the dealer's forbidden bid, said
   // above it once known), never past the step's top; with the hash, at the card's top (or the undo
   // above it, while shown).
-  // The page says where it opens: a Save's answer is the game's own address again, which the browser
-  // would otherwise open where the last page was scrolled to (a long robber, far below this step).
-  if (b.classList.contains('game-page') && 'scrollRestoration' in history) history.scrollRestoration = 'manual';
   const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
   if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
     const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
