@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from flask import Flask
@@ -476,3 +479,12 @@ def record_kierki(
     assert response.status_code == 201, response.get_json()
     answer: dict[str, Any] = response.get_json()
     return answer
+
+
+def kierki_games() -> Any:
+    """The Kierki games scored by hand for the API's tests (tests/api/test_api_kierki_game.py: EXAMPLE,
+    RULES.md 3.10's worked example; STANDARD_3), which the pages' tests play by form and by tap."""
+    folder = str(Path(__file__).resolve().parent / "api")
+    if folder not in sys.path:
+        sys.path.append(folder)  # the module's own imports (api_support) live there
+    return importlib.import_module("test_api_kierki_game")

@@ -6,7 +6,6 @@
   const num = (i) => (/^\d+$/.test(i.value.trim()) ? +i.value : null);
   // The tricks in a deal, as the page says (data-tricks); 13 on a page that does not say.
   const TRICKS = +b.dataset.tricks || 13;
-  const ok = (n) => n !== null && n >= 0 && n <= TRICKS;
   const sum = (ns) => (ns.includes(null) ? null : ns.reduce((s, n) => s + n, 0));
 
   // The page's texts in its language (templates/_ui_strings.html), parsed once:
@@ -37,23 +36,24 @@
   });
   all('.sort-form button[type=submit], .ranking-form button[type=submit]').forEach((e) => { e.hidden = true; });
 
-  // Tricks add up to 13: when all but one are known, fill in the last. Only boxes
-  // filled here (data-auto) are ever rewritten; what the user typed stays.
+  // Counts add up (13 tricks; Kierki's 13 hearts, 4 queens...: data-sum): when all but one are known,
+  // fill in the last. Only boxes filled here (data-auto) are ever rewritten; what the user typed stays.
   function autofill(fs) {
     const inputs = all('input[type=number]', fs);
     const mine = inputs.filter((i) => i.dataset.auto);
     // A box the person emptied is theirs: it is not filled again behind their back.
     const open = inputs.filter((i) => i.dataset.auto || (i.value === '' && !i.dataset.own));
     const typed = sum(inputs.filter((i) => !open.includes(i)).map(num));
-    const rest = open.length === 1 && typed !== null ? (+fs.dataset.sum || TRICKS) - typed : null;
-    if (ok(rest)) { open[0].value = rest; open[0].dataset.auto = '1'; }
+    const target = +fs.dataset.sum || TRICKS;
+    const rest = open.length === 1 && typed !== null ? target - typed : null;
+    if (rest !== null && rest >= 0 && rest <= target) { open[0].value = rest; open[0].dataset.auto = '1'; }
     else mine.forEach((i) => { i.value = ''; delete i.dataset.auto; });
     progress(fs);
   }
 
   // "11 of 13 so far": the hint follows the counts, and never claims a sum that is not there.
   function progress(fs) {
-    const hint = fs.querySelector('[data-hint=tricks]');
+    const hint = fs.querySelector('[data-hint]');
     const inputs = all('input[type=number]', fs);
     if (!hint) return;
     if (!hint.dataset.rest) hint.dataset.rest = hint.textContent;
@@ -95,6 +95,19 @@
   function next(fs, row) {
     const rows = all('.number-row', fs), at = rows.indexOf(row);
     now(fs, rows.slice(at + 1).concat(rows.slice(0, at)).find(blank) || row);
+    flow(fs.form);
+  }
+  // A form with several counts (Kierki's robber: tricks, hearts, queens, kings and jacks) opens the
+  // taps of one at a time: the first with a count still empty (or wrong); the others stay closed
+  // until a tap on a player's line opens them.
+  function flow(form) {
+    const sets = form ? all('fieldset.numbers', form) : [];
+    if (sets.length < 2) return;
+    const open = sets.find((fs) => fs.querySelector('.is-wrong') || all('.number-row', fs).some(blank));
+    sets.forEach((fs) => {
+      if (fs !== open) now(fs, null);
+      else if (!fs.querySelector('.count-chips.now')) now(fs, all('.number-row', fs).find(blank));
+    });
   }
 
   // The bid the engine denies the dealer (from the server's preview): said once, at the
@@ -134,6 +147,9 @@
       out.textContent = answer.scores ? `${signed(answer.scores[seat])} \u2192 ${signed(answer.totals[seat])}` : '';
       out.classList.toggle('is-minus', !!answer.scores && answer.scores[seat] < 0);
     });
+    // Each player's score of a Kierki deal, in its own line under the facts.
+    const strip = form.querySelector('.deal-preview');
+    if (strip) strip.classList.toggle('is-shown', !!answer.scores);
     const error = answer.error, seats = (error && error.seats) || {};
     all('fieldset.numbers input[type=number]', form).forEach((input) => {
       const seat = input.closest('.number-row').dataset.seat, kind = input.closest('fieldset').dataset.kind;
@@ -149,20 +165,26 @@
       if (note && f) note.textContent = f.message;
       forbid(dealer.closest('fieldset'));
     }
-    // A sum that is not 13 is the counting hint's business; any other refusal is said here.
-    const note = form.querySelector('[data-preview-note]');
-    if (note) {
-      const say = error && error.code !== 'tricks_sum' && error.code !== 'hook_rule' ? error.message : '';
-      note.textContent = say;
-      note.hidden = !say;
-      note.classList.toggle('is-bad', !!say);
-    }
+    // A sum that is not 13 is the counting hint's business; any other refusal is said here, at the
+    // field it names where the form has one (Kierki's: the robber's king of hearts...).
+    const say = error && !['tricks_sum', 'count_sum', 'hook_rule'].includes(error.code) ? error.message : '';
+    const notes = all('[data-preview-note]', form);
+    const at = say && (notes.find((n) => n.dataset.field === error.field) || notes.find((n) => !n.dataset.field) || notes[0]);
+    notes.forEach((note) => {
+      const mine = note === at;
+      note.textContent = mine ? say : '';
+      note.hidden = !mine;
+      note.classList.toggle('is-bad', mine);
+      const fs = note.closest('fieldset.takers');
+      if (fs) fs.classList.toggle('is-wrong', mine);
+    });
   }
 
   function enhance(root) {
     all('button[data-print]', root).forEach((e) => { e.hidden = false; });
-    all('[data-forbidden-note], [data-hint=tricks], [data-preview-note]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
+    all('[data-forbidden-note], [data-hint], [data-preview-note]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
     all('fieldset.numbers', root).forEach(chips);
+    all('form', root).forEach(flow);
     // With a keyboard at hand (not a touch screen, whose keyboard would cover the taps), the
     // first count takes the focus once the contract is chosen.
     const first = root.querySelector && root.querySelector('.tricks-form input[type=number], .declare-form input[type=number]');
@@ -200,6 +222,8 @@
     const line = t && t.closest('fieldset.numbers .number-row');
     if (line && !t.closest('input, button')) {
       e.preventDefault();
+      const form = line.closest('form');
+      if (form) all('fieldset.numbers', form).forEach((fs) => { if (!fs.contains(line)) now(fs, null); });
       now(line.closest('fieldset'), line);
       return;
     }
@@ -211,9 +235,13 @@
     if (!fs) return;
     delete e.target.dataset.auto; // touched by the user: theirs now
     if (e.target.value === '') e.target.dataset.own = '1'; else delete e.target.dataset.own;
-    if (fs.dataset.kind === 'tricks') autofill(fs);
+    if (fs.dataset.sum) autofill(fs);
     else forbid(fs);
     preview(e.target.form);
+  });
+  // A player or a suit tapped (Kierki's king of hearts, trumps...): the deal's scores again.
+  d.addEventListener('change', (e) => {
+    if (e.target.matches && e.target.matches('fieldset.takers input[type=radio]')) preview(e.target.form);
   });
 
   // A filled-in count is a suggestion: focused, it is selected, so typing replaces it.
@@ -248,14 +276,18 @@
   }
   // The step at hand in view: at #turn or #final (after a correction) that card under the scoreboard;
   // else scrolled so the step's last control shows (with room for the dealer's forbidden bid, said
-  // above it once known), never past the card's top (or the undo above it, while shown).
+  // above it once known), never past the step's top; with the hash, at the card's top (or the undo
+  // above it, while shown).
   const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
   if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
     const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
     const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
     const last = !location.hash && all('form button[type=submit]', card).pop();
     const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
-    const by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, upper) : upper;
+    let by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, Math.max(upper, top(last.form) - under)) : upper;
+    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else.
+    const wrong = last && card.querySelector('form .error[role=alert]');
+    if (wrong && (top(wrong) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(wrong) - under - 8;
     if (by > 0) scrollTo(0, by);
   }
   // Parts drawn later (the offline entry) ask for the same enhancements.
@@ -493,7 +525,8 @@
   const busy = () => {
     const a = d.activeElement;
     return (a && live.contains(a) && a.matches('input, select, textarea')) ||
-      !!live.querySelector('details[open]') || all('input[type=number]', live).some((i) => i.value !== '');
+      !!live.querySelector('details[open]') || all('input[type=number]', live).some((i) => i.value !== '') ||
+      !!live.querySelector('form input[type=radio]:checked');
   };
   const apply = () => {
     if (!fresh) return;

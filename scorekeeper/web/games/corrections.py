@@ -20,8 +20,8 @@ from ...rules import Refusal
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game, open_write, require_editor
-from .entry import field_errors, swap_choices, swapped
-from .forms import CorrectForm, per_seat_numbers
+from .entry import deal_fields, field_errors, swap_choices, swapped
+from .forms import COUNTED, TAKERS, CorrectForm, deal_facts, per_seat_numbers
 from .presenters import game_view
 
 
@@ -44,6 +44,7 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
         error=shown(error),
         errors=errors,
         is_last=number == len(game.state.deals),
+        tricks_per_deal=view.tricks_per_deal,
     )
     return make_response(page, status)
 
@@ -59,10 +60,17 @@ def correct_deal(game_id: str, number: int) -> Any:
         deal = game.state.deals[number - 1]
         form = CorrectForm(formdata=None, version=game.version, contract=deal.contract)
         for seat in range(len(game.setup.players)):
-            if deal.bids is not None:
-                form.bids.entries[seat].data = str(deal.bids[seat])
-            if deal.tricks is not None:
-                form.tricks.entries[seat].data = str(deal.tricks[seat])
+            for name in ("bids", *COUNTED):
+                values = getattr(deal, name)
+                if values is not None:
+                    getattr(form, name).entries[seat].data = str(values[seat])
+        # Kierki: the suit, and each player named by seat, as the page posts them.
+        form.trumps.data = deal.trumps
+        for name in TAKERS:
+            seat = getattr(deal, name)
+            getattr(form, name).data = None if seat is None else str(seat)
+        for entry, seat in zip(form.places.entries, deal.places or (), strict=False):
+            entry.data = str(seat)
         return _correction_page(game, number, form, None)
     form = CorrectForm()
 
@@ -74,15 +82,9 @@ def correct_deal(game_id: str, number: int) -> Any:
     if not 1 <= number <= len(game.state.deals):
         abort(404)
     deal = game.state.deals[number - 1]
-    names = game.setup.players
     fields: dict[str, Any] = {}
     try:
-        if game.ruleset.declares_contract:
-            fields["contract"] = form.contract.data or None
-        if game.ruleset.bids_in(number):
-            fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
-        if not deal.pending or any((value or "").strip() for value in form.tricks.data[: len(names)]):
-            fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
+        fields = _corrected(game, number, form)
         corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
         services.correct_deals(game_id, corrections, expected_version=form.version.data)
     except Refusal as refused:
@@ -100,6 +102,23 @@ def correct_deal(game_id: str, number: int) -> Any:
         return redirect(url_for("web.game", game_id=game_id, _anchor=_entry(game)), code=303)
     flash(gettext("Deal %(deal)d corrected; later totals follow.", deal=number), "ok")
     return redirect(url_for("web.game", game_id=game_id, _anchor=_entry(game)), code=303)
+
+
+def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]:
+    """The fields the correction of deal ``number`` gives, as the services take them."""
+    deal, names = game.state.deals[number - 1], game.setup.players
+    facts = deal_fields(game, number)
+    if facts:
+        # Kierki: the given facts replace the recorded ones (a pending deal's results may stay out).
+        return deal_facts(request.form, names, facts, required=not deal.pending)
+    fields: dict[str, Any] = {}
+    if game.ruleset.declares_contract:
+        fields["contract"] = form.contract.data or None
+    if game.ruleset.bids_in(number):
+        fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
+    if not deal.pending or any((value or "").strip() for value in form.tricks.data[: len(names)]):
+        fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
+    return fields
 
 
 def _entry(game: Snapshot) -> str:

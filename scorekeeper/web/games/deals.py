@@ -18,14 +18,16 @@ from ... import services
 from ...errors import Kind, kind_of, status_for
 from ...messages import say, term
 from ...rules import Refusal
-from ...services import Snapshot
+from ...services import Snapshot, Written
+from ...services.deals import UNSET
 from .. import bp
 from ..loading import load_game, open_write
-from .entry import already_stored
+from .entry import already_stored, deal_fields
 from .forms import (
     DeclareForm,
     TricksForm,
     UndoForm,
+    deal_facts,
     per_seat_numbers,
 )
 
@@ -44,16 +46,14 @@ def record_deal(game_id: str) -> Any:
     number = form.number.data
     fields: dict[str, Any] = {}
     try:
-        if ruleset.declares_contract:
-            fields["contract"] = form.contract.data or None
-        if isinstance(number, int) and ruleset.bids_in(number):
-            fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
-        # A deal without a declaration has its tricks; so has a chooser's last contract, whose
-        # form asks for the counts at once (the contract travels with them).
-        counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
-        if isinstance(number, int) and (counts or not ruleset.declares(number)):
-            fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-        after = services.record_deal(game_id, number=number, **fields)
+        facts = deal_fields(write.game, number)
+        if facts:
+            # Kierki: the deal's facts; a trump deal may be saved with its suit alone (declared).
+            fields = deal_facts(request.form, names, facts, required="trumps" not in facts)
+            others = {name: value for name, value in fields.items() if name != "tricks"}
+            after = services.record_deal(game_id, number=number, tricks=fields.get("tricks"), facts=others)
+        else:
+            after = _record(game_id, form, write.game, fields)
         deal = after.deal
     except Refusal as refused:
         # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
@@ -81,6 +81,21 @@ def record_deal(game_id: str) -> Any:
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
+def _record(game_id: str, form: DeclareForm, game: Snapshot, fields: dict[str, Any]) -> Written:
+    """Records the next Mizerka or Misère deal from ``form``, the fields it gave kept in ``fields``."""
+    ruleset, names, number = game.ruleset, game.setup.players, form.number.data
+    if ruleset.declares_contract:
+        fields["contract"] = form.contract.data or None
+    if isinstance(number, int) and ruleset.bids_in(number):
+        fields["bids"] = per_seat_numbers(form.bids.data, names, "bids")
+    # A deal without a declaration has its tricks; so has a chooser's last contract, whose
+    # form asks for the counts at once (the contract travels with them).
+    counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
+    if isinstance(number, int) and (counts or not ruleset.declares(number)):
+        fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
+    return services.record_deal(game_id, number=number, **fields)
+
+
 def _declared(number: int, contract_label: str) -> str:
     """What a declared deal's save says: its contract, and what comes next."""
     return str(
@@ -97,15 +112,23 @@ def enter_tricks(game_id: str, number: int) -> Any:
     """The tricks of the declared deal ``number``."""
     form = TricksForm()
     write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
-    tricks: list[Any] = []
+    names = write.game.setup.players
+    fields: dict[str, Any] = {}
     try:
-        tricks = per_seat_numbers(form.tricks.data, write.game.setup.players, "tricks")
-        after = services.update_deal(game_id, number, tricks=tricks, require_pending=True).state
+        # Kierki: the deal's results (its suit was named when it was declared).
+        results = tuple(name for name in deal_fields(write.game, number) if name != "trumps")
+        if results:
+            fields = deal_facts(request.form, names, results, required=True)
+        else:
+            fields = {"tricks": per_seat_numbers(form.tricks.data, names, "tricks")}
+        facts = {name: value for name, value in fields.items() if name != "tricks"}
+        tricks = fields.get("tricks", UNSET)
+        after = services.update_deal(game_id, number, tricks=tricks, facts=facts, require_pending=True).state
     except Refusal as refused:
         # Save tapped twice: the second post may have read the game before the first wrote it,
         # so the game as it now is says whether these very counts are stored.
-        now = load_game(game_id) if tricks and kind_of(refused.code) is Kind.CONFLICT else None
-        if now is not None and already_stored(now, number, {"tricks": tricks}):
+        now = load_game(game_id) if fields and kind_of(refused.code) is Kind.CONFLICT else None
+        if now is not None and already_stored(now, number, fields):
             last = now.state.finished and number == now.state.deal_count
             return _saved_twice(
                 game_id,

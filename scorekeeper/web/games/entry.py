@@ -18,18 +18,39 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from ... import services
 from ...messages import say, term
 from ...rules import N_, TRICKS_PER_DEAL, Refusal, RuleError
+from ...rules.kierki import COUNTS, TAKERS
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game
-from .forms import number_or_raw
+from .forms import blank_facts, deal_facts, number_or_raw
 
 #: The engine's codes for a per-player value that is missing or not a count, by input kind.
 _CODES = {
     "tricks": ("tricks_players", "tricks_range"),
     "bids": ("bids_required", "bid_range"),
+    **{name: ("count_players", "count_range") for name in COUNTS},
 }
 #: A seat's blank input, by kind.
-_BLANK = {"tricks": N_("%(player)s: enter the tricks."), "bids": N_("%(player)s: enter the bids.")}
+_BLANK = {
+    "tricks": N_("%(player)s: enter the tricks."),
+    "bids": N_("%(player)s: enter the bids."),
+    "hearts": N_("%(player)s: enter the hearts."),
+    "queens": N_("%(player)s: enter the queens."),
+    "kings_jacks": N_("%(player)s: enter the kings and jacks."),
+}
+
+
+def deal_fields(game: Snapshot, number: object) -> tuple[str, ...]:
+    """The facts deal ``number`` takes where the game says (Kierki); empty otherwise."""
+    setup = game.setup
+    if not isinstance(number, int) or not 1 <= number <= game.ruleset.deals_in(setup):
+        return ()
+    return game.ruleset.fields_for(setup, number)
+
+
+def _most(game: Snapshot, kind: str) -> int:
+    """The largest count a player may have of ``kind`` (the game's tricks, the deck's hearts...)."""
+    return COUNTS.get(kind, game.ruleset.tricks_per_deal(game.setup))
 
 
 def seat_values(raw: Sequence[str | None], players: int) -> list[int | str | None]:
@@ -61,7 +82,13 @@ def seat_errors(
         alone = [value if other == seat else 0 for other in range(len(names))]
         try:
             ruleset.seat_values(
-                setup, alone, kind, mismatch_code=mismatch_code, range_code=range_code, noun=kind
+                setup,
+                alone,
+                kind,
+                mismatch_code=mismatch_code,
+                range_code=range_code,
+                noun=kind,
+                most=_most(game, kind),
             )
         except RuleError as refused:
             found[seat] = say(refused)
@@ -118,7 +145,17 @@ def already_stored(game: Snapshot, number: int | None, fields: Mapping[str, obje
     if not isinstance(number, int) or not 1 <= number <= len(deals):
         return False
     deal = deals[number - 1]
-    stored: dict[str, object] = {"contract": deal.contract, "bids": deal.bids, "tricks": deal.tricks}
+    names = game.setup.players
+    stored: dict[str, object] = {
+        "contract": deal.contract,
+        "bids": deal.bids,
+        "tricks": deal.tricks,
+        "trumps": deal.trumps,
+        **{name: getattr(deal, name) for name in COUNTS},
+        # Players as the page gives them to the services: by name.
+        **{name: None if (seat := getattr(deal, name)) is None else names[seat] for name in TAKERS},
+        "places": None if deal.places is None else tuple(names[seat] for seat in deal.places),
+    }
     for field, value in fields.items():
         given = tuple(value) if isinstance(value, list) else value
         if field == "contract" and value is None:
@@ -182,21 +219,33 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
         "error": None,
     }
     fields: dict[str, Any] = {}
-    if ruleset.bids_in(number) and form != "tricks":
+    facts = deal_fields(game, number)
+    if form == "tricks":
+        facts = tuple(name for name in facts if name != "trumps")
+    if facts:
+        # Kierki: scored once every fact the deal takes is in (what the save would send).
+        if blank_facts(data, game.setup.players, facts):
+            return answer
+        fields = deal_facts(data, game.setup.players, facts, required=True)
+    elif ruleset.bids_in(number) and form != "tricks":
         answer["forbidden"] = forbidden_bid(game, number, bids)
         fields["bids"] = bids
     counted = any(f"tricks-{seat}" in data for seat in range(players))  # a last contract's counts
-    if form != "declare" or not ruleset.declares(number) or counted:
+    if not facts and (form != "declare" or not ruleset.declares(number) or counted):
         fields["tricks"] = tricks
     if form != "tricks" and ruleset.declares_contract:
         fields["contract"] = data.get("contract") or None
     if any(value is None for values in fields.values() if isinstance(values, list) for value in values):
         return answer
+    plain = {name: value for name, value in fields.items() if name in ("contract", "bids", "tricks")}
+    others = {name: value for name, value in fields.items() if name not in plain}
     try:
         if form == "declare":
-            written = services.record_deal(game.id, number=number, dry_run=True, **fields)
+            written = services.record_deal(game.id, number=number, dry_run=True, facts=others, **plain)
         elif form == "tricks":
-            written = services.update_deal(game.id, number, require_pending=True, dry_run=True, **fields)
+            written = services.update_deal(
+                game.id, number, require_pending=True, dry_run=True, facts=others, **plain
+            )
         else:
             corrections = swapped(game, number, {"number": number, **fields}, data.get("swap_with"))
             written = services.correct_deals(game.id, corrections, dry_run=True)

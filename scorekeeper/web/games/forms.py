@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext
@@ -34,7 +35,15 @@ def number_or_raw(raw: str | None) -> int | str | None:
 ENTER = {
     "tricks": (N_("Enter the tricks for %(players)s."), N_("Enter the tricks for every player.")),
     "bids": (N_("Enter the bids for %(players)s."), N_("Enter the bids for every player.")),
+    "hearts": (N_("Enter the hearts for %(players)s."), N_("Enter the hearts for every player.")),
+    "queens": (N_("Enter the queens for %(players)s."), N_("Enter the queens for every player.")),
+    "kings_jacks": (
+        N_("Enter the kings and jacks for %(players)s."),
+        N_("Enter the kings and jacks for every player."),
+    ),
 }
+#: The engine's code for a count missing, by kind.
+MISSING = {"tricks": "tricks_players", "bids": "bids_required"}
 
 
 def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun: str) -> list[Any]:
@@ -43,7 +52,7 @@ def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun:
     missing = [names[seat] for seat, value in enumerate(values) if value is None]
     if len(values) < len(names) or missing:
         named, everyone = ENTER[noun]
-        code = "tricks_players" if noun == "tricks" else "bids_required"
+        code = MISSING.get(noun, "count_players")
         if missing:
             # The names as typed in one list ("Ann, Bob"), as the form shows them.
             raise RuleError(code, named, noun, {"players": ", ".join(missing)})
@@ -142,7 +151,85 @@ class NewGameForm(FlaskForm):
         AskTheEngine(self.ruleset.validate_players)(self, _Value(self.names()))
 
 
-class DeclareForm(FlaskForm):
+#: Kierki's facts on the page: counted per player, or naming one player (a seat).
+COUNTED = ("tricks", "hearts", "queens", "kings_jacks")
+TAKERS = ("king_of_hearts", "seventh_trick", "last_trick")
+
+
+class DealFacts(FlaskForm):
+    """A Kierki deal's facts beyond tricks, as the page posts them: each player's count by seat
+    (``hearts-0``...), a player by seat (``king_of_hearts=2``), the suit, the first and second out
+    (``places-0``, ``places-1``).  Read by ``deal_facts``; the engine says what is legal."""
+
+    trumps = StringField()
+    hearts = seat_counts()
+    queens = seat_counts()
+    kings_jacks = seat_counts()
+    king_of_hearts = StringField()
+    seventh_trick = StringField()
+    last_trick = StringField()
+    places = SeatList(StringField(), min_entries=2, max_entries=2)
+
+
+def _blank(raw: str | None) -> bool:
+    return not (raw or "").strip()
+
+
+def _player(raw: str | None, names: tuple[str, ...]) -> object:
+    """A player posted by seat ("2"), as the engine takes it (the name); anything else as it came."""
+    seat = number_or_raw(raw)
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else seat
+
+
+def blank_facts(data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str]) -> list[str]:
+    """The facts of ``fields`` with an input still blank (a count, a player, the suit)."""
+    inputs = {
+        name: [f"{name}-{seat}" for seat in range(len(names))]
+        if name in COUNTED
+        else ["places-0", "places-1"]
+        if name == "places"
+        else [name]
+        for name in fields
+    }
+    return [name for name, keys in inputs.items() if any(_blank(data.get(key)) for key in keys)]
+
+
+def deal_facts(
+    data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str], *, required: bool
+) -> dict[str, Any]:
+    """The facts of ``fields`` (the engine's list for the deal) as the services take them.
+
+    ``required``: the deal's results must all be there (a deal without a declaration); else
+    results left wholly blank are not given (a trump deal saved with its suit alone, a pending
+    deal corrected as still played).  A count left blank beside others is refused by name.
+    """
+    given: dict[str, Any] = {}
+    for name in fields:
+        if name in COUNTED:
+            raw = [data.get(f"{name}-{seat}") for seat in range(len(names))]
+            if required or not all(map(_blank, raw)):
+                given[name] = per_seat_numbers(raw, names, name)
+        elif name == "places":
+            raw = [data.get("places-0"), data.get("places-1")]
+            if any(map(_blank, raw)) and (required or not all(map(_blank, raw))):
+                raise RuleError(
+                    "places_invalid", N_("Give the first and the second player out: two names."), "places"
+                )
+            if not any(map(_blank, raw)):
+                given[name] = [_player(value, names) for value in raw]
+        elif name in TAKERS:
+            raw_taker = data.get(name)
+            if not _blank(raw_taker):
+                given[name] = _player(raw_taker, names)
+            elif required:
+                # NOTE: said at "Who took the king of hearts" (the seventh, the last trick) left blank.
+                raise RuleError("field_required", N_("Tap the player who took it."), name)
+        elif not _blank(data.get(name)):
+            given[name] = (data.get(name) or "").strip()
+    return given
+
+
+class DeclareForm(DealFacts):
     """The next deal: the contract chosen (Mizerka) or the bids (Misère), maybe the tricks too."""
 
     number = BoundedIntegerField()
@@ -151,14 +238,14 @@ class DeclareForm(FlaskForm):
     tricks = seat_counts()
 
 
-class TricksForm(FlaskForm):
-    """The tricks of a declared (pending) deal."""
+class TricksForm(DealFacts):
+    """The tricks (a Kierki deal: the results) of a declared (pending) deal."""
 
     number = BoundedIntegerField()
     tricks = seat_counts()
 
 
-class CorrectForm(FlaskForm):
+class CorrectForm(DealFacts):
     """A correction of a recorded deal: its declaration and its tricks."""
 
     version = BoundedIntegerField()

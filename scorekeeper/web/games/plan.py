@@ -17,7 +17,6 @@ from flask import url_for
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
-from ...rules import TRICKS_PER_DEAL
 from ...services import Snapshot
 
 
@@ -32,7 +31,7 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "ruleset": ruleset.id,
         "players": list(setup.players),
         "deal_count": state.deal_count,
-        "tricks_per_deal": TRICKS_PER_DEAL,
+        "tricks_per_deal": ruleset.tricks_per_deal(setup),
         "declares_contract": ruleset.declares_contract,
         "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
         "deals": [
@@ -59,7 +58,9 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
             for deal in ruleset.schedule(setup)
         ],
         "api": url_for("api.game", game_id=game.id),
-        # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
-        "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
+        # Where the page sends its deals (the API's writes, authorised by the page's key cookie).  Not
+        # for a game whose deals carry more than tricks (Kierki): the offline entry keeps contracts,
+        # bids and tricks only, so such a game's deals are entered online.
+        "sync": url_for("page_api.record_deal", game_id=game.id) if editable and not ruleset.facts else None,
         "lang": current_language(),
     }

@@ -10,8 +10,8 @@ from datetime import date, datetime
 from flask_babel import gettext
 
 from ...messages import term
-from ...rules import N_, DealState, GameSetup, Ruleset, graphemes
-from ...rules.kierki import SUIT_LABELS, TRUMPS, Kierki
+from ...rules import N_, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset, graphemes
+from ...rules.kierki import COUNTS, SUIT_LABELS, TRUMPS, Kierki
 from ...services import Snapshot
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
@@ -43,9 +43,11 @@ class Seat:
     """(contract id, label) still to choose."""
 
 
-#: The games these pages score at the table.  Kierki is scored through the JSON API until its
-#: pages (taps for its counts and takers) come; its games are shown here to watch.
-TABLE_GAMES = ("mizerka", "misere")
+#: The games these pages score at the table.
+TABLE_GAMES = ("mizerka", "misere", "kierki")
+
+#: A deal's facts counted per player (Kierki), each with its count field on the page.
+COUNT_FIELDS = ("tricks", *COUNTS)
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,10 @@ class DealRow:
     suit_name: str = ""
     took: tuple[tuple[str, ...], ...] | None = None
     """A complete Kierki deal: what each seat took, as the table entered it ("2 ♥", "K♥")."""
+    fields: tuple[str, ...] = ()
+    """The facts the deal takes where the game says (Kierki), in the engine's order."""
+    facts: dict[str, object] = field(default_factory=dict)
+    """Those facts as recorded, by seat (a taker's seat, each seat's count; absent: not given)."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
@@ -128,9 +134,18 @@ class Turn:
     pending: bool
     bids: tuple[int, ...] | None = None
     """The bids of a pending deal that has them (Misère)."""
+    fields: tuple[str, ...] = ()
+    """The facts the deal takes where the game says (Kierki: ``("trumps", "tricks")``...)."""
+    trumps: str | None = None
+    """The suit named on a pending trump deal (Kierki)."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        """The facts that are the deal's result (its declaration, the trump suit, aside)."""
+        return tuple(name for name in self.fields if name != "trumps")
 
     def seat_with(self, role: str) -> int | None:
         return self.roles.index(role) if role in self.roles else None
@@ -138,7 +153,7 @@ class Turn:
     @property
     def last_contract(self) -> bool:
         """The chooser has one contract left: it is chosen, and the page asks for the counts at once."""
-        return not self.pending and self.chooser is not None and self.contract is not None
+        return not self.pending and self.chooser is not None and self.contract is not None and not self.fields
 
 
 @dataclass(frozen=True)
@@ -167,6 +182,12 @@ class GameView:
     parts: tuple[PartColumn, ...] = ()
     """Kierki's part grid's columns (empty for the other games): every deal in its order, the
     subtotal after the negative part, the total."""
+
+    deal_labels: tuple[str, ...] = ()
+    """Each deal's contract where the deal number fixes it (Misère, Kierki), deal 1 first."""
+    tricks_per_deal: int = TRICKS_PER_DEAL
+    negative_part: int = 0
+    """How many deals the negative part has (Kierki); 0 in a game without parts."""
 
     @property
     def kierki(self) -> bool:
@@ -199,6 +220,50 @@ class GameView:
                     boxes.append(PartBox(column, None))
             rows.append((seat, boxes))
         return rows
+
+    def count_total(self, name: str) -> int:
+        """What a deal's counts of ``name`` add up to (tricks, or Kierki's hearts, queens...)."""
+        return self.tricks_per_deal if name == "tricks" else COUNTS[name]
+
+    @property
+    def total_sum(self) -> int:
+        """The running totals added up: the table's own check (Kierki: -2600 after the negative
+        part of a 4-player standard game, 0 at the end)."""
+        return sum(seat.total for seat in self.seats)
+
+    def part_heading(self, turn: Turn) -> str:
+        """A deal of a game in two parts, as the table says it: "Negative part, 5 of 7: No king
+        of hearts" (the trump suit beside a trump deal's name once named)."""
+        contract = turn.contract_label or ""
+        if turn.trumps:
+            # NOTE: a Kierki trump deal whose suit is named, in its heading ("Positive part, 2 of 5:
+            # trumps ♠").
+            contract = str(gettext("trumps %(suit)s", suit=contract_mark(turn.trumps)))
+        elif "trumps" in turn.fields and turn.chooser is not None:
+            contract = str(gettext("%(player)s names trumps", player=self.names[turn.chooser]))
+        if turn.number <= self.negative_part:
+            # NOTE: Kierki's first part (Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No king of hearts".
+            return str(
+                gettext(
+                    "Negative part, %(number)s of %(count)s: %(contract)s",
+                    number=turn.number,
+                    count=self.negative_part,
+                    contract=contract,
+                )
+            )
+        # NOTE: Kierki's second part (Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
+        return str(
+            gettext(
+                "Positive part, %(number)s of %(count)s: %(contract)s",
+                number=turn.number - self.negative_part,
+                count=self.deal_count - self.negative_part,
+                contract=contract,
+            )
+        )
+
+    def suits(self) -> tuple[tuple[str, str, str], ...]:
+        """The suits a trump deal may name: (id, mark, name)."""
+        return tuple((suit, contract_mark(suit), term(label)) for suit, label in SUIT_LABELS.items())
 
     @functools.cached_property
     def bidding(self) -> bool:
@@ -409,13 +474,14 @@ def part_columns(ruleset: Kierki, setup: GameSetup, deals: Sequence[DealState]) 
 
 def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
+    fields = ruleset.fields_for(setup, deal.number)
     return DealRow(
         number=deal.number,
         dealer=names[deal.dealer],
         chooser=None if deal.chooser is None else names[deal.chooser],
         chooser_seat=deal.chooser,
         contract=deal.contract,
-        contract_label=term(ruleset.contract_label(deal.contract)),
+        contract_label=term(ruleset.contract_label(deal.contract)),  # a trump deal's suit: ``suit``
         roles=deal.roles,
         bids=deal.bids,
         tricks=deal.tricks,
@@ -428,6 +494,8 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         suit=SUIT_MARKS[deal.trumps] if deal.trumps else None,
         suit_name=term(SUIT_LABELS[deal.trumps]) if deal.trumps else "",
         took=taken(deal, len(names)) if isinstance(ruleset, Kierki) else None,
+        fields=fields,
+        facts={name: value for name in fields if (value := getattr(deal, name)) is not None},
     )
 
 
@@ -492,6 +560,8 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             quotas=pending.quotas,
             pending=True,
             bids=pending.bids,
+            fields=ruleset.fields_for(setup, pending.number),
+            trumps=pending.trumps,
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal
@@ -517,6 +587,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             if chosen and not upcoming.contract
             else None,
             pending=False,
+            fields=upcoming.fields,
         )
     schedule = (
         tuple(
@@ -532,10 +603,11 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
                 bidding_order=slot.bidding_order,
                 quotas=None,
                 pending=False,
+                fields=slot.fields,
             )
             for slot in ruleset.schedule(setup)
         )
-        if editable and not state.finished
+        if editable and not state.finished and not ruleset.facts  # the offline entry's (plan.py)
         else ()
     )
     return GameView(
@@ -558,7 +630,18 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         note=loaded.note,
         schedule=schedule,
         parts=part_columns(ruleset, setup, state.deals) if isinstance(ruleset, Kierki) else (),
+        deal_labels=tuple(
+            term(ruleset.contract_label(slot.contract)) if slot.contract else ""
+            for slot in ruleset.schedule(setup)
+        ),
+        tricks_per_deal=ruleset.tricks_per_deal(setup),
+        negative_part=negative_part(ruleset, setup),
     )
+
+
+def negative_part(ruleset: Ruleset, setup: GameSetup) -> int:
+    """How many deals a game's negative part has (Kierki's ``negative_part``); 0 for other games."""
+    return ruleset.negative_part(setup) if isinstance(ruleset, Kierki) else 0
 
 
 CONTRACT_MARKS = {

@@ -238,6 +238,7 @@ def _render_game(
             hand_over=HandOverForm(formdata=None) if editable else None,
             forbidden=forbidden,
             offline=offline,
+            tricks_per_deal=view.tricks_per_deal,
             page_etag=f'"{_etag(game.version, editable)}"',
             # Blank, whatever was typed into the page's own forms: the offline entry's copies.
             offline_forms=_blank_entry() if view.schedule else None,
