@@ -104,7 +104,7 @@ def test_the_worked_example_by_taps_in_polish(browser: Browser, live_server: Liv
     deals = KIERKI.EXAMPLE
     shots = {2: "360-kierki-hearts-pl", 6: "360-kierki-seventh-last-pl", 7: "360-kierki-robber-pl"}
     per_deal = play(page, KIERKI.FOUR, deals[:7], one_screen=True, shots=shots)
-    assert page.locator("section.scoreboard .total-sum").inner_text().strip() == "· Suma \u22122600"
+    assert page.locator("section.scoreboard .total-sum").inner_text().strip() == "· Suma \u22122\u00a0600"
     assert page.locator("#turn-heading").inner_text() == "Odgrywka, 1 z 5: Darek wybiera atut"
     assert "Darek wybiera atut" in page.locator("#turn .roles").inner_text()
     shots = {8: "360-kierki-trumps-pl", 12: "360-kierki-fan-tan-pl"}
