@@ -39,7 +39,7 @@ def today() -> date:
 
 NOTE_LENGTH = 200
 RANKING_LENGTH = 40
-"""The longest key of a ranking (``stats.ranking``: ``misere/variant/4``)."""
+"""The longest key of a ranking (``rules.ranking``: ``misere/variant/4``)."""
 MIN_FOR_PERCENT = 5
 """Games (or deals) from which a share of them won is shown, and ranked."""
 NO_FIGURE = -1_000_000_000
@@ -192,7 +192,7 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
 class GameResult(db.Model):  # type: ignore[name-defined,misc]
     """One player's figures in one game, copied from the replay for rankings.
 
-    The game's ranking (``stats.ranking``: its ruleset, preset and number of players), date and
+    The game's ranking (``rules.ranking``: its ruleset, preset and number of players), date and
     whether it is finished are repeated here so that a ranking is one GROUP BY over this table alone.
     """
 

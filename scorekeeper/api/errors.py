@@ -1,10 +1,10 @@
-"""The contract's error body: {"error": {"code", "message", "field"}} (``shapes.Error``)."""
+"""The contract's error body: {"error": {"code", "message", "field"}} (``answers.Error``)."""
 
 from __future__ import annotations
 
 from flask import Response, jsonify
 
-from .shapes import Error, ErrorDetail
+from .answers import Error, ErrorDetail
 
 
 def error_body(code: str, message: str, field: str | None, status: int) -> tuple[Response, int]:

@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of JSON API v1, generated from the declarations it describes.
 
-The request and response bodies are the models of ``shapes.py`` (their JSON Schema is
+The request and response bodies are the models of ``shapes.py`` and ``answers.py`` (their JSON Schema is
 pydantic's); the error codes and their statuses are the registry's (``scorekeeper.errors``);
 what is left here is the table of operations (path, method, body, answers) and the prose.
 Response schemas do not forbid extra properties (the contract welcomes them); the tests
@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from ..errors import CODES, api_codes
-from . import shapes
+from . import answers, shapes
 
 JSON = dict[str, Any]
 
@@ -76,7 +76,7 @@ def _without_titles(schema: Any) -> Any:
 def _model_schemas() -> JSON:
     """Every model's JSON Schema by name: requests as validated, responses as serialised."""
     modes: list[tuple[type[BaseModel], JsonSchemaMode]] = [(model, "validation") for model in shapes.REQUESTS]
-    modes += [(model, "serialization") for model in shapes.RESPONSES]
+    modes += [(model, "serialization") for model in answers.RESPONSES]
     _, top = models_json_schema(modes, ref_template="#/components/schemas/{model}")
     schemas: JSON = dict(_without_titles(top["$defs"]))
     for schema in schemas.values():
@@ -90,7 +90,7 @@ _SCHEMAS = _model_schemas()
 
 
 def error_schema(codes: list[str]) -> JSON:
-    """The error body's schema (``shapes.Error``, its detail inlined) with ``code`` one of ``codes``."""
+    """The error body's schema (``answers.Error``, its detail inlined) with ``code`` one of ``codes``."""
     detail: JSON = copy.deepcopy(_SCHEMAS["ErrorDetail"])
     detail["properties"]["code"]["enum"] = codes
     body: JSON = copy.deepcopy(_SCHEMAS["Error"])

@@ -1,4 +1,4 @@
-"""Replayed rules-engine state as the response models of ``shapes`` (API.md's JSON shapes).
+"""Replayed rules-engine state as the response models of ``answers`` (API.md's JSON shapes).
 
 Nothing is computed here: every figure comes from the engine's replay.  The
 only work is turning seat indices into player names, because the API keys
@@ -14,7 +14,7 @@ from flask_babel import gettext
 
 from ..rules import RULESETS, DealState, GameSetup, GameState, NextDeal, Ruleset, get_ruleset
 from ..services import Snapshot
-from . import shapes
+from . import answers
 
 Value = TypeVar("Value")
 
@@ -34,9 +34,9 @@ def _name(setup: GameSetup, seat: int | None) -> str | None:
     return None if seat is None else setup.players[seat]
 
 
-def ruleset_body(ruleset: Ruleset) -> shapes.Ruleset:
+def ruleset_body(ruleset: Ruleset) -> answers.Ruleset:
     """One entry of ``GET /rulesets``: its words in the request's language (``Accept-Language``)."""
-    return shapes.Ruleset(
+    return answers.Ruleset(
         id=ruleset.id,
         name=gettext(ruleset.name),
         summary=gettext(ruleset.summary),
@@ -46,7 +46,7 @@ def ruleset_body(ruleset: Ruleset) -> shapes.Ruleset:
         seating_direction=ruleset.seating_direction,
         declares_contract=ruleset.declares_contract,
         contracts=[
-            shapes.Contract(
+            answers.Contract(
                 id=contract.id,
                 label=gettext(contract.label),
                 trumps=contract.trumps,
@@ -55,11 +55,11 @@ def ruleset_body(ruleset: Ruleset) -> shapes.Ruleset:
             for contract in ruleset.contracts
         ],
         options=[
-            shapes.Option(
+            answers.Option(
                 id=option.id,
                 label=gettext(option.label),
                 choices=[
-                    shapes.OptionChoice(value=value, label=gettext(label)) for value, label in option.choices
+                    answers.OptionChoice(value=value, label=gettext(label)) for value, label in option.choices
                 ],
                 default=option.default,
             )
@@ -68,12 +68,12 @@ def ruleset_body(ruleset: Ruleset) -> shapes.Ruleset:
     )
 
 
-def rulesets_body() -> shapes.Rulesets:
+def rulesets_body() -> answers.Rulesets:
     """``GET /rulesets``: every ruleset."""
-    return shapes.Rulesets(rulesets=[ruleset_body(ruleset) for ruleset in RULESETS.values()])
+    return answers.Rulesets(rulesets=[ruleset_body(ruleset) for ruleset in RULESETS.values()])
 
 
-def deal_body(setup: GameSetup, deal: DealState) -> shapes.Deal:
+def deal_body(setup: GameSetup, deal: DealState) -> answers.Deal:
     """A recorded deal: declaration, tricks and everything the rules derive from them.
 
     ``quotas`` are the engine's: per role for Mizerka, the bids for Misère's
@@ -92,7 +92,7 @@ def deal_body(setup: GameSetup, deal: DealState) -> shapes.Deal:
             "last_trick": _name(setup, deal.last_trick),
             "places": None if deal.places is None else [setup.players[seat] for seat in deal.places],
         }
-    return shapes.Deal(
+    return answers.Deal(
         number=deal.number,
         dealer=setup.players[deal.dealer],
         chooser=_name(setup, deal.chooser),
@@ -108,11 +108,11 @@ def deal_body(setup: GameSetup, deal: DealState) -> shapes.Deal:
     )
 
 
-def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> shapes.NextDeal | None:
+def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> answers.NextDeal | None:
     """What the table does next, or None while a deal is pending or once the game is over."""
     if next_deal is None:
         return None
-    return shapes.NextDeal(
+    return answers.NextDeal(
         number=next_deal.number,
         dealer=setup.players[next_deal.dealer],
         chooser=_name(setup, next_deal.chooser),
@@ -124,14 +124,14 @@ def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> shapes.NextD
     )
 
 
-def game_body(loaded: Snapshot) -> shapes.GameState:
+def game_body(loaded: Snapshot) -> answers.GameState:
     """The whole game state of ``GET /games/{id}``."""
     return state_body(loaded.id, loaded.setup, loaded.state)
 
 
-def state_body(game_id: str, setup: GameSetup, state: GameState) -> shapes.GameState:
+def state_body(game_id: str, setup: GameSetup, state: GameState) -> answers.GameState:
     """The whole game state of game ``game_id``, from its setup and replayed state."""
-    return shapes.GameState(
+    return answers.GameState(
         id=game_id,
         ruleset=setup.ruleset,
         options=setup.options_dict,
@@ -145,12 +145,12 @@ def state_body(game_id: str, setup: GameSetup, state: GameState) -> shapes.GameS
         next_deal=next_deal_body(setup, state.next_deal),
         remaining_contracts=by_name(setup, [list(ids) for ids in state.remaining_contracts]),
         standings=[
-            shapes.Standing(player=setup.players[standing.seat], total=standing.total, rank=standing.rank)
+            answers.Standing(player=setup.players[standing.seat], total=standing.total, rank=standing.rank)
             for standing in state.standings
         ],
     )
 
 
-def created_body(loaded: Snapshot, key: str) -> shapes.GameCreated:
+def created_body(loaded: Snapshot, key: str) -> answers.GameCreated:
     """A new game's state plus its edit key."""
-    return shapes.GameCreated(**dict(game_body(loaded)), edit_key=key)
+    return answers.GameCreated(**dict(game_body(loaded)), edit_key=key)

@@ -8,14 +8,12 @@ from .figures import Figures, figures
 from .game_list import GAMES_PER_LIST, MOST_OPENED, PhoneGame, game_list, phone_games
 from .people import known_players, people, recent_players
 from .player_page import player_stats
-from .ranking import DEFAULT_RANKING, Ranking, every_ranking, find_ranking, ranking_key
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
 from .sums import PERIODS, Filters, Record, average, percent, ranking_name
 from .writer import refresh_totals, store_figures
 
 __all__ = [
     "COLUMNS",
-    "DEFAULT_RANKING",
     "DEFAULT_SORT",
     "GAMES_PER_LIST",
     "MIN_FOR_PERCENT",
@@ -25,20 +23,16 @@ __all__ = [
     "Figures",
     "Filters",
     "PhoneGame",
-    "Ranking",
     "Rankings",
     "Record",
     "average",
-    "every_ranking",
     "figures",
-    "find_ranking",
     "game_list",
     "known_players",
     "people",
     "percent",
     "phone_games",
     "player_stats",
-    "ranking_key",
     "ranking_name",
     "rankings",
     "recent_players",

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from ..rules import GameState, get_ruleset
-from .ranking import ranking_key
+from ..rules.ranking import ranking_key
 
 #: A game's rows of ``game_results`` and of ``deal_results``.
 Figures = tuple[list[dict[str, Any]], list[dict[str, Any]]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -13,7 +12,7 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player
-from ..rules import Ruleset
+from ..rules import Contract, Ruleset
 from .sums import Filters, Record, is_true, percent, record_of, summed_records
 
 RECENT_GAMES = 10
@@ -183,7 +182,6 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
 
 def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
     """Each contract's figures: as chooser where a player chooses (Mizerka), else every deal of it."""
-    picks_per_game = ruleset.choices_per_player
     query = (
         select(
             DealResult.contract,
@@ -201,33 +199,26 @@ def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
     )
     if ruleset.declares_contract:
         query = query.where(DealResult.chooser)
-    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
-    pick_counts: dict[str, list[int]] = defaultdict(lambda: [0] * picks_per_game)
-    for row in db.session.execute(query):
-        contract_sums = sums[row.contract]
-        contract_sums[0] += row.times
-        contract_sums[1] += int(row.points or 0)
-        contract_sums[2] += int(row.made or 0)
-        contract_sums[3] += int(row.made_of or 0)
-        contract_sums[4] += int(row.taken or 0)
-        contract_sums[5] += int(row.taken_of or 0)
-        if row.pick is not None and 1 <= row.pick <= picks_per_game:
-            pick_counts[row.contract][row.pick - 1] += row.times
-    return [
-        ContractFigures(
-            contract=c.id,
-            label=c.label,
-            times=sums[c.id][0],
-            by_pick=tuple(pick_counts[c.id]),
-            points=sums[c.id][1],
-            made=sums[c.id][2],
-            made_of=sums[c.id][3],
-            taken=sums[c.id][4],
-            taken_of=sums[c.id][5],
-            taken_or_not=ruleset.taken_or_not(c.id),
+    rows = db.session.execute(query).all()  # a row per contract and pick
+
+    def figures(contract: Contract) -> ContractFigures:
+        mine = [row for row in rows if row.contract == contract.id]
+        sums = {name: sum(int(getattr(row, name) or 0) for row in mine) for name in SUMMED}
+        picks = range(1, ruleset.choices_per_player + 1)
+        by_pick = tuple(sum(row.times for row in mine if row.pick == pick) for pick in picks)
+        return ContractFigures(
+            contract.id,
+            contract.label,
+            by_pick=by_pick,
+            **sums,
+            taken_or_not=ruleset.taken_or_not(contract.id),
         )
-        for c in ruleset.contracts
-    ]
+
+    return [figures(contract) for contract in ruleset.contracts]
+
+
+#: The sums per contract, as ``_contracts`` selects them.
+SUMMED = ("times", "points", "made", "made_of", "taken", "taken_of")
 
 
 def _head_to_head(finished: list[Any]) -> list[HeadToHead]:

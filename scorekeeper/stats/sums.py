@@ -15,7 +15,7 @@ from sqlalchemy import Float, and_, case, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..models import MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal, PlayerYearTotal
-from .ranking import DEFAULT_RANKING, Ranking, find_ranking
+from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking
 
 PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}
 
@@ -117,6 +117,10 @@ class Record(NamedTuple):
         return average(self.points, self.games)
 
 
+#: A ``Record``'s sums, as ``player_totals`` keeps them and ``record_columns`` sums them.
+SUMS = ("games", "wins", "deals", "deal_wins", "points", "best")
+
+
 def is_true(column: Any) -> Any:
     return case((column, 1), else_=0)
 
@@ -152,21 +156,9 @@ def summed_records(
     """
     if stored and filters.stored:
         totals = PlayerYearTotal if filters.period == "year" else PlayerTotal
-        stored_rows = select(
-            totals.player_id,
-            totals.games,
-            totals.wins,
-            totals.deals,
-            totals.deal_wins,
-            totals.points,
-            totals.best,
-            Player.name,
-            Player.name_key,
-            totals.win_pct_key,
-            totals.deal_pct_key,
-            totals.average_key,
-            totals.best_key,
-        ).join(Player, Player.id == totals.player_id)
+        columns = (*("player_id", *SUMS), "win_pct_key", "deal_pct_key", "average_key", "best_key")
+        stored_rows = select(*(getattr(totals, column) for column in columns), Player.name, Player.name_key)
+        stored_rows = stored_rows.join(Player, Player.id == totals.player_id)
         stored_rows = stored_rows.where(totals.ranking == filters.ranking)
         if totals is PlayerYearTotal:
             stored_rows = stored_rows.where(PlayerYearTotal.year == today.year)
@@ -201,13 +193,5 @@ def summed_records(
 
 
 def record_of(row: Any) -> Record:
-    return Record(
-        player_id=row.player_id,
-        name=row.name,
-        games=int(row.games or 0),
-        wins=int(row.wins or 0),
-        deals=int(row.deals or 0),
-        deal_wins=int(row.deal_wins or 0),
-        points=int(row.points or 0),
-        best=None if row.best is None else int(row.best),
-    )
+    counts = {column: int(getattr(row, column) or 0) for column in SUMS[:-1]}
+    return Record(row.player_id, row.name, **counts, best=None if row.best is None else int(row.best))

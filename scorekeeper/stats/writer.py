@@ -16,7 +16,7 @@ from ..extensions import db
 from ..models import DealResult, GameResult, Player, PlayerTotal, PlayerYearTotal
 from ..rules import GameState
 from .figures import figures
-from .sums import record_columns
+from .sums import SUMS, record_columns
 
 
 def store_figures(
@@ -69,7 +69,6 @@ _LOCK_PLAYERS = (
     .order_by(Player.id)
     .with_for_update(key_share=True)
 )
-_SUM_COLUMNS = ["games", "wins", "deals", "deal_wins", "points", "best"]
 
 
 @functools.cache
@@ -93,6 +92,6 @@ def _resum(by_players: bool, by_ranking: bool) -> tuple[Any, ...]:
             .group_by(GameResult.player_id, GameResult.ranking, *years)
             .having(func.sum(GameResult.deals_played) > 0)  # every stored row ranks: a player with a deal
         )
-        columns = ["player_id", "ranking", *(["year"] if years else []), *_SUM_COLUMNS]
+        columns = ["player_id", "ranking", *(["year"] if years else []), *SUMS]
         statements += [stale, insert(totals).from_select(columns, sums)]
     return tuple(statements)

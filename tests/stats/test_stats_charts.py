@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import charts
-from scorekeeper.web.games.presenters import fits_a_column, name_marks
+from scorekeeper.web.games.marks import fits_a_column, name_marks
 from tests.helpers import MIZERKA_DEALS, page, parse_html, start_mizerka
 
 SVG = "{http://www.w3.org/2000/svg}"

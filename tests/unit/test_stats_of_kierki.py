@@ -7,8 +7,8 @@ from datetime import date
 
 from scorekeeper.rules import DealRecord
 from scorekeeper.rules.kierki import KIERKI
+from scorekeeper.rules.ranking import default_ranking, every_ranking, find_ranking, ranking_key, rankings_of
 from scorekeeper.stats import figures
-from scorekeeper.stats.ranking import default_ranking, every_ranking, find_ranking, ranking_key, rankings_of
 
 KIERKI_RANKINGS = [
     "kierki/standard/4",  # the usual game first

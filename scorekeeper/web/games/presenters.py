@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from flask_babel import gettext
 
 from ...messages import term
-from ...rules import N_, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset, graphemes
-from ...rules.kierki import COUNTS, SUIT_LABELS, TRUMPS, Kierki
+from ...rules import TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
+from ...rules.kierki import COUNTS, SUIT_LABELS, Kierki
 from ...services import Snapshot
-
-#: A role's label (a message id), by role; a Misère player without a role has none.
-ROLE_LABELS = {
-    # NOTE: Mizerka's roles: forehand (left of the dealer, chooses the contract), middlehand, dealer.
-    "forehand": N_("Forehand"),
-    "middlehand": N_("Middlehand"),
-    "dealer": N_("Dealer"),
-    # NOTE: Misère's role of the player after the dealer, who bids first and leads.
-    "leader": N_("Leads"),
-    "player": "",
-}
-
-
-def role_label(role: str) -> str:
-    """A role as the page names it, in the request's language."""
-    label = ROLE_LABELS.get(role, role)
-    return str(gettext(label)) if label else ""
+from .marks import SUIT_MARKS, contract_mark, fits_a_column, name_marks, role_label
+from .parts import PartColumn, negative_part, part_columns, taken
 
 
 @dataclass(frozen=True)
@@ -45,9 +29,6 @@ class Seat:
 
 #: The games these pages score at the table.
 TABLE_GAMES = ("mizerka", "misere", "kierki")
-
-#: A deal's facts counted per player (Kierki), each with its count field on the page.
-COUNT_FIELDS = ("tricks", *COUNTS)
 
 
 @dataclass(frozen=True)
@@ -86,34 +67,6 @@ class DealRow:
     def totals_sum(self) -> int | None:
         """The running totals added up: Kierki's check (−2600 after its negative part, 0 at the end)."""
         return None if self.totals is None else sum(self.totals)
-
-
-@dataclass(frozen=True)
-class PartColumn:
-    """A column of Kierki's part grid: a deal, the negative part's subtotal, or the total."""
-
-    kind: str
-    """"deal", "subtotal" or "total"."""
-    number: int = 0
-    contract: str = ""
-    mark: str = ""
-    """The heading's short text: the contract's mark, a trump deal's suit."""
-    title: str = ""
-    """The heading in words: the contract, a trump deal's suit and chooser."""
-    dealer: str = ""
-    dealer_seat: int = 0
-    chooser: int | None = None
-    """The seat naming trumps on a trump deal."""
-    negative: bool = False
-
-
-@dataclass(frozen=True)
-class PartBox:
-    """A player's box of the part grid: a score, "…" while the deal is played, empty while to come."""
-
-    column: PartColumn
-    score: int | None
-    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,28 +152,6 @@ class GameView:
         """Kierki's deals still to come, with their dealer and contract (fixed from the start)."""
         return [column for column in self.parts if column.kind == "deal" and column.number > len(self.deals)]
 
-    def part_grid(self) -> list[tuple[Seat, list[PartBox]]]:
-        """Kierki's part grid: per player, a box per column of ``parts``."""
-        negative = [column.number for column in self.parts if column.negative]
-        done = [row for row in self.deals if not row.pending]
-        closed = self.deal(negative[-1]) if len(self.deals) >= negative[-1] else None
-        rows = []
-        for seat in self.seats:
-            boxes = []
-            for column in self.parts:
-                if column.kind == "total":
-                    boxes.append(PartBox(column, seat.total if done else None))
-                elif column.kind == "subtotal":
-                    subtotal = closed.totals[seat.seat] if closed and closed.totals else None
-                    boxes.append(PartBox(column, subtotal))
-                elif column.number <= len(self.deals):
-                    row = self.deal(column.number)
-                    boxes.append(PartBox(column, row.scores[seat.seat] if row.scores else None, row.pending))
-                else:
-                    boxes.append(PartBox(column, None))
-            rows.append((seat, boxes))
-        return rows
-
     def count_total(self, name: str) -> int:
         """What a deal's counts of ``name`` add up to (tricks, or Kierki's hearts, queens...)."""
         return self.tricks_per_deal if name == "tricks" else COUNTS[name]
@@ -230,36 +161,6 @@ class GameView:
         """The running totals added up: the table's own check (Kierki: -2600 after the negative
         part of a 4-player standard game, 0 at the end)."""
         return sum(seat.total for seat in self.seats)
-
-    def part_heading(self, turn: Turn) -> str:
-        """A deal of a game in two parts, as the table says it: "Negative part, 5 of 7: No king
-        of hearts" (the trump suit beside a trump deal's name once named)."""
-        contract = turn.contract_label or ""
-        if turn.trumps:
-            # NOTE: a Kierki trump deal whose suit is named, in its heading ("Positive part, 2 of 5:
-            # trumps ♠").
-            contract = str(gettext("trumps %(suit)s", suit=contract_mark(turn.trumps)))
-        elif "trumps" in turn.fields and turn.chooser is not None:
-            contract = str(gettext("%(player)s names trumps", player=self.names[turn.chooser]))
-        if turn.number <= self.negative_part:
-            # NOTE: Kierki's first part (Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No king of hearts".
-            return str(
-                gettext(
-                    "Negative part, %(number)s of %(count)s: %(contract)s",
-                    number=turn.number,
-                    count=self.negative_part,
-                    contract=contract,
-                )
-            )
-        # NOTE: Kierki's second part (Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
-        return str(
-            gettext(
-                "Positive part, %(number)s of %(count)s: %(contract)s",
-                number=turn.number - self.negative_part,
-                count=self.deal_count - self.negative_part,
-                contract=contract,
-            )
-        )
 
     def suits(self) -> tuple[tuple[str, str, str], ...]:
         """The suits a trump deal may name: (id, mark, name)."""
@@ -376,102 +277,6 @@ class GameView:
         ]
 
 
-#: A Kierki deal's counts as the log says them, short (API.md K4's fields).
-COUNT_WORDS = (
-    # NOTE "tr" is short for "tricks": the tricks a player took in a deal.
-    ("tricks", N_("%(tricks)s tr")),
-    ("hearts", "%(tricks)s ♥"),
-    # NOTE The queens a player took in a Kierki deal, short ("1 Q"): a letter for the queen.
-    ("queens", N_("%(tricks)s Q")),
-    # NOTE The kings and jacks a player took in a Kierki deal, short ("2 K/J"): a letter for each.
-    ("kings_jacks", N_("%(tricks)s K/J")),
-)
-#: The cards and tricks one player takes in a Kierki deal, as the log marks their taker.
-TAKER_WORDS = (
-    # NOTE The mark, in a Kierki deal's log, of the player who took the king of hearts.
-    ("king_of_hearts", N_("K♥")),
-    # NOTE The mark, in a Kierki deal's log, of the player who took the seventh trick: keep it short.
-    ("seventh_trick", N_("7th")),
-    # NOTE The mark, in a Kierki deal's log, of the player who took the last trick: keep it short.
-    ("last_trick", N_("last")),
-)
-# NOTE The marks, in the log of Kierki's Fan Tan, of the first and the second player out of cards.
-PLACE_WORDS = (N_("1st out"), N_("2nd out"))
-
-
-def taken(deal: DealState, seats: int) -> tuple[tuple[str, ...], ...] | None:
-    """What each seat took in a complete Kierki deal, in the order the table enters it."""
-    if deal.pending:
-        return None
-    took: list[list[str]] = [[] for _ in range(seats)]
-    for name, words in COUNT_WORDS:
-        counts = getattr(deal, name)
-        for seat, count in enumerate(counts or ()):
-            took[seat].append(gettext(words, tricks=count))
-    for name, word in TAKER_WORDS:
-        seat = getattr(deal, name)
-        if seat is not None:
-            took[seat].append(gettext(word))
-    for place, seat in enumerate(deal.places or ()):
-        took[seat].append(gettext(PLACE_WORDS[place]))
-    return tuple(tuple(items) for items in took)
-
-
-#: Kierki's contracts as the part grid heads their columns (the trump deals by their suit).
-KIERKI_MARKS = {
-    # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No tricks.
-    "no-tricks": N_("Tr"),
-    "no-hearts": "♥",
-    # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No queens.
-    "no-queens": N_("Q"),
-    # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No kings or jacks.
-    "no-kings-jacks": N_("KJ"),
-    "no-king-of-hearts": TAKER_WORDS[0][1],
-    # NOTE A Kierki contract's mark atop a narrow column (two or three characters): No seventh or last trick.
-    "no-seventh-last": N_("7/L"),
-    # NOTE A Kierki contract's mark atop a narrow column (two or three letters): the Robber.
-    "robber": N_("Rob"),
-    # NOTE A Kierki contract's mark atop a narrow column (two or three letters): the Fan Tan.
-    "fan-tan": N_("FT"),
-}
-
-
-def part_columns(ruleset: Kierki, setup: GameSetup, deals: Sequence[DealState]) -> tuple[PartColumn, ...]:
-    """Kierki's part grid's columns: each deal in the preset's order, the subtotal after the negative
-    part, the total. A trump deal is headed by its suit once named, and its chooser."""
-    names, negative = setup.players, ruleset.negative_part(setup)
-    columns = []
-    for slot in ruleset.schedule(setup):
-        contract = slot.contract or ""
-        label = term(ruleset.contract_label(contract))
-        mark, title = KIERKI_MARKS.get(contract, ""), label
-        if contract == TRUMPS:
-            suit = deals[slot.number - 1].trumps if slot.number <= len(deals) else None
-            mark = SUIT_MARKS[suit] if suit else ""
-            title = f"{label} {mark} · {names[slot.dealer]}" if suit else f"{label} · {names[slot.dealer]}"
-        else:
-            mark = gettext(mark)
-        columns.append(
-            PartColumn(
-                "deal",
-                slot.number,
-                contract,
-                mark,
-                title,
-                names[slot.dealer],
-                slot.dealer,
-                slot.chooser,
-                slot.number <= negative,
-            )
-        )
-        if slot.number == negative:
-            # NOTE The part grid's column of each player's points in Kierki's negative part (deals 1-7).
-            title = gettext("Negative part: deals 1–%(last)s", last=negative)
-            columns.append(PartColumn("subtotal", mark=f"Σ 1–{negative}", title=title))
-    columns.append(PartColumn("total", title=gettext("Total")))
-    return tuple(columns)
-
-
 def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
     fields = ruleset.fields_for(setup, deal.number)
@@ -497,32 +302,6 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         fields=fields,
         facts={name: value for name in fields if (value := getattr(deal, name)) is not None},
     )
-
-
-# A name fits a phone's log column (a quarter of a 320 px screen) in a few lines without a word broken:
-# no word longer than this, and not longer than that in all.
-COLUMN_WORD = 10
-COLUMN_NAME = 30
-
-
-def fits_a_column(name: str) -> bool:
-    return len(name) <= COLUMN_NAME and max(map(len, name.split()), default=0) <= COLUMN_WORD
-
-
-def name_marks(names: Sequence[str]) -> tuple[str, ...]:
-    """A short mark per seat: the initials of the first two words ("GF"), the first two letters of a
-    one-word name ("Wo"); the seat numbers when two marks would look alike."""
-    marks = []
-    for name in names:
-        # Cut by what a reader sees (graphemes): an emoji is one, never split between its code points.
-        words = [graphemes(word) for word in name.split()] or [graphemes(name)]
-        if len(words) > 1:
-            marks.append("".join(words[0][:1] + words[1][:1]).upper())
-        else:
-            marks.append("".join(words[0][:2]).capitalize())
-    if len({mark.casefold() for mark in marks}) < len(marks):
-        return tuple(str(seat + 1) for seat in range(len(names)))
-    return tuple(marks)
 
 
 def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
@@ -637,36 +416,3 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         tricks_per_deal=ruleset.tricks_per_deal(setup),
         negative_part=negative_part(ruleset, setup),
     )
-
-
-def negative_part(ruleset: Ruleset, setup: GameSetup) -> int:
-    """How many deals a game's negative part has (Kierki's ``negative_part``); 0 for other games."""
-    return ruleset.negative_part(setup) if isinstance(ruleset, Kierki) else 0
-
-
-CONTRACT_MARKS = {
-    "clubs": "♣",
-    "diamonds": "♦",
-    "hearts": "♥",
-    "spades": "♠",
-    # NOTE A contract's mark in a narrow table column (two or three letters): No trumps.
-    "no-trumps": N_("NT"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): Mizerka.
-    "mizerka": N_("Miz"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): the Blind deal.
-    "blind": N_("Bl"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): Ciapa ciapa.
-    "ciapa-ciapa": N_("Cc"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): Misère.
-    "misere": N_("Mis"),
-}
-SUITS = frozenset(("clubs", "diamonds", "hearts", "spades"))
-SUIT_MARKS = {suit: CONTRACT_MARKS[suit] for suit in SUITS}
-
-
-def contract_mark(contract_id: str) -> str:
-    """A short mark for a contract in narrow table columns and buttons, in the page's language."""
-    mark = CONTRACT_MARKS.get(contract_id)
-    if mark is None:
-        return contract_id[:3].title()
-    return mark if contract_id in SUITS else gettext(mark)

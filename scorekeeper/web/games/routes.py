@@ -42,8 +42,9 @@ from .forms import (
     UndoForm,
     number_or_raw,
 )
+from .marks import name_marks
 from .plan import offline_plan
-from .presenters import TABLE_GAMES, game_view, name_marks
+from .presenters import TABLE_GAMES, game_view
 from .sharing import phone_game, share_links
 
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its

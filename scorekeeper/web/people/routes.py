@@ -14,6 +14,7 @@ from ...limits import query_int
 from ...messages import say, shown
 from ...models import today
 from ...rules import N_, Refusal, RuleError
+from ...rules.ranking import DEFAULT_RANKING, Ranking, every_ranking, find_ranking
 from .. import bp
 from ..validators import refusal_of
 from .forms import MergeForm, RenameForm
@@ -27,28 +28,26 @@ def filters_from_args(args: Any) -> stats.Filters:
     ranking) and ``period``; anything unknown falls back to the default."""
     period = args.get("period", "all")
     return stats.Filters(
-        ranking=stats.find_ranking(args.get("game", "")).key,
+        ranking=find_ranking(args.get("game", "")).key,
         period=period if period in stats.PERIODS else "all",
     )
 
 
-def _game_arg(ranking: stats.Ranking) -> str:
+def _game_arg(ranking: Ranking) -> str:
     """A ranking as a URL's ``game`` names it: a ruleset's default ranking by the ruleset alone (as
     links made before rankings had presets did), any other by its key."""
-    return ranking.ruleset.id if stats.find_ranking(ranking.ruleset.id) == ranking else ranking.key
+    return ranking.ruleset.id if find_ranking(ranking.ruleset.id) == ranking else ranking.key
 
 
 def _ranking_choices() -> list[tuple[str, str, str]]:
     """Every ranking the pages offer: (key, ``game`` in a URL, name in the request's language)."""
-    return [
-        (ranking.key, _game_arg(ranking), stats.ranking_name(ranking)) for ranking in stats.every_ranking()
-    ]
+    return [(ranking.key, _game_arg(ranking), stats.ranking_name(ranking)) for ranking in every_ranking()]
 
 
 def _filter_args(filters: stats.Filters) -> dict[str, str]:
     """The query string's ``game`` and ``period`` for ``filters``, the defaults left out."""
     args = {}
-    if filters.ranking != stats.DEFAULT_RANKING:
+    if filters.ranking != DEFAULT_RANKING:
         args["game"] = _game_arg(filters.chosen)
     if filters.period != "all":
         args["period"] = filters.period

@@ -2,16 +2,17 @@
 
 Games of different presets score on different scales (RULES.md "House rules"), and a table of
 three is not a table of four, so each (ruleset, preset, number of players) is ranked on its own.
-A ranking is named by a key, ``misere/variant/4``, kept in ``game_results.ranking`` and the
-totals.  Pure: the engine's rulesets only.
+A ranking is named by a key, ``misere/variant/4``, which the stored figures keep
+(``game_results.ranking``); RULES.md "House rules" says which games are ranked together.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import RULESETS, GameSetup, Ruleset
-from ..rules.state import Preset
+from .base import Ruleset
+from .registry import RULESETS
+from .state import GameSetup, Preset
 
 DEFAULT_RULESET = "mizerka"
 

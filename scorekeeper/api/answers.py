@@ -1,0 +1,214 @@
+"""The JSON API's response bodies, declared once (../shared/API.md), built from the engine's replayed
+state (``serialize.py``); the OpenAPI document (``openapi.py``) is generated from them with the
+request bodies of ``shapes``.  They do not forbid extra properties (the contract welcomes them).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from .shapes import CONTRACT_IDS, ROLES, RULESET_IDS, ContractId, Count, Name
+
+
+class Response(BaseModel):
+    """A response body, built from the engine's state."""
+
+
+class Contract(Response):
+    id: str
+    label: str
+    trumps: Annotated[str | None, Field(description="The trump suit, or null.")]
+    description: str
+
+
+class OptionChoice(Response):
+    value: str
+    label: str
+
+
+class Option(Response):
+    id: str
+    label: str
+    choices: list[OptionChoice]
+    default: str
+
+
+class Ruleset(Response):
+    id: str
+    name: str
+    summary: str
+    player_count: Annotated[int, Field(description="Players in the default game.")]
+    player_counts: Annotated[list[int], Field(description="Every number of players the game takes.")]
+    deal_count: Annotated[int, Field(description="Deals in the default game (first preset, player_count).")]
+    seating_direction: Annotated[str, Field(json_schema_extra={"enum": ["clockwise", "counter-clockwise"]})]
+    declares_contract: Annotated[
+        bool, Field(description="Whether a player chooses each contract (else the deal number fixes it).")
+    ]
+    contracts: list[Contract]
+    options: list[Option]
+
+
+class Rulesets(Response):
+    rulesets: list[Ruleset]
+
+
+class Deal(Response):
+    """A recorded deal and everything the rules derive from it."""
+
+    number: Annotated[int, Field(ge=1)]
+    dealer: Name
+    chooser: Annotated[
+        str | None, Field(description="Mizerka: the forehand, who chose the contract. Misère: null.")
+    ]
+    contract: Annotated[
+        str,
+        Field(
+            json_schema_extra={"enum": CONTRACT_IDS},
+            description="Mizerka: the chosen contract. Misère: the contract the deal number fixes.",
+        ),
+    ]
+    bids: Annotated[
+        dict[str, Count] | None,
+        Field(description="Misère deals 1-6: the bids, keyed by player name. Otherwise null."),
+    ]
+    tricks: Annotated[
+        dict[str, Count] | None, Field(description="Tricks taken, keyed by player name; null while pending.")
+    ]
+    quotas: Annotated[
+        dict[str, Count] | None,
+        Field(
+            description="Tricks each player is measured against, keyed by player name. Mizerka: the quota "
+            "of the player's role (forehand 7/1, middlehand 5/5, dealer 1/7 for trumps or no-trumps / "
+            "mizerka). Misère: the bids on deals 1-6, null on ciapa-ciapa and misère (no target)."
+        ),
+    ]
+    scores: Annotated[
+        dict[str, int] | None, Field(description="Points in this deal by player; null while pending.")
+    ]
+    totals: Annotated[
+        dict[str, int] | None,
+        Field(description="Running totals after this deal by player; null while pending."),
+    ]
+    roles: Annotated[
+        dict[str, Annotated[str, Field(json_schema_extra={"enum": ROLES})]],
+        Field(description="Each player's role in this deal (extra field)."),
+    ]
+    pending: Annotated[
+        bool,
+        Field(
+            description="True while the result is not in (Kierki: tell a pending deal by this, not tricks)."
+        ),
+    ]
+    trumps: Annotated[str | None, Field(description="Kierki, trump deal: the suit named; else null.")] = None
+    hearts: Annotated[dict[str, Count] | None, Field(description="Kierki: hearts taken; else null.")] = None
+    queens: Annotated[dict[str, Count] | None, Field(description="Kierki: queens taken; else null.")] = None
+    kings_jacks: Annotated[
+        dict[str, Count] | None, Field(description="Kierki: kings and jacks taken; else null.")
+    ] = None
+    king_of_hearts: Annotated[str | None, Field(description="Kierki: who took the king of hearts.")] = None
+    seventh_trick: Annotated[str | None, Field(description="Kierki: who took the 7th trick.")] = None
+    last_trick: Annotated[str | None, Field(description="Kierki: who took the last trick.")] = None
+    places: Annotated[
+        list[Name] | None, Field(description="Kierki, Fan Tan: [first out, second out]; else null.")
+    ] = None
+
+
+class NextDeal(Response):
+    """What the table does next."""
+
+    number: Annotated[int, Field(ge=1)]
+    dealer: Name
+    chooser: Annotated[str | None, Field(description="Mizerka: the forehand. Misère: null.")]
+    available_contracts: Annotated[
+        list[ContractId],
+        Field(description="Contracts the chooser may still choose (Misère: the one fixed contract)."),
+    ]
+    contract: Annotated[
+        str | None,
+        Field(description="The contract the deal number fixes (Misère); null where a player chooses."),
+    ]
+    bidding_order: Annotated[
+        list[Name], Field(description="Players in bidding order, dealer last; empty when nobody bids.")
+    ]
+    roles: Annotated[dict[str, str], Field(description="Each player's role in the next deal.")]
+    fields: Annotated[
+        list[str],
+        Field(
+            description="Kierki: the body fields this deal takes, in the order they are checked "
+            "(e.g. trumps, tricks); empty for the other games (contract, bids, tricks)."
+        ),
+    ]
+
+
+class Standing(Response):
+    player: Name
+    total: int
+    rank: Annotated[int, Field(ge=1)]
+
+
+class GameState(Response):
+    """The whole game state, replayed from its recorded deals."""
+
+    id: Annotated[str, Field(min_length=8, pattern="^[A-Za-z0-9_-]+$")]
+    ruleset: Annotated[str, Field(json_schema_extra={"enum": RULESET_IDS})]
+    options: dict[str, str]
+    players: Annotated[list[Name], Field(description="Names in seating order.")]
+    first_dealer: Name
+    status: Literal["in_progress", "finished"]
+    deal_count: Annotated[int, Field(description="Deals in a whole game (extra field).")]
+    schedule: Annotated[
+        list[Annotated[str | None, Field(json_schema_extra={"enum": [*CONTRACT_IDS, None]})]],
+        Field(description="The contract of every deal, deal 1 first; null where a player chooses it."),
+    ]
+    deals: list[Deal]
+    totals: Annotated[dict[str, int], Field(description="Totals after the last completed deal, by player.")]
+    next_deal: NextDeal | None
+    remaining_contracts: Annotated[
+        dict[str, list[ContractId]],
+        Field(
+            description="Contracts each player may still choose (Misère: the deals still to come), by player."
+        ),
+    ]
+    standings: Annotated[
+        list[Standing], Field(description="Highest total first; equal totals share a rank (1, 1, 3).")
+    ]
+
+
+class GameCreated(GameState):
+    """The game state plus its edit key."""
+
+    edit_key: Annotated[
+        str,
+        Field(
+            min_length=22, description="The secret for every write (Authorization: Bearer). Shown only here."
+        ),
+    ]
+
+
+class ErrorDetail(Response):
+    code: str
+    message: Annotated[str, Field(description="A sentence a player understands.")]
+    field: Annotated[
+        str | None, Field(description="The input the error concerns (`tricks`, `players`...), or null.")
+    ]
+
+
+class Error(Response):
+    """Every error answer: it changes nothing."""
+
+    error: ErrorDetail
+
+
+#: Every response body the document names, as built.
+RESPONSES: tuple[type[Response], ...] = (
+    Rulesets,
+    Ruleset,
+    GameState,
+    GameCreated,
+    Deal,
+    NextDeal,
+    Standing,
+    Error,
+)

@@ -1,0 +1,81 @@
+"""Short marks the pages draw in narrow places: a role's label, a player's mark (initials) where a
+name does not fit a column, a contract's mark (a suit, two or three letters)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask_babel import gettext
+
+from ...rules import N_, graphemes
+
+#: A role's label (a message id), by role; a Misère player without a role has none.
+ROLE_LABELS = {
+    # NOTE: Mizerka's roles: forehand (left of the dealer, chooses the contract), middlehand, dealer.
+    "forehand": N_("Forehand"),
+    "middlehand": N_("Middlehand"),
+    "dealer": N_("Dealer"),
+    # NOTE: Misère's role of the player after the dealer, who bids first and leads.
+    "leader": N_("Leads"),
+    "player": "",
+}
+
+
+def role_label(role: str) -> str:
+    """A role as the page names it, in the request's language."""
+    label = ROLE_LABELS.get(role, role)
+    return str(gettext(label)) if label else ""
+
+
+# A name fits a phone's log column (a quarter of a 320 px screen) in a few lines without a word broken:
+# no word longer than this, and not longer than that in all.
+COLUMN_WORD = 10
+COLUMN_NAME = 30
+
+
+def fits_a_column(name: str) -> bool:
+    return len(name) <= COLUMN_NAME and max(map(len, name.split()), default=0) <= COLUMN_WORD
+
+
+def name_marks(names: Sequence[str]) -> tuple[str, ...]:
+    """A short mark per seat: the initials of the first two words ("GF"), the first two letters of a
+    one-word name ("Wo"); the seat numbers when two marks would look alike."""
+    marks = []
+    for name in names:
+        # Cut by what a reader sees (graphemes): an emoji is one, never split between its code points.
+        words = [graphemes(word) for word in name.split()] or [graphemes(name)]
+        if len(words) > 1:
+            marks.append("".join(words[0][:1] + words[1][:1]).upper())
+        else:
+            marks.append("".join(words[0][:2]).capitalize())
+    if len({mark.casefold() for mark in marks}) < len(marks):
+        return tuple(str(seat + 1) for seat in range(len(names)))
+    return tuple(marks)
+
+
+CONTRACT_MARKS = {
+    "clubs": "♣",
+    "diamonds": "♦",
+    "hearts": "♥",
+    "spades": "♠",
+    # NOTE A contract's mark in a narrow table column (two or three letters): No trumps.
+    "no-trumps": N_("NT"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): Mizerka.
+    "mizerka": N_("Miz"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): the Blind deal.
+    "blind": N_("Bl"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): Ciapa ciapa.
+    "ciapa-ciapa": N_("Cc"),
+    # NOTE A contract's mark in a narrow table column (two or three letters): Misère.
+    "misere": N_("Mis"),
+}
+SUITS = frozenset(("clubs", "diamonds", "hearts", "spades"))
+SUIT_MARKS = {suit: CONTRACT_MARKS[suit] for suit in SUITS}
+
+
+def contract_mark(contract_id: str) -> str:
+    """A short mark for a contract in narrow table columns and buttons, in the page's language."""
+    mark = CONTRACT_MARKS.get(contract_id)
+    if mark is None:
+        return contract_id[:3].title()
+    return mark if contract_id in SUITS else gettext(mark)
