@@ -10,7 +10,7 @@ from . import keyring
 from .deals import correct_deals, record_deal, undo_deal, update_deal
 from .games import add_game, create_game, get_game, parse_note, parse_played_on, rebuild_results, rematch
 from .idempotency import Once, Replayed, fingerprint, valid_key
-from .keys import authorised_game, hash_key, key_matches, new_edit_key, new_game_id
+from .keys import authorised_game, hash_key, new_edit_key, new_game_id
 from .people import Authority, find_player, may_manage, merge_players, not_allowed, rename_player
 from .store import (
     Snapshot,
@@ -43,7 +43,6 @@ __all__ = [
     "get_game",
     "hash_key",
     "is_contention",
-    "key_matches",
     "keyring",
     "may_manage",
     "merge_players",

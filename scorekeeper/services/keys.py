@@ -8,7 +8,7 @@ import secrets
 
 from ..errors import not_found, refusal
 from ..rules import N_
-from .store import Snapshot, Stamp, bad_key, stamp
+from .store import Stamp, bad_key, stamp
 
 
 def new_game_id() -> str:
@@ -28,11 +28,6 @@ def new_edit_key() -> str:
 def hash_key(key: str) -> str:
     # The key is high-entropy random, so a fast hash is as strong as a slow one here.
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
-
-
-def key_matches(game: Snapshot, key: str | None) -> bool:
-    """Constant-time check of an edit key against the game's stored hash."""
-    return hash_matches(game.edit_key_hash, key)
 
 
 def hash_matches(key_hash: str, key: str | None) -> bool:

@@ -19,6 +19,7 @@ from sqlalchemy import text
 from scorekeeper import create_app
 from scorekeeper.database import register_migrations, upgrade_schema
 from scorekeeper.extensions import db
+from scorekeeper.services.keys import hash_matches
 from tests.conftest import database_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,7 +114,7 @@ def test_data_written_at_the_first_migration_survives_upgrades(migrated: Flask) 
         # Mizerka quotas F1 M5 D7: Cid 1-5 = -4, Ann (middlehand) 5-6 = -1, Bob (dealer) 7-2 = +5.
         assert [deal.scores for deal in state.deals] == [(0, 0, 0), (-1, 5, -4)]
         assert state.totals == (-1, 5, -4)
-        assert services.key_matches(loaded, "old-key")
+        assert hash_matches(loaded.edit_key_hash, "old-key")
         db.session.remove()
 
 
