@@ -23,6 +23,7 @@ from . import bp
 #: it was last fetched in, like the pages), not the English original under static/.
 PRECACHE = (
     "css/app.css",
+    "css/kierki.css",
     "css/print.css",
     "css/noscript.css",
     "js/app.js",
