@@ -26,7 +26,7 @@ from e2e_support import (
     kierki_game,
     new_context,
 )
-from helpers import CONTRACT_LABELS, MIZERKA_DEALS, MIZERKA_NAMES, signed
+from helpers import CONTRACT_LABELS, KIERKI_EXAMPLE, KIERKI_NAMES, MIZERKA_DEALS, MIZERKA_NAMES, signed
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -201,3 +201,49 @@ def test_the_kierki_sheet_keeps_inside_the_printable_area_in_black_and_white(
         if max(rgb[i], rgb[i + 1], rgb[i + 2]) - min(rgb[i], rgb[i + 1], rgb[i + 2]) > 24
     )
     assert coloured == 0, f"{coloured} coloured pixels on the {paper} page"
+
+
+# -- every figure and word inside its box, in every language -------------------------------------------
+
+#: The printable width of each paper at Chromium's 96 px an inch (the page less its 10 mm margins).
+PRINTABLE_PX = {"A4": round((210 - 20) / 25.4 * 96), "Letter": round((215.9 - 20) / 25.4 * 96)}
+
+# A table cell whose content reaches past its edges (a figure printed over its neighbour's).
+SPILLED_JS = """() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('main table td, main table th')) {
+    const box = cell.getBoundingClientRect();
+    // Its text as printed (a name said only to screen readers is not on paper).
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (text.parentElement.closest('.visually-hidden')) continue;
+      range.selectNodeContents(text);
+      const past = (r) => r.width > 0 && (r.right > box.right + 0.5 || r.left < box.left - 0.5);
+      const spilled = Array.from(range.getClientRects()).some(past);
+      if (spilled) { out.push(`${cell.className} "${text.textContent.trim()}"`); break; }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("language", ["en", "pl", "it"])
+def test_nothing_on_a_printed_sheet_spills_out_of_its_box(
+    browser: Browser, live_server: LiveServer, games: Games, paper: str, language: str
+) -> None:
+    """Laid out as on paper (print media, the paper's printable width), every cell of every sheet holds
+    its own words and figures: RULES.md 3.10's Kierki game (the Fan Tan's places, the robber's counts),
+    15 deals of long names and four-digit totals, and a Mizerka game, in each language."""
+    worked = kierki_game(live_server, KIERKI_NAMES, [facts for facts, _ in KIERKI_EXAMPLE])
+    widest = kierki_game(live_server, KIERKI_LONG_NAMES, KIERKI_WIDEST, preset="no-fan-tan")
+    context = new_context(browser, {"viewport": {"width": PRINTABLE_PX[paper], "height": 1000}})
+    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+    page = context.new_page()
+    page.emulate_media(media="print")
+    for game in (worked, widest, games.finished):
+        page.goto(live_server.origin + game.path("/scoresheet"))
+        spilled = page.evaluate(SPILLED_JS)
+        assert spilled == [], f"{game.path('/scoresheet')} in {language} on {paper}: {spilled}"
+    context.close()
