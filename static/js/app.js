@@ -278,18 +278,24 @@
   // else scrolled so the step's last control shows (with room for the dealer's forbidden bid, said
   // above it once known), never past the step's top; with the hash, at the card's top (or the undo
   // above it, while shown).
-  const card = d.getElementById(location.hash.slice(1) || 'turn'), board = d.querySelector('section.scoreboard');
-  if (card && board && /^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
+  function stepInView(card, atTop) {
+    const board = d.querySelector('section.scoreboard');
+    if (!card || !board) return;
     const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
     const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
-    const last = !location.hash && all('form button[type=submit]', card).pop();
+    const last = !atTop && all('form button[type=submit]', card).pop();
     const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
     let by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, Math.max(upper, top(last.form) - under)) : upper;
     // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else.
-    const wrong = last && card.querySelector('form .error[role=alert]');
+    const wrong = last && card.querySelector('form .error[role=alert]:not([hidden])');
     if (wrong && (top(wrong) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(wrong) - under - 8;
     if (by > 0) scrollTo(0, by);
   }
+  if (/^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
+    stepInView(d.getElementById(location.hash.slice(1) || 'turn'), !!location.hash);
+  }
+  // The offline entry's card, drawn anew after a deal is kept on the phone, is put in view alike.
+  d.addEventListener('sk:step', (e) => stepInView(e.target, false));
   // Parts drawn later (the offline entry) ask for the same enhancements.
   d.addEventListener('sk:enhance', (e) => enhance(e.target));
 

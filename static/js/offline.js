@@ -71,15 +71,20 @@
     return asPromise((await store(GAMES, 'readwrite')).delete(game));
   }
 
-  // The game as the server has it now: deals as facts by seat, contracts left, its tag.
+  // The game as the server has it now: deals as facts (counts by seat), contracts left, its tag.
   async function readState(info) {
     const r = await timed(info.api, { cache: 'no-store', headers: { 'Accept-Language': info.lang || 'en' } });
     if (!r.ok) throw new Error(`state ${r.status}`);
     const body = await r.json();
     const seats = (byName) => (byName ? info.players.map((name) => byName[name]) : null);
+    const deal = (d) => {
+      const kept = { number: d.number, contract: d.contract };
+      L.FIELDS.slice(1).forEach((k) => { if (k in d) kept[k] = L.BY_SEAT.includes(k) ? seats(d[k]) : d[k]; });
+      return kept;
+    };
     return {
       etag: r.headers.get('ETag'),
-      deals: body.deals.map((d) => ({ number: d.number, contract: d.contract, bids: seats(d.bids), tricks: seats(d.tricks) })),
+      deals: body.deals.map(deal),
       remaining: info.players.map((name) => body.remaining_contracts[name] || []),
     };
   }
@@ -92,7 +97,7 @@
     const named = {};
     if (req.body) {
       Object.entries(req.body).forEach(([k, v]) => {
-        named[k] = Array.isArray(v) ? Object.fromEntries(info.players.map((name, seat) => [name, v[seat]])) : v;
+        named[k] = L.BY_SEAT.includes(k) ? Object.fromEntries(info.players.map((name, seat) => [name, v[seat]])) : v;
       });
       headers['Content-Type'] = 'application/json';
     }
@@ -108,7 +113,7 @@
   // (corrected it, or entered the tricks of the deal it declared): what is left of it is then
   // a correction of the deal as the server now has it (`after`), a new change with a key of its
   // own, sent next. Read and settled in one transaction, so an edit cannot slip in between.
-  const asked = (op) => JSON.stringify([op.kind, op.contract || null, op.bids || null, op.tricks || null]);
+  const asked = (op) => JSON.stringify([op.kind, L.FIELDS.map((k) => (op[k] == null ? null : op[k]))]);
   async function sent(op, after) {
     const kept = await store(OPS, 'readwrite');
     const now = await asPromise(kept.get(op.id));
@@ -195,7 +200,7 @@
   }
 
   root.ScorekeeperQueue = { WAIT, formGame: L.formGame, ops, putOp, deleteOp, patch, putGame, getGame, forget, flush, flushAll,
-    judge: L.judge, facts: L.facts, matches: L.matches, fromForm: L.fromForm, newKey: L.newKey, keepForm };
+    judge: L.judge, facts: L.facts, matches: L.matches, complete: L.complete, given: L.given, FIELDS: L.FIELDS, BY_SEAT: L.BY_SEAT, fromForm: L.fromForm, newKey: L.newKey, keepForm };
 }(self));
 
 /* The game page: the offline mark, the deals kept on this phone, entering the next ones. */
@@ -208,6 +213,8 @@
   const seenKey = `sk-seen-${game}`;
   const note = d.getElementById('offline-status');
   let plan = null, list = [], editing = null, message = '', busySending = false;
+  // A deal was just kept: the next card is put in view as the page puts a step (app.js, sk:step).
+  let stepped = false;
   // The server could not be reached (a request failed, or no answer came), whatever
   // navigator.onLine says: the page is then as offline, until the server answers again.
   let unreachable = false;
@@ -229,6 +236,11 @@
   const slot = (number) => plan.schedule[number - 1];
   const label = (id) => plan.contracts[id] || id;
   const shown = (count) => (count == null ? '?' : count); // a count left blank
+  const SUITS = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠' };
+  // A deal's contract as the log names it: a Kierki trump deal with its suit.
+  const contractName = (deal) => label(deal.contract) + (deal.trumps ? ` ${SUITS[deal.trumps] || ''}` : '');
+  // Kierki: the deal's facts are entered on one card (the engine's list for the deal: slot.fields).
+  const kierki = (number) => slot(number).fields.length > 0;
 
   // The deals as this phone knows them: the server's, then what is kept here over them.
   function model() {
@@ -237,12 +249,12 @@
     list.forEach((op) => {
       const i = op.number - 1;
       if (op.kind === 'record') {
-        const base = deals[i] && deals[i].server && deals[i].tricks == null && !op.state ? deals[i] : {};
-        deals[i] = { number: op.number, contract: op.contract || base.contract || slot(op.number).contract,
-          bids: op.bids || base.bids || null, tricks: op.tricks || null, op };
+        // Over the deal the server has declared (pending), its declaration kept: the bids, the suit.
+        const base = deals[i] && deals[i].server && !Q.complete(deals[i]) && !op.state ? deals[i] : {};
+        deals[i] = { number: op.number, ...Q.given(base, ['bids', 'trumps']), ...Q.given(op, Q.FIELDS),
+          contract: op.contract || base.contract || slot(op.number).contract, op };
       } else if (op.kind === 'correct' && deals[i]) {
-        deals[i] = { ...deals[i], contract: op.contract || deals[i].contract, bids: op.bids || deals[i].bids,
-          tricks: op.tricks || deals[i].tricks, op, corrected: true };
+        deals[i] = { ...deals[i], ...Q.given(op, Q.FIELDS), op, corrected: true };
       } else if (op.kind === 'undo') {
         if (deals[i]) undone.push({ ...deals[i], op });
         deals.length = Math.min(deals.length, i);
@@ -288,7 +300,9 @@
     order.forEach((seat) => {
       const row = fs.querySelector(`.number-row[data-seat="${seat}"]`);
       const chips = row.nextElementSibling;
-      let what = dealPart(number, `.what[data-what="${kind}-${seat}"]`);
+      // A seat's role beside its counts (Kierki's hearts, queens... as beside its tricks).
+      let what = dealPart(number, `.what[data-what="${kind}-${seat}"]`) || (kind !== 'bids' && dealPart(number, `.what[data-what="tricks-${seat}"]`));
+      if (what) what.dataset.what = `${kind}-${seat}`;
       if (kind === 'tricks' && pending) {
         // A kept pending deal: the seat's role with its bid, or its quota (the plan's, the engine's).
         const quotas = s.quotas && s.quotas[pending.contract];
@@ -329,6 +343,44 @@
     inputs.forEach((input) => { values[+input.name.split('-')[1]] = /^\d+$/.test(input.value.trim()) ? +input.value : null; });
     return values;
   };
+  // A Kierki deal's facts (`fields`, the engine's list, in its order) as the page draws them
+  // (#offline-numbers): counts as numbers() draws them, a player or the suit by one tap; `values`
+  // (a deal's facts) fills them in, for a correction.
+  function factsFields(number, fields, values, prefix) {
+    const box = d.getElementById('offline-numbers'), part = d.createDocumentFragment();
+    fields.forEach((field) => {
+      if (Q.BY_SEAT.includes(field)) { part.append(numbers(field, number, values && values[field], prefix)); return; }
+      box.content.querySelectorAll(`fieldset.takers[data-field="${field}"]`).forEach((source, i) => {
+        const fs = source.cloneNode(true);
+        const chosen = !values ? null : field === 'places' ? (values.places || [])[i] : values[field];
+        fs.querySelectorAll('input').forEach((input) => {
+          input.id = input.id.replace(/^offline-/, `${prefix}-`);
+          input.defaultChecked = chosen != null && (field === 'trumps' ? input.value === chosen : name(+input.value) === chosen);
+        });
+        part.append(fs);
+      });
+    });
+    return part;
+  }
+  // A Kierki form's facts as the API takes them: counts by seat (a count left wholly blank is not
+  // given: a trump deal saved with its suit alone), a player by name, the suit.
+  function readFacts(form) {
+    const out = {};
+    form.querySelectorAll('fieldset[data-kind]').forEach((fs) => {
+      const values = read(form, fs.dataset.kind);
+      if (values && values.some((n) => n !== null)) out[fs.dataset.kind] = values;
+    });
+    form.querySelectorAll('fieldset.takers[data-field]').forEach((fs) => {
+      const field = fs.dataset.field, chosen = fs.querySelector('input:checked');
+      const value = !chosen ? null : field === 'trumps' ? chosen.value : name(+chosen.value);
+      if (field === 'places') {
+        out.places = out.places || [null, null];
+        out.places[+fs.querySelector('input').name.split('-')[1]] = value;
+      } else if (value !== null) out[field] = value;
+    });
+    if (out.places && out.places.every((who) => who === null)) delete out.places;
+    return out;
+  }
   function forbidden(form, number) {
     const s = slot(number), bids = read(form, 'bids');
     if (!bids || s.hook_total == null) return null;
@@ -350,20 +402,39 @@
       say.textContent = bid === null ? '' : t('offline.forbidden', { player: name(s.dealer), bid, total: s.hook_total });
     }
   }
-  // What a form holds, checked for what a person can see at a glance (every box filled, the
-  // tricks add up); the rules themselves are the server's, which judges the deal when it arrives.
+  // What a form holds, checked for what a person can see at a glance (every box filled, every
+  // player tapped, the counts add up), said at the field that is wrong; the rules themselves are
+  // the server's, which judges the deal when it arrives (Kierki's robber: R1-R3).
   function check(form, number) {
     const error = form.querySelector('.offline-error');
-    const say = (text) => { error.textContent = text; error.hidden = !text; return !text; };
-    for (const kind of ['bids', 'tricks']) {
-      const values = read(form, kind);
-      if (values && values.includes(null)) return say(t('offline.fill_all'));
-      if (kind === 'tricks' && values && values.reduce((a, n) => a + n, 0) !== plan.tricks_per_deal) {
-        return say(t('offline.tricks_sum', { total: plan.tricks_per_deal }));
+    const say = (text, field) => {
+      const legend = field && field.querySelector('legend');
+      if (legend) legend.after(error);
+      error.textContent = text;
+      error.hidden = !text;
+      return !text;
+    };
+    const suit = form.querySelector('fieldset[data-field="trumps"]');
+    for (const fs of form.querySelectorAll('fieldset[data-kind]')) {
+      const kind = fs.dataset.kind, values = read(form, kind);
+      // A trump deal's tricks left wholly blank: its suit saved alone (the cards are being played).
+      if (kind === 'tricks' && suit && values.every((n) => n === null)) continue;
+      if (values.includes(null)) return say(t('offline.fill_all'), fs);
+      const total = kind === 'bids' ? null : (plan.totals || {})[kind] || plan.tricks_per_deal;
+      if (total !== null && values.reduce((a, n) => a + n, 0) !== total) {
+        return say(kind === 'tricks' ? t('offline.tricks_sum', { total })
+          : t('offline.count_sum', { what: fs.querySelector('legend').textContent.trim(), total }), fs);
       }
-      if (kind === 'bids' && values && values[slot(number).dealer] === forbidden(form, number)) {
-        return say(t('offline.forbidden', { player: name(slot(number).dealer), bid: forbidden(form, number), total: slot(number).hook_total }));
+      if (kind === 'bids' && values[slot(number).dealer] === forbidden(form, number)) {
+        return say(t('offline.forbidden', { player: name(slot(number).dealer), bid: forbidden(form, number), total: slot(number).hook_total }), fs);
       }
+    }
+    const out = [];
+    for (const fs of form.querySelectorAll('fieldset.takers[data-field]')) {
+      const field = fs.dataset.field, chosen = fs.querySelector('input:checked');
+      if (!chosen) return say(t(field === 'trumps' ? 'offline.tap_trumps' : field === 'places' ? 'offline.places' : 'offline.tap_player'), fs);
+      if (field === 'places' && out.includes(chosen.value)) return say(t('offline.places_twice', { player: name(+chosen.value) }), fs);
+      if (field === 'places') out.push(chosen.value);
     }
     return say('');
   }
@@ -378,15 +449,30 @@
     e.textContent = text;
     return e;
   };
+  // What a seat took in a deal, as the log says it short ("5 tr"; Kierki's "4 ♥", "1 Q", "K♥",
+  // "1st out"); "playing…" while the deal is played.
+  const MARKS = [['king_of_hearts', 'offline.king_of_hearts_mark'], ['seventh_trick', 'offline.seventh_trick_mark'],
+    ['last_trick', 'offline.last_trick_mark']];
+  function took(deal, seat) {
+    if (!Q.complete(deal)) return t('offline.playing');
+    const who = name(seat), bits = [];
+    if (deal.tricks) bits.push(t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }));
+    if (deal.hearts) bits.push(`${shown(deal.hearts[seat])} ♥`);
+    if (deal.queens) bits.push(t('offline.queens_short', { tricks: shown(deal.queens[seat]) }));
+    if (deal.kings_jacks) bits.push(t('offline.kings_jacks_short', { tricks: shown(deal.kings_jacks[seat]) }));
+    MARKS.forEach(([field, key]) => { if (deal[field] === who) bits.push(t(key)); });
+    (deal.places || []).forEach((out, place) => { if (out === who) bits.push(t(place ? 'offline.second_out' : 'offline.first_out')); });
+    return bits.join(' ');
+  }
   function describe(deal) {
     if (!deal) return '';
     const figures = plan.players.map((who, seat) => {
       const bits = [];
       if (deal.bids) bits.push(t('offline.bid_short', { bid: shown(deal.bids[seat]) }));
-      bits.push(deal.tricks ? t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }) : t('offline.playing'));
-      return `${who} ${bits.join(', ')}`;
+      bits.push(took(deal, seat));
+      return [who, bits.filter(Boolean).join(', ')].filter(Boolean).join(' ');
     });
-    return `${label(deal.contract)}: ${figures.join(' · ')}`;
+    return `${contractName(deal)}: ${figures.join(' · ')}`;
   }
 
   function logBody() {
@@ -406,9 +492,9 @@
   function row(deal, badge, id) {
     const tr = drawn('offline-log-row', 'tr')[0];
     tr.id = id || `offline-deal-${deal.number}`;
-    if (!deal.tricks) tr.classList.add('pending');
+    if (!Q.complete(deal)) tr.classList.add('pending');
     fill(tr, 'th', String(deal.number));
-    fill(tr, '.contract-name', label(deal.contract));
+    fill(tr, '.contract-name', contractName(deal));
     const who = dealPart(deal.number, 'span.deal-who');
     if (who) tr.querySelector('span.deal-who').replaceWith(who);
     fill(tr, '.badge', badge);
@@ -420,7 +506,7 @@
     }
     tr.querySelectorAll('td.fig').forEach((td, seat) => {
       fill(td, '.bid', deal.bids ? t('offline.bid_short', { bid: shown(deal.bids[seat]) }) : null);
-      fill(td, '.tricks', deal.tricks ? t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }) : t('offline.playing'));
+      fill(td, '.tricks', took(deal, seat));
     });
     return tr;
   }
@@ -455,7 +541,7 @@
   }
   function entryForm(m) {
     const deals = m.deals, last = deals[deals.length - 1];
-    const pending = last && !last.tricks ? last : null;
+    const pending = last && !Q.complete(last) ? last : null;
     const number = pending ? pending.number : deals.length + 1;
     const { card, form, heading, error, actions } = entryCard(number);
     if (number > plan.deal_count) {
@@ -472,7 +558,14 @@
     if (roles) card.querySelector('.card-head').after(roles);
     if (asks) form.after(asks);
     const save = actions.querySelector('button');
-    if (pending) {
+    if (kierki(number)) {
+      // As online: every fact of the deal on one card; a trump deal's suit may be saved alone, its
+      // tricks then asked on their own.
+      heading.textContent = dealText(number, pending && pending.trumps ? `[data-text="pending"][data-trumps="${pending.trumps}"]` : '[data-text="declare"]');
+      form.dataset.step = pending ? 'tricks' : 'facts';
+      form.insertBefore(factsFields(number, pending ? s.fields.filter((f) => f !== 'trumps') : s.fields, null, 'offline'), error);
+      save.textContent = dealText(number, '[data-text="save"]');
+    } else if (pending) {
       heading.textContent = dealText(number, `[data-text="pending"][data-contract="${pending.contract}"]`);
       form.dataset.step = 'tricks';
       form.insertBefore(numbers('tricks', number, null, 'offline', pending), error);
@@ -529,7 +622,7 @@
     form.dataset.step = 'correct';
     card.querySelectorAll('ol.schedule').forEach((e) => e.remove());
     actions.remove();
-    if (s.chooser !== null) {
+    if (s.chooser !== null && !kierki(number)) {
       const field = drawn('offline-correct', 'p.field')[0];
       const select = field.querySelector('select');
       const options = Array.from(select.options);
@@ -538,8 +631,9 @@
       select.value = deal.contract;
       form.insertBefore(field, error);
     }
+    if (kierki(number)) form.insertBefore(factsFields(number, s.fields, deal, 'offline-fix'), error);
     if (deal.bids) form.insertBefore(numbers('bids', number, deal.bids, 'offline-fix'), error);
-    if (deal.tricks) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
+    if (deal.tricks && !kierki(number)) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
     form.append(...drawn('offline-correct', 'p.actions'));
     return card;
   }
@@ -548,7 +642,7 @@
   function blockedPanel(op) {
     const box = drawn('offline-conflict', '.offline-conflict')[0];
     const mine = op.kind === 'undo' ? t('offline.undo', { number: op.number })
-      : describe({ contract: op.contract || (op.theirs && op.theirs.contract) || slot(op.number).contract, bids: op.bids, tricks: op.tricks });
+      : describe({ ...Q.facts(op), contract: op.contract || (op.theirs && op.theirs.contract) || slot(op.number).contract });
     const theirs = op.theirs ? describe(op.theirs) : t('offline.none', { number: op.number });
     const choice = (which, text, attr) => {
       const button = fill(box, `[data-choice="${which}"]`, text);
@@ -645,6 +739,8 @@
     const anchor = serverTurn || live.querySelector('section.final') || (scores && scores.nextElementSibling);
     if (anchor) anchor.before(card); else live.prepend(card);
     card.dispatchEvent(new CustomEvent('sk:enhance', { bubbles: true }));
+    if (stepped && editing === null) card.dispatchEvent(new CustomEvent('sk:step', { bubbles: true }));
+    stepped = false;
   }
 
   // The sticky scoreboard follows the entry: the deal it is on, its roles (as the server draws them,
@@ -662,7 +758,7 @@
     const fresh = boardAsDrawn.cloneNode(true);
     fresh.dataset.offline = '1';
     const deals = m.deals, last = deals[deals.length - 1];
-    const pending = last && !last.tricks ? last : null;
+    const pending = last && !Q.complete(last) ? last : null;
     const number = pending ? pending.number : deals.length + 1;
     const line = number <= plan.deal_count ? dealPart(number, 'p.deal-no') : null;
     const no = fresh.querySelector('p.deal-no');
@@ -677,10 +773,10 @@
       li.querySelectorAll('.role').forEach((e) => e.remove());
       if (role) li.append(role); else if (standing) li.append(standing);
     });
-    const unsent = deals.filter((deal) => deal.op && deal.tricks).map((deal) => `#${deal.number}`);
+    const unsent = deals.filter((deal) => deal.op && Q.complete(deal)).map((deal) => `#${deal.number}`);
     const undone = m.undone.length > 0;
     if (unsent.length || undone) {
-      const scored = plan.deals.filter((deal) => deal.tricks).length;
+      const scored = plan.deals.filter(Q.complete).length;
       fresh.classList.add('not-scored');
       const said = drawn('offline-card', 'p.offline-not-scored')[0];
       if (said) { said.textContent = t('offline.not_scored', { number: scored, deals: unsent.join(', ') || '–' }); fresh.append(said); }
@@ -715,20 +811,23 @@
   async function submitted(form, submitter) {
     const number = +form.dataset.number, step = form.dataset.step;
     if (step === 'contract') {
+      stepped = true;
       await keep({ kind: 'record', number, contract: submitter && submitter.value });
       return;
     }
     if (!check(form, number)) return;
+    stepped = step !== 'correct';
     const bids = read(form, 'bids'), tricks = read(form, 'tricks');
+    // What the form gives: Kierki's facts, or the bids and the tricks.
+    const entered = kierki(number) ? readFacts(form) : { bids, tricks };
     const m = model(), deal = m.deals[number - 1];
     if (step === 'correct') {
       const select = form.querySelector('select[name=contract]');
-      const change = { contract: select ? select.value : null, bids, tricks };
+      const change = { contract: select ? select.value : null, ...entered };
       const mine = opFor(number, ['record', 'correct']);
       editing = null;
       if (mine) {
-        const merged = { ...mine, state: undefined, theirs: undefined, message: undefined };
-        ['contract', 'bids', 'tricks'].forEach((k) => { if (change[k]) merged[k] = change[k]; });
+        const merged = { ...mine, state: undefined, theirs: undefined, message: undefined, ...Q.given(change, Q.FIELDS) };
         await Q.putOp(merged);
         await reload();
         sync();
@@ -738,14 +837,19 @@
       return;
     }
     const mine = opFor(number, ['record']);
-    if (step === 'tricks' && mine && !mine.tricks && !mine.state) {
-      // The tricks of a deal declared on this phone and not sent yet: one deal, one request.
-      await Q.putOp({ ...mine, tricks });
+    const result = kierki(number) ? entered : { tricks };
+    if (step === 'tricks' && mine && !Q.complete(mine) && !mine.state) {
+      // The result of a deal declared on this phone and not sent yet: one deal, one request.
+      await Q.putOp({ ...mine, ...result });
       await reload();
       sync();
-    } else if (step === 'tricks' && deal && !deal.tricks) {
-      // The tricks of a deal declared as the page shows it: for that declaration only.
-      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, tricks, base: deal.server ? Q.facts(deal) : null });
+    } else if (step === 'tricks' && deal && !Q.complete(deal)) {
+      // The result of a deal declared as the page shows it: for that declaration only.
+      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, ...Q.given(deal, ['trumps']), ...result,
+        base: deal.server ? Q.facts(deal) : null });
+    } else if (step === 'facts') {
+      // A Kierki deal: its facts as entered (a trump deal with its suit alone is declared, pending).
+      await keep({ kind: 'record', number, contract: slot(number).contract, ...entered });
     } else {
       // A deal without a declaration, or a chooser's last contract (the form carries it) with its tricks.
       await keep({ kind: 'record', number, contract: form.dataset.contract || null, bids: step === 'bids' ? bids : null, tricks: step === 'tricks' ? tricks : null });
@@ -832,7 +936,7 @@
       // The server's version stands; what this phone had entered is dropped, by the person's choice.
       Q.deleteOp(op.id).then(reload).then(sync);
     } else if (op && mineBtn) {
-      const fields = op.kind === 'undo' ? { kind: 'undo' } : { kind: 'correct', contract: op.contract || op.theirs.contract, bids: op.bids, tricks: op.tricks };
+      const fields = op.kind === 'undo' ? { kind: 'undo' } : { kind: 'correct', ...Q.given(op, Q.FIELDS), contract: op.contract || op.theirs.contract };
       Q.putOp({ id: op.id, game, number: op.number, at: op.at, version: op.version, ...fields, base: op.theirs, key: Q.newKey(), sending: null })
         .then(reload).then(sync);
     }

@@ -6,7 +6,8 @@
    made: { kind: 'record' | 'correct' | 'undo', number, contract, bids, tricks, version,
    base: the deal as the page showed it (null: no such deal), key: its Idempotency-Key,
    sending: the request last sent with that key whose answer never came (sent again as it was) }.
-   Bids and tricks are by seat. */
+   Bids and tricks are by seat. A Kierki deal has more facts (API.md K4; FIELDS below): its
+   counts by seat too (hearts, queens, kings_jacks), its takers and places by name, its suit. */
 (function (root, factory) {
   'use strict';
   const logic = factory();
@@ -31,12 +32,25 @@
     return text.slice(0, 36);
   }
 
+  // What a deal's result may be (the tricks; Kierki's counts, takers and places), and what a
+  // change may give: these, the contract, the bids and a trump deal's suit. Counts are by seat.
+  const RESULTS = ['tricks', 'hearts', 'queens', 'kings_jacks', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places'];
+  const FIELDS = ['contract', 'bids', 'trumps', ...RESULTS];
+  const BY_SEAT = ['bids', 'tricks', 'hearts', 'queens', 'kings_jacks'];
   const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
-  const facts = (deal) => (deal ? { contract: deal.contract || null, bids: deal.bids || null, tricks: deal.tricks || null } : null);
+  // The fields of `from` among `names` that are given (not null).
+  const given = (from, names) => Object.fromEntries(names.filter((k) => from && from[k] != null).map((k) => [k, from[k]]));
+  // A deal's facts: contract, bids and tricks (null when not given), and whichever Kierki facts it has.
+  const MORE = FIELDS.filter((k) => !['contract', 'bids', 'tricks'].includes(k));
+  const facts = (deal) => (deal ? { contract: deal.contract || null, bids: deal.bids || null, tricks: deal.tricks || null,
+    ...given(deal, MORE) } : null);
+  // Whether a deal's result is in (a deal without one is pending: the cards are being played).
+  const complete = (deal) => !!deal && RESULTS.some((k) => deal[k] != null);
   const matches = (deal, want) => !!deal && (want.contract == null || deal.contract === want.contract) &&
-    same(deal.bids, want.bids) && same(deal.tricks, want.tricks);
-  // The declaration of a deal (its contract and bids): what another phone's tricks must not land on.
-  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract && same(deal.bids, seen.bids);
+    FIELDS.slice(1).every((k) => same(deal[k], want[k]));
+  // The declaration of a deal (its contract, bids, trump suit): what another phone's result must not land on.
+  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract && same(deal.bids, seen.bids) &&
+    same(deal.trumps, seen.trumps);
 
   // What to do with a change, given the game as the server has it now ({ deals: facts by number
   // order }): { done } (the server holds it already), { send: [method, number, body], after: the
@@ -48,22 +62,21 @@
       // Made on a deal the page showed as the server's: that deal, declared as it was, or nothing.
       if (op.base && !declared(deal, op.base)) return conflict;
       if (deal) {
-        if ((op.contract && deal.contract !== op.contract) || (op.bids && !same(deal.bids, op.bids))) return conflict;
-        if (!op.tricks || same(deal.tricks, op.tricks)) return { done: true };
-        return deal.tricks ? conflict : { send: ['PUT', n, { tricks: op.tricks }], after: { ...facts(deal), tricks: op.tricks } };
+        const declaration = given(op, ['contract', 'bids', 'trumps']);
+        if (Object.entries(declaration).some(([k, v]) => !same(deal[k], v))) return conflict;
+        const result = given(op, RESULTS);
+        if (!complete(op) || RESULTS.every((k) => same(deal[k], result[k]))) return { done: true };
+        return complete(deal) ? conflict : { send: ['PUT', n, result], after: { ...facts(deal), ...result } };
       }
       if (server.deals.length + 1 !== n) return conflict;
-      const body = { number: n };
-      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
+      const body = { number: n, ...given(op, FIELDS) };
       return { send: ['POST', n, body], after: facts(body) };
     }
     if (op.kind === 'correct') {
       if (!deal) return conflict;
-      const want = { contract: op.contract || deal.contract, bids: op.bids || deal.bids, tricks: op.tricks || deal.tricks };
+      const body = given(op, FIELDS), want = { ...facts(deal), ...body };
       if (matches(deal, want)) return { done: true };
       if (op.base && !matches(deal, op.base)) return conflict;
-      const body = {};
-      ['contract', 'bids', 'tricks'].forEach((k) => { if (op[k]) body[k] = op[k]; });
       return { send: ['PUT', n, body], after: facts(want) };
     }
     // undo
@@ -125,6 +138,21 @@
     if (!which || !info || info.game !== which.game || !info.players) return null;
     const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
       ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
+    // A Kierki form (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
+    // with its suit alone); a player is posted by seat, kept by name.
+    const kierki = ['trumps', 'hearts-0', 'queens-0', 'kings_jacks-0', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places-0']
+      .some((k) => form.has(k));
+    const count = (kind) => { const c = counts(kind); return kierki && c && c.every((n) => n === null) ? null : c; };
+    const player = (value) => { const seat = whole(value); return seat !== null && seat < info.players.length ? info.players[seat] : null; };
+    const more = () => {
+      if (!kierki) return {};
+      const out = { trumps: form.get('trumps') || null };
+      ['hearts', 'queens', 'kings_jacks'].forEach((k) => { out[k] = count(k); });
+      ['king_of_hearts', 'seventh_trick', 'last_trick'].forEach((k) => { out[k] = player(form.get(k)); });
+      if (form.has('places-0') || form.has('places-1')) out.places = [player(form.get('places-0')), player(form.get('places-1'))];
+      return given(out, FIELDS);
+    };
+    const blanks = (fields) => BY_SEAT.some((k) => fields[k] && fields[k].includes(null));
     const number = which.number || whole(form.get('number'));
     if (!number) return null;
     const seen = (info.deals && info.deals[number - 1]) || null;
@@ -135,27 +163,26 @@
       // One deal corrected as the correction page posts it. A swap changes two deals in one
       // correction, which only the server can judge as a whole: it is not kept.
       if (form.get('swap_with') || !seen) return null;
-      const change = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks') };
+      const change = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks'), ...more() };
       // Tricks all left empty: a deal still being played keeps none.
       if (change.tricks && change.tricks.every((n) => n === null)) change.tricks = null;
-      const blank = [change.bids, change.tricks].some((values) => values && values.includes(null));
-      return { ...op, kind: 'correct', ...change, base: facts(seen), ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
+      return { ...op, kind: 'correct', ...change, base: facts(seen), ...(blanks(change) ? { state: 'refused', code: 'incomplete' } : {}) };
     }
     let fields;
     if (which.kind === 'tricks') {
-      // The tricks of the deal the page showed declared: they belong to that declaration (its
-      // contract, its bids) and to no other deal of the same number.
-      if (!seen || seen.tricks) return null;
-      fields = { contract: seen.contract, bids: seen.bids || null, tricks: counts('tricks'), base: facts(seen) };
+      // The result of the deal the page showed declared: it belongs to that declaration (its
+      // contract, its bids, its suit) and to no other deal of the same number.
+      if (!seen || complete(seen)) return null;
+      fields = { contract: seen.contract, bids: seen.bids || null, ...given(seen, ['trumps']), tricks: count('tricks'), ...more(), base: facts(seen) };
+      if (!complete(fields)) return null;
     } else {
-      fields = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks'), base: null };
-      if (!fields.contract && !fields.bids && !fields.tricks) return null;
+      fields = { contract: form.get('contract') || null, bids: counts('bids'), tricks: count('tricks'), ...more(), base: null };
+      if (!fields.contract && !fields.bids && !fields.tricks && !kierki) return null;
     }
-    if (!fields.tricks && which.kind === 'tricks') return null;
-    const blank = [fields.bids, fields.tricks].some((values) => values && values.includes(null));
+    const blank = blanks(fields);
     // A count left blank is said on the page, where the deal can be corrected or discarded.
     return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
   }
 
-  return { KEY, newKey, same, facts, matches, declared, judge, request, holds, settle, formGame, fromForm };
+  return { KEY, FIELDS, RESULTS, BY_SEAT, newKey, same, given, facts, complete, matches, declared, judge, request, holds, settle, formGame, fromForm };
 }));

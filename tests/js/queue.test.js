@@ -116,3 +116,64 @@ test('a correction is sent against the deal it was made on', () => {
   const other = FOUR.map((d) => (d.number === 3 ? deal(3, 'mizerka', [6, 7, 0]) : d));
   assert.equal(Q.judge(op, server(other)).conflict, true);
 });
+
+// -- Kierki: more facts than tricks (API.md K4): counts by seat, a player by name, the suit ----------------
+const KPLAYERS = ['Ala', 'Bartek', 'Celina', 'Darek'];
+const kdeal = (number, contract, more) => ({ number, contract, bids: null, tricks: null, trumps: null, hearts: null, queens: null,
+  kings_jacks: null, king_of_hearts: null, seventh_trick: null, last_trick: null, places: null, ...more });
+const KIERKI = [kdeal(1, 'no-tricks', { tricks: [2, 5, 0, 6] }), kdeal(2, 'no-hearts', { hearts: [4, 0, 7, 2] }),
+  kdeal(3, 'no-queens', { queens: [1, 2, 0, 1] }), kdeal(4, 'no-kings-jacks', { kings_jacks: [3, 1, 2, 2] })];
+const kinfo = (deals) => ({ game: 'g1', players: KPLAYERS, version: 4, deals });
+
+test('Kierki: a deal is posted with every fact it has, and is done only when the server holds them all', () => {
+  const op = { kind: 'record', number: 5, contract: 'no-king-of-hearts', king_of_hearts: 'Celina', base: null };
+  assert.deepEqual(Q.judge(op, server(KIERKI)).send, ['POST', 5, { number: 5, contract: 'no-king-of-hearts', king_of_hearts: 'Celina' }]);
+  assert.deepEqual(Q.judge(op, server([...KIERKI, kdeal(5, 'no-king-of-hearts', { king_of_hearts: 'Celina' })])), { done: true });
+  // Another phone gave the king of hearts to Bartek: both are shown, nothing is overwritten.
+  const theirs = Q.judge(op, server([...KIERKI, kdeal(5, 'no-king-of-hearts', { king_of_hearts: 'Bartek' })]));
+  assert.deepEqual(theirs, { conflict: true, theirs: { contract: 'no-king-of-hearts', bids: null, tricks: null, king_of_hearts: 'Bartek' } });
+  const sent = Q.request(Q.judge(op, server(KIERKI)), '"v4"');
+  assert.deepEqual(Q.settle(sent, { ok: true, status: 201, replayed: true }, server([...KIERKI, kdeal(5, 'no-king-of-hearts', { king_of_hearts: 'Bartek' })])).gone, true);
+});
+
+test("Kierki: a trump deal's tricks land on the suit the page showed, never on another suit named meanwhile", () => {
+  const eight = [...KIERKI, ...[5, 6, 7].map((n) => kdeal(n, 'x'))];
+  const suit = { kind: 'record', number: 8, contract: 'trumps', trumps: 'spades', base: null };
+  assert.deepEqual(Q.judge(suit, server(eight)).send, ['POST', 8, { number: 8, contract: 'trumps', trumps: 'spades' }]);
+  const spades = kdeal(8, 'trumps', { trumps: 'spades' });
+  assert.deepEqual(Q.judge(suit, server([...eight, spades])), { done: true }, 'declared: its suit alone is the whole change');
+  assert.equal(Q.complete(spades), false);
+  const tricks = { kind: 'record', number: 8, contract: 'trumps', trumps: 'spades', tricks: [3, 2, 4, 4], base: Q.facts(spades) };
+  assert.deepEqual(Q.judge(tricks, server([...eight, spades])).send, ['PUT', 8, { tricks: [3, 2, 4, 4] }]);
+  // Undone on another phone and declared in hearts: a conflict, shown to the scorer.
+  assert.equal(Q.judge(tricks, server([...eight, kdeal(8, 'trumps', { trumps: 'hearts' })])).conflict, true);
+  // Stored with its tricks as sent: done.
+  assert.deepEqual(Q.judge(tricks, server([...eight, { ...spades, tricks: [3, 2, 4, 4] }])), { done: true });
+});
+
+test('Kierki: a correction sends the fields it changes against the deal it was made on', () => {
+  const op = { kind: 'correct', number: 2, hearts: [4, 1, 6, 2], base: Q.facts(KIERKI[1]) };
+  assert.deepEqual(Q.judge(op, server(KIERKI)).send, ['PUT', 2, { hearts: [4, 1, 6, 2] }]);
+  const fixed = KIERKI.map((d) => (d.number === 2 ? { ...d, hearts: [4, 1, 6, 2] } : d));
+  assert.deepEqual(Q.judge(op, server(fixed)), { done: true });
+  const other = KIERKI.map((d) => (d.number === 2 ? { ...d, hearts: [3, 1, 7, 2] } : d));
+  assert.equal(Q.judge(op, server(other)).conflict, true);
+});
+
+test("fromForm: Kierki's forms as the page posts them (a player by seat, a count left blank, the suit alone)", () => {
+  const hearts = Q.fromForm('/games/g1/deals', form({ number: '5', king_of_hearts: '2' }), kinfo(KIERKI));
+  assert.deepEqual([hearts.kind, hearts.number, hearts.king_of_hearts, hearts.tricks, hearts.state], ['record', 5, 'Celina', null, undefined]);
+  const robber = { number: '7', 'tricks-0': '3', 'tricks-1': '4', 'tricks-2': '2', 'tricks-3': '4', 'hearts-0': '2', 'hearts-1': '5',
+    'hearts-2': '0', 'hearts-3': '6', 'queens-0': '0', 'queens-1': '1', 'queens-2': '1', 'queens-3': '2', 'kings_jacks-0': '2',
+    'kings_jacks-1': '3', 'kings_jacks-2': '1', 'kings_jacks-3': '', king_of_hearts: '1', seventh_trick: '0', last_trick: '3' };
+  const blank = Q.fromForm('/games/g1/deals', form(robber), kinfo(KIERKI));
+  assert.deepEqual([blank.hearts, blank.kings_jacks, blank.last_trick, blank.state], [[2, 5, 0, 6], [2, 3, 1, null], 'Darek', 'refused']);
+  const seven = [...KIERKI, ...[5, 6, 7].map((n) => kdeal(n, 'x'))];
+  const suit = Q.fromForm('/games/g1/deals', form({ number: '8', trumps: 'spades', 'tricks-0': '', 'tricks-1': '', 'tricks-2': '', 'tricks-3': '' }), kinfo(seven));
+  assert.deepEqual([suit.trumps, suit.tricks, suit.state], ['spades', null, undefined]);
+  const spades = kdeal(8, 'trumps', { trumps: 'spades' });
+  const tricks = Q.fromForm('/games/g1/deals/8/tricks', form({ 'tricks-0': '3', 'tricks-1': '2', 'tricks-2': '4', 'tricks-3': '4' }), kinfo([...seven, spades]));
+  assert.deepEqual([tricks.contract, tricks.trumps, tricks.tricks, tricks.base.trumps], ['trumps', 'spades', [3, 2, 4, 4], 'spades']);
+  const places = Q.fromForm('/games/g1/deals', form({ number: '12', 'places-0': '2', 'places-1': '0' }), kinfo(KIERKI));
+  assert.deepEqual(places.places, ['Celina', 'Ala']);
+});

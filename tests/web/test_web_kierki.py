@@ -242,11 +242,53 @@ def test_a_correction_takes_the_same_fields(client: FlaskClient) -> None:
     assert "Trumps ♣" in text_of(page(client, f"/games/{game_id}"))
 
 
-def test_kierki_deals_are_entered_online_only(client: FlaskClient) -> None:
-    """The offline entry keeps contracts, bids and tricks: a Kierki page gives it nothing to send to,
-    and draws none of its parts, so no deal is kept on the phone without its hearts or its takers."""
-    game_id = new_game(client, deals=1)
+def test_the_offline_entry_is_given_every_fact_of_a_kierki_deal(client: FlaskClient) -> None:
+    """A deal entered without the network is the deal the table played: the page gives its offline
+    entry each deal's fields, what each count adds up to, the deals recorded with all their facts
+    (counts by seat, players by name, as the script sends them), each deal's heading, and a drawing
+    of every field, the same as the page's own."""
+    game_id = new_game(client, deals=7)
+    assert post_deal(client, game_id, 8, {"trumps": "spades"}).status_code == 303
     tree = parse_html(page(client, f"/games/{game_id}"))
     plan = json.loads(tree.find("div", id="offline-plan").attrs["data-plan"] or "")
-    assert plan["sync"] is None and plan["tricks_per_deal"] == 13
-    assert tree.first("template", id="offline-card") is None
+    assert plan["sync"] == f"/games/{game_id}/sync/deals"
+    assert plan["totals"] == {"tricks": 13, "hearts": 13, "queens": 4, "kings_jacks": 8}
+    assert [slot["fields"] for slot in plan["schedule"][4:]] == [
+        ["king_of_hearts"],
+        ["seventh_trick", "last_trick"],
+        ["tricks", "hearts", "queens", "kings_jacks", "king_of_hearts", "seventh_trick", "last_trick"],
+        *[["trumps", "tricks"]] * 4,
+        ["places"],
+    ]
+    nothing = dict.fromkeys(("bids", "tricks", "hearts", "queens", "kings_jacks", "places"))
+    assert plan["deals"][4] == {
+        **nothing,
+        "number": 5,
+        "contract": "no-king-of-hearts",
+        "trumps": None,
+        "king_of_hearts": "Celina",
+        "seventh_trick": None,
+        "last_trick": None,
+    }
+    assert plan["deals"][6] == {
+        "number": 7, "contract": "robber", "bids": None, "trumps": None, "places": None,
+        "tricks": [3, 4, 2, 4], "hearts": [2, 5, 0, 6], "queens": [0, 1, 1, 2], "kings_jacks": [2, 3, 1, 2],
+        "king_of_hearts": "Bartek", "seventh_trick": "Ala", "last_trick": "Darek",
+    }  # fmt: skip
+    assert plan["deals"][7]["trumps"] == "spades" and plan["deals"][7]["tricks"] is None
+    # Every field drawn once, as the page draws it: a count row per player, a player or a suit by one tap.
+    fields = tree.find("template", id="offline-numbers")
+    assert [fs.attrs["data-kind"] for fs in fields.find_all("fieldset", cls="numbers")] == list(COUNTED)
+    assert [fs.attrs["data-field"] for fs in fields.find_all("fieldset", cls="takers")] == [
+        "trumps", "king_of_hearts", "seventh_trick", "last_trick", "places", "places",
+    ]  # fmt: skip
+    assert len(fields.find_all("input", type="radio")) == 4 + 4 * 5
+    # Each deal's heading, as the page says it: a trump deal's with each suit it may name.
+    deal = tree.find("template", id="offline-deals").find("div", data_deal="8")
+    headings = {
+        span.attrs.get("data-trumps"): span.text for span in deal.find_all("span", data_text="pending")
+    }
+    assert headings["spades"] == "Positive part, 1 of 5: trumps ♠"
+    assert headings[None] == "Positive part, 1 of 5: Darek names trumps"
+    deal = tree.find("template", id="offline-deals").find("div", data_deal="5")
+    assert deal.find("span", data_text="declare").text == "Negative part, 5 of 7: No king of hearts"

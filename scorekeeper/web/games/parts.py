@@ -170,14 +170,15 @@ def part_grid(view: GameView) -> list[tuple[Seat, list[PartBox]]]:
     return rows
 
 
-def part_heading(view: GameView, turn: Turn) -> str:
+def part_heading(view: GameView, turn: Turn, trumps: str | None = None) -> str:
     """A deal of a game in two parts, as the table says it: "Negative part, 5 of 7: No king
-    of hearts" (the trump suit beside a trump deal's name once named)."""
+    of hearts" (the trump suit beside a trump deal's name once named: ``trumps``, or the turn's)."""
     contract = turn.contract_label or ""
-    if turn.trumps:
+    trumps = trumps or turn.trumps
+    if trumps:
         # NOTE: a Kierki trump deal whose suit is named, in its heading ("Positive part, 2 of 5:
         # trumps ♠").
-        contract = str(gettext("trumps %(suit)s", suit=contract_mark(turn.trumps)))
+        contract = str(gettext("trumps %(suit)s", suit=contract_mark(trumps)))
     elif "trumps" in turn.fields and turn.chooser is not None:
         contract = str(gettext("%(player)s names trumps", player=view.names[turn.chooser]))
     if turn.number <= view.negative_part:

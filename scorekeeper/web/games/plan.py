@@ -4,7 +4,9 @@ One JSON block on the game page (``#offline-plan`` in ``templates/web/game.html`
 recorded so far, the contracts each player has left and the deal schedule, all from the rules
 engine.  The words the script shows are the page's texts (``templates/_ui_strings.html``).
 Nothing here scores a deal: deals entered offline are shown as entered and scored by the server
-when they arrive (the engine checks them again then).
+when they arrive (the engine checks them again then).  A deal's facts are by seat where they are
+counts (bids, tricks, Kierki's hearts...), by name where they name a player (Kierki's takers and
+places), as the script sends them to the API.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from flask import url_for
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
+from ...rules import DealState, GameSetup
+from ...rules.kierki import COUNTS
 from ...services import Snapshot
 
 
@@ -34,15 +38,10 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "tricks_per_deal": ruleset.tricks_per_deal(setup),
         "declares_contract": ruleset.declares_contract,
         "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
-        "deals": [
-            {
-                "number": deal.number,
-                "contract": deal.contract,
-                "bids": None if deal.bids is None else list(deal.bids),
-                "tricks": None if deal.tricks is None else list(deal.tricks),
-            }
-            for deal in state.deals
-        ],
+        # What each count adds up to (the offline entry checks the sums a person can see).
+        "totals": {"tricks": ruleset.tricks_per_deal(setup)}
+        | {name: total for name, total in COUNTS.items() if name in ruleset.facts},
+        "deals": [_deal(setup, deal, ruleset.facts) for deal in state.deals],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
         # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
         # (the engine's, for the phrase beside a kept deal's tricks; none where the bids are).
@@ -58,9 +57,28 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
             for deal in ruleset.schedule(setup)
         ],
         "api": url_for("api.game", game_id=game.id),
-        # Where the page sends its deals (the API's writes, authorised by the page's key cookie).  Not
-        # for a game whose deals carry more than tricks (Kierki): the offline entry keeps contracts,
-        # bids and tricks only, so such a game's deals are entered online.
-        "sync": url_for("page_api.record_deal", game_id=game.id) if editable and not ruleset.facts else None,
+        # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
+        "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
         "lang": current_language(),
     }
+
+
+def _deal(setup: GameSetup, deal: DealState, facts: tuple[str, ...]) -> dict[str, Any]:
+    """A recorded deal's facts as the script keeps them (only those the game's deals take)."""
+    kept: dict[str, Any] = {
+        "number": deal.number,
+        "contract": deal.contract,
+        "bids": None if deal.bids is None else list(deal.bids),
+        "tricks": None if deal.tricks is None else list(deal.tricks),
+    }
+    for field in facts:
+        value = getattr(deal, field)
+        if value is None or field == "trumps":
+            kept[field] = value
+        elif field in COUNTS:
+            kept[field] = list(value)
+        elif field == "places":
+            kept[field] = [setup.players[seat] for seat in value]
+        else:  # a taker's seat
+            kept[field] = setup.players[value]
+    return kept

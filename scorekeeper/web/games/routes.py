@@ -255,7 +255,8 @@ def _render_game(
 
 def _blank_entry() -> dict[str, Any]:
     """The per-seat fields of the page's forms, blank (the offline entry's copies of its counts)."""
-    return {"bids": DeclareForm(formdata=None).bids, "tricks": TricksForm(formdata=None).tricks}
+    blank = DeclareForm(formdata=None)
+    return {"bids": blank.bids, "tricks": TricksForm(formdata=None).tricks, "facts": blank}
 
 
 def _refused_at_field(**forms: Any) -> Redraw:
