@@ -97,8 +97,10 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
     from .api.page import bp as page_api_bp
+    from .web import assets
     from .web import bp as web_bp
 
+    assets.register(app)  # /static/: scripts and stylesheets minified
     app.register_blueprint(web_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(page_api_bp)
