@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
 
 from .rules import N_, Refusal, RuleError
 
@@ -149,8 +150,10 @@ _NOT_FOUND = {
 # NOTE: a refusal said of one deal of several ("Deal 3: Tricks must add up to 13 (got 12).").
 ABOUT_DEAL = N_("Deal %(deal)d: %(reason)s")
 
+R = TypeVar("R", bound=Refusal)
 
-def about_deal(number: int, refused: Refusal) -> Refusal:
+
+def about_deal(number: int, refused: R) -> R:
     """``refused`` said of deal ``number`` ("Deal 3: ..."), same class, code and field; more params."""
     if refused.template == ABOUT_DEAL and refused.params.get("deal") == number:
         return refused

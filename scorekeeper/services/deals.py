@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import about_deal, not_found, refusal
 from ..models import utcnow
-from ..rules import EXTRA_FACTS, N_, DealRecord, GameSetup, RuleError, Ruleset, stored_facts
+from ..rules import EXTRA_FACTS, N_, DealRecord, RuleError, stored_facts
 from .idempotency import Once
 from .store import ADD_DEAL, CHANGE_DEAL, DROP_DEAL, Change, Snapshot, Written, write
 
@@ -154,10 +154,15 @@ def correct_deals(
                     "number",
                     deal=number,
                 )
+            changed = {field: value for field, value in fields.items() if field != "number"}
             try:
-                records[number - 1] = _corrected(ruleset, setup, number, old, fields, last=len(records))
+                record = ruleset.corrected(setup, number, old, changed)
+                if record.pending and number != len(records):
+                    message = N_("Only the last deal can be without tricks.")
+                    raise RuleError("tricks_players", message, "tricks")
             except RuleError as refused:
-                raise _about(number, refused) if several else refused from None
+                raise about_deal(number, refused) if several else refused from None
+            records[number - 1] = record
         first = min(wanted)
         try:
             # The deals before the first corrected one stand as replayed: only the rest is replayed.
@@ -217,30 +222,6 @@ def _corrections(corrections: Sequence[Mapping[str, object]]) -> dict[int, Mappi
     return wanted
 
 
-def _corrected(
-    ruleset: Ruleset,
-    setup: GameSetup,
-    number: int,
-    old: DealRecord,
-    fields: Mapping[str, object],
-    *,
-    last: int,
-) -> DealRecord:
-    """Deal ``number``'s record with ``fields`` changed (``Ruleset.corrected``); only the last deal
-    may be left without its result."""
-    record = ruleset.corrected(setup, number, old, {k: v for k, v in fields.items() if k != "number"})
-    if record.pending and number != last:
-        raise RuleError("tricks_players", N_("Only the last deal can be without tricks."), "tricks")
-    return record
-
-
-def _about(number: int, refused: RuleError) -> RuleError:
-    """``refused`` said of deal ``number``: "Deal 3: ..." (a correction of several deals)."""
-    said = about_deal(number, refused)
-    assert isinstance(said, RuleError)
-    return said
-
-
 def _retold(refused: RuleError, template: str, **params: object) -> RuleError:
     """``refused`` (same class, code and field) with another message and more ``params``."""
     return type(refused)(refused.code, template, refused.field, {**refused.params, **params})
@@ -266,7 +247,7 @@ def _blamed(
             break
     several = len(corrected) > 1
     if stopped is None or stopped in corrected:
-        return _about(stopped, refused) if several and stopped is not None else refused
+        return about_deal(stopped, refused) if several and stopped is not None else refused
     contract = records[stopped - 1].contract
     chooser = locked.state.deals[stopped - 1].chooser  # who chooses depends only on the deal's number
     if refused.code == "contract_used" and contract is not None and chooser is not None:
@@ -281,7 +262,7 @@ def _blamed(
                     contract=ruleset.contract(contract),
                     played_in=stopped,
                 )
-    return _about(max(number for number in corrected if number < stopped), refused)
+    return about_deal(max(number for number in corrected if number < stopped), refused)
 
 
 def undo_deal(

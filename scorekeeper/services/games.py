@@ -27,7 +27,7 @@ from ..rules import (
     validate_note,
 )
 from .keys import hash_key, new_edit_key, new_game_id
-from .store import Snapshot, commit, snapshot, transaction
+from .store import Snapshot, snapshot, transaction
 
 
 def get_game(game_id: str) -> Snapshot:
@@ -163,12 +163,9 @@ def _people_named(names: Sequence[str]) -> list[tuple[int, str]]:
 
 
 def _player_named(name: str) -> Player:
-    """The person called ``name`` (ignoring case), created on first use."""
+    """A new person called ``name``, or the one a game started at the same moment just created."""
     key = name_key(name)
-    player = db.session.execute(select(Player).where(Player.name_key == key)).scalar_one_or_none()
-    if player is not None:
-        return player
-    # Two games started at once with a new name: the savepoint lets the loser re-read.
+    # The savepoint lets the loser of that race re-read.
     try:
         with db.session.begin_nested():
             player = Player(name=name, name_key=key)
@@ -197,15 +194,16 @@ def rematch(game_id: str, played_on: object = None) -> tuple[Snapshot, str]:
 
 
 def rebuild_results() -> int:
-    """Store every game's figures afresh from its replay (after a manual repair)."""
-    count = 0
-    for game_id in db.session.execute(select(Game.id).order_by(Game.id)).scalars().all():
-        game = snapshot(game_id)
-        stats.store_figures(game.state, game_id=game.id, player_ids=game.player_ids, played_on=game.played_on)
-        db.session.execute(update(Game).where(Game.id == game.id).values(finished=game.state.finished))
-        caching.changed(standings=True)
-        count += 1
-        if count % 200 == 0:
-            commit()
-    commit()
-    return count
+    """Store every game's figures afresh from its replay (after a manual repair), 200 games a commit."""
+    game_ids = db.session.execute(select(Game.id).order_by(Game.id)).scalars().all()
+    for start in range(0, len(game_ids), 200):
+        with transaction():
+            for game_id in game_ids[start : start + 200]:
+                game = snapshot(game_id)
+                stats.store_figures(
+                    game.state, game_id=game.id, player_ids=game.player_ids, played_on=game.played_on
+                )
+                finished = game.state.finished
+                db.session.execute(update(Game).where(Game.id == game.id).values(finished=finished))
+            caching.changed(standings=True)
+    return len(game_ids)

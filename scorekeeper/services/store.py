@@ -48,11 +48,6 @@ def is_contention(error: DBAPIError) -> bool:
     return False
 
 
-def conflict_or_fault(error: DBAPIError) -> Exception:
-    """What to raise for a database error met while writing: ``conflict`` or the error itself."""
-    return conflict() if is_contention(error) else error
-
-
 class Stamp(NamedTuple):
     """A game's write counter and the hash of its edit key: what an ETag and a key check need."""
 
@@ -244,26 +239,18 @@ def stale() -> Refusal:
     )
 
 
-def commit() -> None:
-    try:
-        db.session.commit()
-    except (IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        raise conflict_or_fault(error) from None
-
-
 @contextlib.contextmanager
 def transaction() -> Iterator[None]:
     """One write: commit on success; on any error roll back everything (contention: ``conflict``)."""
     try:
         yield
+        db.session.commit()
     except (IntegrityError, OperationalError) as error:
         db.session.rollback()
-        raise conflict_or_fault(error) from None
+        raise (conflict() if is_contention(error) else error) from None
     except BaseException:
         db.session.rollback()
         raise
-    commit()
 
 
 def write(

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from ..models import MIN_FOR_PERCENT
-from .figures import Figures, figures
+from .figures import figures
 from .game_list import GAMES_PER_LIST, MOST_OPENED, PhoneGame, game_list, phone_games
 from .people import known_players, people, recent_players
 from .player_page import player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
-from .sums import PERIODS, Filters, Record, average, percent, ranking_name
+from .sums import PERIODS, Filters, percent, ranking_name
 from .writer import refresh_totals, store_figures
 
 __all__ = [
@@ -20,12 +20,9 @@ __all__ = [
     "MOST_OPENED",
     "PERIODS",
     "PER_PAGE",
-    "Figures",
     "Filters",
     "PhoneGame",
     "Rankings",
-    "Record",
-    "average",
     "figures",
     "game_list",
     "known_players",

@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player
 from ..rules import Contract, Ruleset
-from .sums import Filters, Record, is_true, percent, record_of, summed_records
+from .sums import Filters, Record, average, is_true, percent, record_of, summed_records
 
 RECENT_GAMES = 10
 CHART_GAMES = 200
@@ -40,9 +40,7 @@ class ContractFigures:
     @property
     def taken_average(self) -> Decimal | None:
         """Tricks, hearts ... taken per deal, to one decimal place."""
-        if not self.taken_of:
-            return None
-        return (Decimal(self.taken) / Decimal(self.taken_of)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        return average(self.taken, self.taken_of)
 
     @property
     def taken_pct(self) -> int | None:
@@ -60,11 +58,8 @@ class ContractFigures:
 
     @property
     def average_pick(self) -> Decimal | None:
-        picked = sum(self.by_pick)
-        if not picked:
-            return None
         weighted = sum(position * count for position, count in enumerate(self.by_pick, start=1))
-        return (Decimal(weighted) / Decimal(picked)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        return average(weighted, sum(self.by_pick))
 
 
 @dataclass(frozen=True)

@@ -47,19 +47,9 @@ class Rankings:
     """Position of this page's first row."""
 
 
-#: The columns (of ``summed_records``) the rankings sort by; those that can lack a figure hold
-#: ``NO_FIGURE`` there, below any real one.
-_SORT_KEYS = {
-    "games": "games",
-    "wins": "wins",
-    "win_pct": "win_pct_key",
-    "deals": "deals",
-    "deal_wins": "deal_wins",
-    "deal_pct": "deal_pct_key",
-    "points": "points",
-    "average": "average_key",
-    "best": "best_key",
-}
+#: The columns that can lack a figure: sorted by their ``<column>_key`` of ``summed_records``,
+#: which holds ``NO_FIGURE`` there, below any real one.
+_KEYED = ("win_pct", "deal_pct", "average", "best")
 
 
 def _order(summed: Any, sort: str, descending: bool) -> list[Any]:
@@ -69,10 +59,10 @@ def _order(summed: Any, sort: str, descending: bool) -> list[Any]:
     c = summed.c
     if sort == "name":
         return [c.name_key.desc() if descending else c.name_key.asc()]
-    key = c[_SORT_KEYS[sort]]
+    key = c[f"{sort}_key"] if sort in _KEYED else c[sort]
     if descending:
         first = [key.desc()]
-    elif key.name.endswith("_key"):
+    elif sort in _KEYED:
         first = [key == NO_FIGURE, key.asc()]  # the figureless last this way too
     else:
         first = [key.asc()]

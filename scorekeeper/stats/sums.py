@@ -85,11 +85,11 @@ def percent(part: int, whole: int) -> int | None:
     return (200 * part + whole) // (2 * whole)
 
 
-def average(points: int, games: int) -> Decimal | None:
-    """Points per game to one decimal place, rounded half up (None without games)."""
-    if not games:
+def average(total: int, count: int) -> Decimal | None:
+    """``total`` per ``count`` (points per game) to one decimal place, rounded half up; None for no count."""
+    if not count:
         return None
-    return (Decimal(points) / Decimal(games)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return (Decimal(total) / Decimal(count)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 
 class Record(NamedTuple):
