@@ -9,7 +9,7 @@ from datetime import date, datetime
 from flask_babel import gettext
 
 from ...messages import term
-from ...rules import DEAL_FACTS, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
+from ...rules import TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
 from ...rules.kierki import COUNTS, SUIT_LABELS, Kierki
 from ...services import Snapshot
 from .marks import SUIT_MARKS, contract_mark, fits_a_column, name_marks, role_label
@@ -161,11 +161,6 @@ class GameView:
         """The running totals added up: the table's own check (Kierki: -2600 after the negative
         part of a 4-player standard game, 0 at the end)."""
         return sum(seat.total for seat in self.seats)
-
-    @property
-    def fact_fields(self) -> tuple[str, ...]:
-        """Every fact a deal of the game may take (Kierki's), in API.md K5's order."""
-        return DEAL_FACTS if self.ruleset.facts else ()
 
     def suits(self) -> tuple[tuple[str, str, str], ...]:
         """The suits a trump deal may name: (id, mark, name)."""
