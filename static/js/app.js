@@ -285,7 +285,15 @@
     const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
     const last = !atTop && all('form button[type=submit]', card).pop();
     const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
-    let by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, Math.max(upper, top(last.form) - under)) : upper;
+    const lowest = last ? Math.max(upper, top(last.form) - under) : upper;
+    let by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, lowest) : upper;
+    // Never a heading cut in two under the scoreboard: scrolled past it whole (the roles line under
+    // it says who deals and chooses) while the form's top stays in view, else not scrolled into it.
+    const head = card.querySelector('.card-head');
+    if (head && by > top(head) - under && by < top(head) + head.offsetHeight - under) {
+      const past = top(head) + head.offsetHeight - under;
+      by = past <= lowest ? past : top(head) - under;
+    }
     // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else.
     const wrong = last && card.querySelector('form .error[role=alert]:not([hidden])');
     if (wrong && (top(wrong) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(wrong) - under - 8;

@@ -462,7 +462,8 @@
     if (deal.kings_jacks) bits.push(t('offline.kings_jacks_short', { tricks: shown(deal.kings_jacks[seat]) }));
     MARKS.forEach(([field, key]) => { if (deal[field] === who) bits.push(t(key)); });
     (deal.places || []).forEach((out, place) => { if (out === who) bits.push(t(place ? 'offline.second_out' : 'offline.first_out')); });
-    return bits.join(' ');
+    // Each item kept whole on its line ("2 Q", "1st out"), as the page's log keeps them.
+    return bits.map((bit) => bit.replace(/ /g, '\u00a0')).join(' ');
   }
   function describe(deal) {
     if (!deal) return '';
