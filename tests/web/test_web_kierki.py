@@ -292,3 +292,18 @@ def test_the_offline_entry_is_given_every_fact_of_a_kierki_deal(client: FlaskCli
     assert headings[None] == "Positive part, 1 of 5: Darek names trumps"
     deal = tree.find("template", id="offline-deals").find("div", data_deal="5")
     assert deal.find("span", data_text="declare").text == "Negative part, 5 of 7: No king of hearts"
+
+
+def test_the_part_grid_says_its_column_marks_in_words(client: FlaskClient) -> None:
+    """The part grid's columns are headed by short marks (Tr, Q, KJ...): a key under it says each in
+    the page's language, on the game page and so on the printed sheet."""
+    game_id = new_game(client, deals=2)
+    key = parse_html(page(client, f"/games/{game_id}")).find("p", cls="grid-key").text
+    assert key == (
+        "Tr No tricks · ♥ No hearts · Q No queens · KJ No kings or jacks · K♥ No king of hearts · "
+        "7/L No seventh or last trick · Rob Robber · FT Fan Tan"
+    )
+    client.set_cookie("lang", "pl")
+    key = parse_html(page(client, f"/games/{game_id}/scoresheet")).find("p", cls="grid-key").text
+    assert key.startswith("L Bez lew · ♥ Bez kierów · D Bez dam · KW Bez panów")
+    assert key.endswith("Lot Loteryjka")
