@@ -432,7 +432,7 @@
     const out = [];
     for (const fs of form.querySelectorAll('fieldset.takers[data-field]')) {
       const field = fs.dataset.field, chosen = fs.querySelector('input:checked');
-      if (!chosen) return say(t(field === 'trumps' ? 'offline.tap_trumps' : field === 'places' ? 'offline.places' : 'offline.tap_player'), fs);
+      if (!chosen) return say(field === 'trumps' ? t('offline.tap_trumps') : field === 'places' ? t('offline.places') : t('offline.tap_player'), fs);
       if (field === 'places' && out.includes(chosen.value)) return say(t('offline.places_twice', { player: name(+chosen.value) }), fs);
       if (field === 'places') out.push(chosen.value);
     }
@@ -451,8 +451,6 @@
   };
   // What a seat took in a deal, as the log says it short ("5 tr"; Kierki's "4 ♥", "1 Q", "K♥",
   // "1st out"); "playing…" while the deal is played.
-  const MARKS = [['king_of_hearts', 'offline.king_of_hearts_mark'], ['seventh_trick', 'offline.seventh_trick_mark'],
-    ['last_trick', 'offline.last_trick_mark']];
   function took(deal, seat) {
     if (!Q.complete(deal)) return t('offline.playing');
     const who = name(seat), bits = [];
@@ -460,8 +458,10 @@
     if (deal.hearts) bits.push(`${shown(deal.hearts[seat])} ♥`);
     if (deal.queens) bits.push(t('offline.queens_short', { tricks: shown(deal.queens[seat]) }));
     if (deal.kings_jacks) bits.push(t('offline.kings_jacks_short', { tricks: shown(deal.kings_jacks[seat]) }));
-    MARKS.forEach(([field, key]) => { if (deal[field] === who) bits.push(t(key)); });
-    (deal.places || []).forEach((out, place) => { if (out === who) bits.push(t(place ? 'offline.second_out' : 'offline.first_out')); });
+    if (deal.king_of_hearts === who) bits.push(t('offline.king_of_hearts_mark'));
+    if (deal.seventh_trick === who) bits.push(t('offline.seventh_trick_mark'));
+    if (deal.last_trick === who) bits.push(t('offline.last_trick_mark'));
+    (deal.places || []).forEach((out, place) => { if (out === who) bits.push(place ? t('offline.second_out') : t('offline.first_out')); });
     // Each item kept whole on its line ("2 Q", "1st out"), as the page's log keeps them.
     return bits.map((bit) => bit.replace(/ /g, '\u00a0')).join(' ');
   }

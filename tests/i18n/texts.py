@@ -241,5 +241,6 @@ def msgid_pattern(msgid: str) -> re.Pattern[str] | None:
     for kind, text in zip(kinds, texts[1:], strict=True):
         # A number (%d, or a placeholder a word is glued to: 1st, 2nd), else any short value.
         body += r"\d+" if kind == "d" or text[:1].isalpha() else r"\S.{0,60}?"
-        body += re.escape(" ".join(text.split()))
+        # The space after a placeholder stays: "%(tricks)s Q" is "3 Q", never a link ending in Q.
+        body += re.escape(re.sub(r"\s+", " ", text))
     return re.compile(rf"(?<!\w){body}(?!\w)")
