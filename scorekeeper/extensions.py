@@ -6,11 +6,12 @@ from flask import current_app
 from flask_babel import gettext
 from flask_compress import Compress
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
+
+from .limits import client_address
 
 # Named constraints make migrations reproducible on SQLite and PostgreSQL alike.
 NAMING_CONVENTION = {
@@ -30,9 +31,10 @@ db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
 # Registered by hand (COMPRESS_REGISTER off): ``scorekeeper.compressed`` calls it.
 compress = Compress()
-# Keyed by the client's address (behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
+# Keyed by the client's address in one spelling, an IPv6 client by its /64 (``limits.client_address``;
+# behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
-limiter = Limiter(key_func=get_remote_address)
+limiter = Limiter(key_func=client_address)
 
 
 def game_create_rate_limit() -> str:

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import io
+import ipaddress
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -106,6 +107,25 @@ class BodyLimit:
             environ.pop("wsgi.input_terminated", None)
             environ.pop("HTTP_TRANSFER_ENCODING", None)
         return self.wsgi_app(environ, start_response)
+
+
+def client_address() -> str:
+    """The key every limit counts a client by: its address (``request.remote_addr``, the proxy's
+    word behind ``SCOREKEEPER_PROXY_HOPS``) in one spelling.
+
+    ``::FFFF:192.0.2.1``, ``::ffff:c000:201`` and ``192.0.2.1`` are one IPv4 client; an IPv6
+    client is its /64, the block one home or phone is given (it may pick any address in it).
+    """
+    raw = request.remote_addr or ""
+    try:
+        address = ipaddress.ip_address(raw.split("%", 1)[0])  # a zone (fe80::1%eth0) names no client
+    except ValueError:
+        return raw or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def init_app(app: Flask) -> None:

@@ -49,6 +49,12 @@ def title_for(status: int, fallback: str) -> str:
     return str(gettext(TITLES[status])) if status in TITLES else fallback
 
 
+def _retry_after(error: HTTPException) -> dict[str, str]:
+    """A 429 raised by the app itself (``attempts``) says when to try again, as Flask-Limiter's do."""
+    seconds = getattr(error, "retry_after", None)
+    return {"Retry-After": str(seconds)} if isinstance(seconds, int) else {}
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
@@ -82,6 +88,7 @@ def register(app: Flask) -> None:
                 message=own or message_for(status, error.description),
             ),
             status,
+            _retry_after(error),
         )
 
     @app.errorhandler(500)

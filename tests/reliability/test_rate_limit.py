@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -221,3 +222,33 @@ def test_the_production_server_answers_429_over_the_limit(
     report(
         request, "rate limit 2 per minute on gunicorn: 4 tried, 2 created, 2 refused with 429 rate_limited"
     )
+
+
+def test_every_spelling_of_one_address_shares_one_budget(limited: Callable[..., Flask]) -> None:
+    app = limited()
+    client = app.test_client()
+    # One IPv6 client, spelt six ways: three games between them, then 429.
+    spellings = [
+        "2001:db8::1",
+        "2001:DB8::1",
+        "2001:0db8:0000:0000:0000:0000:0000:0001",
+        "2001:db8:0:0:0:0:0:1",
+        "2001:db8::0:1",
+        "2001:0DB8::0001",
+    ]
+    assert [create(client, address=spelt).status_code for spelt in spellings] == [201] * 3 + [429] * 3
+    # One IPv4 client, plain and mapped into IPv6.
+    mapped = ["192.0.2.40", "::ffff:192.0.2.40", "::FFFF:c000:228", "0:0:0:0:0:ffff:192.0.2.40"]
+    assert [create(client, address=spelt).status_code for spelt in mapped] == [201] * 3 + [429]
+    assert game_count(app) == 6
+
+
+def test_an_ipv6_client_is_counted_by_its_64_block(limited: Callable[..., Flask]) -> None:
+    app = limited()
+    client = app.test_client()
+    block = [f"2001:db8:1:2:{n:x}::{n:x}" for n in range(1, 121)]
+    answers = Counter(create(client, address=address).status_code for address in block)
+    assert answers == {201: 3, 429: 117}
+    # The next /64 is someone else.
+    assert create(client, address="2001:db8:1:3::1").status_code == 201
+    assert game_count(app) == 4

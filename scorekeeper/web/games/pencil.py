@@ -20,7 +20,7 @@ from ... import access
 from ...rules import N_
 from ...services import keyring
 from .. import bp
-from ..attempts import limit_failed_attempts
+from ..attempts import count_wrong_secret
 from ..loading import load_game, require_editor
 from .forms import (
     HandOverForm,
@@ -72,10 +72,10 @@ TAKE_REFUSED = {
 
 
 @bp.route("/games/<game_id>/take", methods=["GET", "POST"])
-@limit_failed_attempts("take")
 def take_pencil(game_id: str) -> Any:
     """The hand-over link's landing page: the one-time code comes in the fragment (or typed),
-    never the URL.  It works once, and only until it expires.
+    never the URL.  It works once, and only until it expires.  A right code always works; past
+    ten wrong ones a minute, from one address or for this game, a wrong one answers 429.
 
     A small script posts the fragment's code here; without scripts the code can be pasted.
     """
@@ -87,6 +87,7 @@ def take_pencil(game_id: str) -> Any:
         if outcome is keyring.HandOverOutcome.TAKEN:
             flash(gettext("This phone can now enter the score."), "ok")
             return redirect(url_for("web.game", game_id=game_id), code=303)
+        count_wrong_secret("take", game_id)
         error = gettext(TAKE_REFUSED[outcome])
     status = 403 if error else (422 if request.method == "POST" else 200)
     response = make_response(

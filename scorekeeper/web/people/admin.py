@@ -1,7 +1,8 @@
 """The administrator's sign-in: the admin key (settings, or printed by ``make run``).
 
 The sign-in is a session held on the server (``access.sign_in_admin``): signing out ends it,
-and it expires after 12 hours.  Ten wrong keys a minute from one address answer 429.
+and it expires after 12 hours.  The right key always signs in; past ten wrong ones a minute, from
+one address or from all together, a wrong one answers 429 (``web.attempts``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from flask_babel import gettext
 
 from ...access import is_admin, sign_in_admin, sign_out_admin
 from .. import bp
-from ..attempts import limit_failed_attempts
+from ..attempts import count_wrong_secret
 from .forms import AdminSignInForm, AdminSignOutForm
 
 
 @bp.route("/admin", methods=["GET", "POST"])
-@limit_failed_attempts("admin")
 def admin_sign_in() -> Any:
     """Sign in with the admin key (rename and merge anyone), or sign out when signed in."""
     form = AdminSignInForm()
@@ -30,6 +30,7 @@ def admin_sign_in() -> Any:
             flash(gettext("Signed in as the administrator."), "ok")
             return redirect(url_for("web.players"), code=303)
         else:
+            count_wrong_secret("admin", "admin")
             error, status = gettext("That is not the administrator key."), 403
     return render_template(
         "web/admin.html", form=form, sign_out=AdminSignOutForm(formdata=None), admin=is_admin(), error=error
