@@ -7,6 +7,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -98,6 +99,44 @@ RUN_SERVER: dict[str, Any] = {
     "clear_untrusted_proxy_headers": False,
     "url_scheme": "http",  # no TLS here: behind a proxy that terminates it, the app takes its word
 }
+#: A request must arrive whole (headers and body) this soon after its first byte, or its
+#: connection is dropped (``RequestDeadlineChannel``).  A phone on a poor line sends the app's
+#: largest body (64 KB) in a few seconds.
+REQUEST_SECONDS = 10
+
+
+def request_deadline_channel() -> type[Any]:
+    """Waitress's connection, with a deadline for each request to arrive whole.
+
+    ``channel_timeout`` closes only a *silent* connection: one that sends a byte every few
+    seconds stays open for ever, and 150 of them (``connection_limit``) keep every phone out.
+    Waitress has no deadline of its own for a request, so this adds one: the channel notes when
+    its request in progress began, and when the event loop asks whether to read from it (every
+    second or sooner) one begun over ``REQUEST_SECONDS`` ago closes it.  A connection between
+    requests (keep-alive) has none in progress, and keeps ``channel_timeout``.
+    """
+    from waitress.channel import HTTPChannel
+
+    class RequestDeadlineChannel(HTTPChannel):
+        request_began: float | None = None
+
+        def received(self, data: bytes) -> bool:
+            before = self.request
+            done: bool = super().received(data)
+            if self.request is None:  # every request read so far is whole
+                self.request_began = None
+            elif self.request is not before:
+                self.request_began = time.monotonic()
+            return done
+
+        def readable(self) -> bool:
+            began = self.request_began
+            if began is not None and time.monotonic() - began > REQUEST_SECONDS:
+                self.will_close = True  # the event loop closes it next (``writable`` is now true)
+            readable: bool = super().readable()
+            return readable
+
+    return RequestDeadlineChannel
 
 
 def serve() -> None:
@@ -107,7 +146,7 @@ def serve() -> None:
     is printed once it is listening: a person sees it at once, and no development server is
     involved.  Ctrl+C (or SIGTERM) stops it cleanly.
     """
-    from waitress.server import create_server
+    from waitress.server import BaseWSGIServer, create_server
 
     from . import create_app
     from .config import Settings
@@ -119,14 +158,24 @@ def serve() -> None:
         upgrade_schema(app)
     logging.basicConfig(format="%(asctime)s [%(levelname)s] %(name)s: %(message)s", level=logging.WARNING)
     body_limit = 16 * int(app.config["MAX_CONTENT_LENGTH"])
+    sockets: dict[int, Any] = {}
     try:
         server = create_server(
-            app, host=settings.host, port=settings.port, max_request_body_size=body_limit, **RUN_SERVER
+            app,
+            map=sockets,
+            host=settings.host,
+            port=settings.port,
+            max_request_body_size=body_limit,
+            **RUN_SERVER,
         )
     except OSError as error:
         reason = error.strerror or str(error)
         where = f"{settings.host}:{settings.port}"
         sys.exit(f"Cannot serve on {where}: {reason}. (Another port: PORT=8001 make run)")
+    channel = request_deadline_channel()
+    for listener in sockets.values():  # one per address listened on (two for "localhost")
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = channel
     signal.signal(signal.SIGTERM, _stop)
     print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
     server.run()  # until Ctrl+C; then running requests get up to 5 s to finish

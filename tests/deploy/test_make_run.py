@@ -6,14 +6,17 @@ it over sockets as phones (and slow or hostile clients) would.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -270,3 +273,56 @@ def test_a_port_in_use_is_said_in_one_line(server: Served, tmp_path: Path) -> No
         f"Cannot serve on 127.0.0.1:{server.port}: Address already in use. (Another port: PORT=8001 make run)"
     )
     assert "Scorekeeper is running" not in second.stdout
+
+
+#: Connections that send a request one byte at a time, for ever: more than ``connection_limit``.
+TRICKLING = 160
+#: Each is dropped this soon after its first byte (``REQUEST_SECONDS``, with room for a busy machine).
+DROPPED_WITHIN = 30.0
+
+
+@pytest.mark.slow
+def test_trickling_clients_are_dropped_and_a_phone_is_served(tmp_path: Path) -> None:
+    """A byte every second keeps a connection from ever being idle (``channel_timeout``): 160 of
+    them used to fill every connection for as long as they liked, so no phone got in."""
+    from scorekeeper.cli import REQUEST_SECONDS
+
+    with serving(tmp_path, RATELIMIT_ENABLED="0") as served:
+        began = time.monotonic()
+        open_ = {}
+        for _ in range(TRICKLING):
+            trickle = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+            trickle.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ")
+            open_[trickle.fileno()] = trickle
+        answered: list[tuple[int, bytes]] = []
+
+        def phone() -> None:
+            connection = served.connection(timeout=DROPPED_WITHIN + 10)
+            try:
+                connection.request("GET", "/healthz")
+                answer = connection.getresponse()
+                answered.append((answer.status, answer.read().strip()))
+            finally:
+                connection.close()
+
+        asking = threading.Thread(target=phone)
+        asking.start()
+        dropped_after: list[float] = []
+        try:
+            while open_ and time.monotonic() - began < 2 * DROPPED_WITHIN:
+                readable, _, _ = select.select(list(open_.values()), [], [], 1.0)
+                for trickle in readable:  # the server has closed it (end of file, or a reset)
+                    with contextlib.suppress(OSError):
+                        trickle.recv(65536)
+                    dropped_after.append(time.monotonic() - began)
+                    open_.pop(trickle.fileno()).close()
+                for trickle in list(open_.values()):
+                    with contextlib.suppress(OSError):
+                        trickle.send(b"a")
+        finally:
+            for trickle in open_.values():
+                trickle.close()
+            asking.join()
+    assert not open_, f"{len(open_)} of {TRICKLING} trickling connections still open"
+    assert min(dropped_after) > REQUEST_SECONDS and max(dropped_after) < DROPPED_WITHIN
+    assert answered == [(200, b"ok")]
