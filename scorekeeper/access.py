@@ -3,10 +3,12 @@
 A game: the holder of its edit key.  Through the API that is the bearer of the key.  A
 phone's pages never see a key: the games a phone holds the pencil of are its keyring on the
 server (``services.keyring``: a device and its grants), named by ONE random device cookie
-(HTTP-only, SameSite=Lax, path ``/``; only its hash is stored), so no request header grows
-with the number of games.  A phone gets a grant when it creates a game (page, import,
-rematch), takes the pencil through a one-time hand-over link, or shows an old per-game key
-cookie (``sk_edit_<id>``), which is then taken over and expired.
+(HTTP-only, SameSite=Lax, path ``/``; ``__Host-sk_device`` over HTTPS, so no other site or
+subdomain can set it; only its hash is stored), so no request header grows with the number of
+games.  A phone gets a grant when it creates a game (page, import, rematch), takes the pencil
+through a one-time hand-over link, or shows an old per-game key cookie (``sk_edit_<id>``),
+which is then taken over and expired.  At every grant the device value changes (its keyring
+moves to a new one): a value planted in the browser, or copied from it, never gains its keys.
 People (rename, merge): the instance's administrator, signed in with the admin key (a
 session held on the server: sign-out ends it, it expires), or whoever holds the pencil of
 every game the people concerned sat in (the same keyring).
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Iterable
 from datetime import timedelta
 
@@ -26,8 +29,10 @@ from . import services
 from .config import HAND_OVER_SECONDS
 from .services import Snapshot, hash_key, keyring
 
-#: The one cookie that names this browser's keyring.
+#: The one cookie that names this browser's keyring (over HTTPS: ``SECURE_DEVICE_COOKIE``).
 DEVICE_COOKIE = "sk_device"
+#: Sent only to this host, over HTTPS, for every path: nothing else can set it (RFC 6265bis).
+SECURE_DEVICE_COOKIE = "__Host-" + DEVICE_COOKIE
 KEY_COOKIE_PREFIX = "sk_edit_"
 KEY_COOKIE_MAX_AGE = 400 * 24 * 3600  # about the longest browsers keep a cookie
 #: Where old per-game key cookies were sent besides their game's pages (they are expired there too).
@@ -58,8 +63,15 @@ def device() -> str | None:
     made = g.get("device_hash")
     if isinstance(made, str):
         return made
-    token = request.cookies.get(DEVICE_COOKIE)
+    token = _device_token()
     return hash_key(token) if token else None
+
+
+def _device_token() -> str | None:
+    # Over HTTPS, the plain cookie of a phone from before ``__Host-`` still counts until its next grant.
+    if request.is_secure and request.cookies.get(SECURE_DEVICE_COOKIE):
+        return request.cookies[SECURE_DEVICE_COOKIE]
+    return request.cookies.get(DEVICE_COOKIE)
 
 
 def remember_grant(device_hash: str, game_id: str) -> None:
@@ -69,12 +81,10 @@ def remember_grant(device_hash: str, game_id: str) -> None:
 
 def holds_key(game_id: str) -> bool:
     """Whether this browser holds the game's pencil (its keyring has the game): asked once a request."""
-    device_hash = device()
-    if device_hash is None:
-        return False
     asked: dict[str, bool] = g.setdefault("grants", {})
     if game_id not in asked:
-        asked[game_id] = keyring.holds(device_hash, game_id)
+        device_hash = device()
+        asked[game_id] = device_hash is not None and keyring.holds(device_hash, game_id)
     return asked[game_id]
 
 
@@ -89,8 +99,9 @@ def version_and_editable(game_id: str) -> tuple[int, bool] | None:
     if found is None:
         return None
     version, granted = found
-    g.setdefault("grants", {})[game_id] = granted
-    return version, granted
+    asked: dict[str, bool] = g.setdefault("grants", {})
+    asked[game_id] = granted or asked.get(game_id, False)  # or its old key cookie let it in
+    return version, asked[game_id]
 
 
 def give_pencil(game_ids: Iterable[str]) -> None:
@@ -106,12 +117,9 @@ def give_pencil(game_ids: Iterable[str]) -> None:
         remember_grant(device_hash, game_id)
 
 
-def _made_device(device_hash: str, token: str | None) -> None:
-    """Set the device cookie: a new device's, or this one's again (each grant renews its max-age)."""
-    if token is not None:
-        g.device_hash, g.device_token = device_hash, token
-    elif not isinstance(g.get("device_token"), str) and request.cookies.get(DEVICE_COOKIE):
-        g.device_token = request.cookies[DEVICE_COOKIE]
+def _made_device(device_hash: str, token: str) -> None:
+    """This browser's device value is now ``token`` (sent as its cookie)."""
+    g.device_hash, g.device_token = device_hash, token
 
 
 def take_hand_over(game_id: str, token: str) -> keyring.HandOverOutcome:
@@ -135,34 +143,63 @@ def new_hand_over(game_id: str) -> str:
 
 
 def take_over_key_cookies() -> None:
-    """Old per-game key cookies: each right key becomes a grant, and every one is expired.
+    """Old per-game key cookies: each right key becomes a grant, once, and every one is expired.
 
-    Runs before every request that carries one, so the request itself (a game page, its
-    sync, the people pages) already finds the keyring holding them.
+    Runs before a game's pages and the people pages (the only paths those cookies were sent
+    to), so the request itself already finds the keyring holding them.  A browser without a
+    stored device is let in on its cookies alone and given a device value made for exactly
+    those cookies (signed, not stored); only when it shows that value back is the device
+    stored.  So a client that keeps no cookie writes nothing however often it comes, and a
+    value made for other cookies (planted here) takes nothing.
     """
+    if not request.path.startswith(("/games/", PEOPLE_PATH)):
+        return
     names = [name for name in request.cookies if name.startswith(KEY_COOKIE_PREFIX)]
     if not names:
+        return
+    held = {name[len(KEY_COOKIE_PREFIX) :]: request.cookies[name] for name in names if request.cookies[name]}
+    games = keyring.games_with_keys(held) if held else []
+    token = _device_token()
+    device_hash = hash_key(token) if token else None
+    holding = keyring.held_of(device_hash, games) if device_hash and games else None
+    if games and holding is None and not (token and hmac.compare_digest(token, _made_for(held, token))):
+        for game_id in games:  # this request only; the next one, with the value, stores them
+            remember_grant("", game_id)
+        made = _made_for(held, secrets.token_urlsafe(32))
+        g.device_hash, g.device_token = hash_key(made), made
         return
     # All are taken over at once; a few are expired per answer, so that its headers stay small
     # (the people pages receive every game's copy): the rest come again, already held.
     g.expired_key_cookies = [name[len(KEY_COOKIE_PREFIX) :] for name in names][:MOST_EXPIRED]
-    held = {name[len(KEY_COOKIE_PREFIX) :]: request.cookies[name] for name in names if request.cookies[name]}
-    if held:
-        give_pencil(keyring.games_with_keys(held))
+    if holding is None and device_hash and games:  # the value made for these cookies, shown back
+        with services.transaction():
+            keyring.add_device(device_hash)
+            keyring.add_grants(device_hash, games)
+        for game_id in games:
+            remember_grant(device_hash, game_id)
+    elif holding is not None:
+        give_pencil(game_id for game_id in games if game_id not in holding)
+
+
+def _made_for(held: dict[str, str], nonce: str) -> str:
+    """A device value made for these old key cookies: ``nonce`` (its first part) and a signature."""
+    nonce = nonce.split(".", 1)[0]
+    secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
+    cookies = "\n".join(f"{game_id}={key}" for game_id, key in sorted(held.items()))
+    mark = hmac.new(secret, f"scorekeeper-device:{nonce}\n{cookies}".encode(), hashlib.sha256).hexdigest()
+    return f"{nonce}.{mark}"
 
 
 def _set_cookies(response: Response) -> Response:
     token = g.get("device_token")
     if isinstance(token, str):
+        secure = request.is_secure
+        name = SECURE_DEVICE_COOKIE if secure else DEVICE_COOKIE
         response.set_cookie(
-            DEVICE_COOKIE,
-            token,
-            max_age=KEY_COOKIE_MAX_AGE,
-            path="/",
-            secure=request.is_secure,
-            httponly=True,
-            samesite="Lax",
+            name, token, max_age=KEY_COOKIE_MAX_AGE, path="/", secure=secure, httponly=True, samesite="Lax"
         )
+        if secure and DEVICE_COOKIE in request.cookies:  # the phone's cookie from before __Host-
+            response.delete_cookie(DEVICE_COOKIE, path="/", secure=True, httponly=True, samesite="Lax")
     for game_id in g.get("expired_key_cookies", ()):
         for path in (f"/games/{game_id}", PEOPLE_PATH):
             response.delete_cookie(

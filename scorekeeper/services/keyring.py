@@ -40,18 +40,39 @@ def _insert_ignoring_duplicates(model: Any) -> Any:
     return dialect.insert(model).on_conflict_do_nothing()
 
 
-def device_for_grant(device_hash: str | None) -> tuple[str, str | None]:
-    """The device to grant to (its hash, and for a new one its token): this one if the server made
-    it, else a new one, so nobody can choose the device a phone's keys are stored under.  In a
-    transaction."""
-    if device_hash is not None:
-        known = db.session.execute(select(Device.token_hash).where(Device.token_hash == device_hash)).first()
-        if known is not None:
-            return device_hash, None
+def device_for_grant(device_hash: str | None) -> tuple[str, str]:
+    """A new device value to grant to (its hash and token): the keyring of ``device_hash``, if the
+    server made it, moves to it, and the old value names nothing any more.  So a value someone
+    else also holds (planted in this browser, or copied from it) never gains what this browser
+    gains, and nobody can choose the device a phone's keys are stored under.  In a transaction."""
     token = new_token()
     hashed = hash_key(token)
     db.session.execute(_insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now()))
+    if device_hash is not None:
+        db.session.execute(
+            update(Grant)
+            .where(Grant.device_hash == device_hash)
+            .values(device_hash=hashed)
+            .execution_options(synchronize_session=False)
+        )
+        db.session.execute(delete(Device).where(Device.token_hash == device_hash))
     return hashed, token
+
+
+def add_device(device_hash: str) -> None:
+    """Store a device the server made earlier (``access``: an old key cookie's take-over).  In a
+    transaction; one already stored stays as it is."""
+    db.session.execute(_insert_ignoring_duplicates(Device).values(token_hash=device_hash, created_at=now()))
+
+
+def held_of(device_hash: str, game_ids: Collection[str]) -> set[str] | None:
+    """Which of ``game_ids`` the device holds; None: no such device (one query)."""
+    rows = db.session.execute(
+        select(Device.token_hash, Grant.game_id)
+        .outerjoin(Grant, and_(Grant.device_hash == Device.token_hash, Grant.game_id.in_(list(game_ids))))
+        .where(Device.token_hash == device_hash)
+    ).all()
+    return None if not rows else {row[1] for row in rows if row[1] is not None}
 
 
 def add_grants(device_hash: str, game_ids: Collection[str]) -> None:

@@ -300,11 +300,14 @@ def test_a_phone_holds_one_device_cookie_and_no_key(app: Flask) -> None:
     assert rows["devices"] and all(device.value not in str(row) for row in rows["devices"])
     assert {row[1] for row in rows["grants"]} == set(games)
     assert all(parse_html(page(scorer, f"/games/{game}")).first("form", cls="declare-form") for game in games)
-    # Each new grant renews the same cookie (browsers keep one 400 days at most).
+    # Each new grant gives the keyring a new value (and a new 400 days): the old one names nothing.
     data = {"csrf_token": token(scorer), "first_dealer": "0", "players-0": "Ann", "players-1": "Bob"}
     response = scorer.post("/games/new", data={**data, "players-2": "Cid"})
-    assert f"sk_device={device.value};" in response.headers["Set-Cookie"]
-    # Over HTTPS the cookie is Secure.
+    renewed = scorer.get_cookie("sk_device", path="/")
+    assert renewed is not None and renewed.value != device.value
+    assert f"sk_device={renewed.value};" in response.headers["Set-Cookie"]
+    assert len(db_snapshot(app)["devices"]) == 1 and len(db_snapshot(app)["grants"]) == 4
+    # Over HTTPS it is a __Host- cookie: Secure, for the whole host, no Domain (no subdomain sets it).
     secure, https = app.test_client(), "https://localhost"
     csrf = csrf_from(secure.get("/games/new", base_url=https).get_data(as_text=True))
     names = {f"players-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cid"])}
@@ -316,9 +319,11 @@ def test_a_phone_holds_one_device_cookie_and_no_key(app: Flask) -> None:
     )
     assert response.status_code == 303
     device_line = next(
-        line for line in response.headers.getlist("Set-Cookie") if line.startswith("sk_device=")
+        line for line in response.headers.getlist("Set-Cookie") if line.startswith("__Host-sk_device=")
     )
     assert "Secure" in device_line and "HttpOnly" in device_line and "Path=/;" in device_line
+    assert "Domain" not in device_line
+    assert not [line for line in response.headers.getlist("Set-Cookie") if line.startswith("sk_device=")]
 
 
 def test_old_key_cookies_are_taken_over_and_expired(app: Flask) -> None:
@@ -335,14 +340,20 @@ def test_old_key_cookies_are_taken_over_and_expired(app: Flask) -> None:
     wrong = keyed[2][0]
     phone.set_cookie(cookie_name(wrong), keyed[0][1], path=f"/games/{wrong}")  # another game's key
     first, second = keyed[0][0], keyed[1][0]
+    # The first visit is let in on the cookie alone, writes nothing, and is given a device value.
     response = phone.get(f"/games/{first}")
     assert parse_html(response.get_data(as_text=True)).first("form", cls="declare-form")
     set_cookies = response.headers.getlist("Set-Cookie")
     assert any(line.startswith("sk_device=") for line in set_cookies)
+    assert not db_snapshot(app)["devices"]
+    # The next, showing that value back, stores it with the game's grant; the old cookie goes.
+    assert parse_html(page(phone, f"/games/{first}")).first("form", cls="declare-form")
+    assert len(db_snapshot(app)["devices"]) == 1
     for path in (f"/games/{first}", "/players"):  # this game's cookie, on both its paths
         assert phone.get_cookie(cookie_name(first), path=path) is None, path
-    # The other game's key comes to the people pages too: taken over there, then held.
-    assert "sk_device=" not in page(phone, "/players")
+    # The other game's key comes to the people pages too: taken over there (a new grant, a new
+    # device value), then held.
+    page(phone, "/players")
     assert parse_html(page(phone, f"/games/{second}")).first("form", cls="declare-form")
     assert not parse_html(page(phone, f"/games/{wrong}")).first("form", cls="declare-form")
     assert not [cookie for cookie in phone._cookies.values() if cookie.key.startswith("sk_edit_")]
@@ -462,9 +473,92 @@ def test_many_old_key_cookies_are_all_held_at_once_and_expired_a_few_an_answer(a
         expired = [line for line in response.headers.getlist("Set-Cookie") if line.startswith("sk_edit_")]
         assert len(expired) <= 2 * MOST_EXPIRED
         answers.append(response)
-        assert len(answers) <= 3
+        assert len(answers) <= 4  # a first visit that only reads, then three
     rows = db_snapshot(app)
     assert {row[1] for row in rows["grants"]} == {game_id for game_id, _key in keyed}
     assert len(rows["devices"]) == 1
     ann = Table.person(type("T", (), {"app": app})(), "Ann")  # type: ignore[arg-type]
     assert parse_html(page(phone, f"/players/{ann}")).first("form", action=f"/players/{ann}/rename")
+
+
+def editable(client: FlaskClient, game_id: str, **kwargs: Any) -> bool:
+    response = client.get(f"/games/{game_id}", **kwargs)
+    assert response.status_code == 200
+    return parse_html(response.get_data(as_text=True)).first("form", cls="declare-form") is not None
+
+
+def test_a_client_that_keeps_no_cookie_writes_no_device(app: Flask) -> None:
+    """An old key cookie sent again and again without the device cookie it is answered with (a
+    script, or a browser that keeps nothing) used to store a device and a grant each time."""
+    from scorekeeper import services
+
+    with app.app_context():
+        game, key = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann")
+    old = f"{cookie_name(game.id)}={key}"
+    forgetful = app.test_client(use_cookies=False)
+    assert [forgetful.get("/healthz", headers={"Cookie": old}).status_code for _ in range(300)] == [200] * 300
+    # On the game's own page it is let in on its cookie every time, and nothing is written.
+    assert all(editable(forgetful, game.id, headers={"Cookie": old}) for _ in range(30))
+    assert db_snapshot(app)["devices"] == [] and db_snapshot(app)["grants"] == []
+    # Sent back with the device value it was given: stored once, however often that comes again.
+    first = forgetful.get(f"/games/{game.id}", headers={"Cookie": old})
+    value = next(line for line in first.headers.getlist("Set-Cookie") if line.startswith("sk_device="))
+    both = {"Cookie": f"{old}; {value.split(';', 1)[0]}"}
+    assert all(editable(forgetful, game.id, headers=both) for _ in range(30))
+    rows = db_snapshot(app)
+    assert len(rows["devices"]) == 1 and [row[1] for row in rows["grants"]] == [game.id]
+
+
+def test_a_planted_device_value_gains_none_of_the_victims_keys(app: Flask) -> None:
+    """Someone who gets their own device value into another's browser (a shared computer, a
+    cookie set from a sibling site) used to hold every game that browser then started or took."""
+    attacker = app.test_client()
+    start_mizerka(attacker)
+    planted_cookie = attacker.get_cookie("sk_device", path="/")
+    assert planted_cookie is not None
+    planted = planted_cookie.value
+    victim = app.test_client()
+    victim.set_cookie("sk_device", planted, path="/")
+    started = start_mizerka(victim)  # a grant: the victim's device value changes there
+    after_start = victim.get_cookie("sk_device", path="/")
+    assert after_start is not None and after_start.value != planted
+    assert editable(victim, started) and not editable(attacker, started)
+    # The pencil of another game, handed over to a browser with a planted value: the same.
+    scorer, other_attacker = app.test_client(), app.test_client()
+    handed = start_mizerka(scorer)
+    start_mizerka(other_attacker)
+    other_cookie = other_attacker.get_cookie("sk_device", path="/")
+    assert other_cookie is not None
+    other_victim = app.test_client()
+    other_victim.set_cookie("sk_device", other_cookie.value, path="/")
+    form = parse_html(page(scorer, f"/games/{handed}")).find("form", action=f"/games/{handed}/hand-over")
+    code = parse_html(submit(scorer, form).get_data(as_text=True)).find("textarea", id="hand-over-link")
+    data = {"csrf_token": token(other_victim), "key": code.text.split("#")[1]}
+    assert other_victim.post(f"/games/{handed}/take", data=data).status_code == 303
+    after_take = other_victim.get_cookie("sk_device", path="/")
+    assert after_take is not None and after_take.value != other_cookie.value
+    assert editable(other_victim, handed) and not editable(other_attacker, handed)
+    # The values left behind name no device at all.
+    from scorekeeper.services import hash_key
+
+    devices = {row[0] for row in db_snapshot(app)["devices"]}
+    assert not {hash_key(planted), hash_key(other_cookie.value)} & devices
+
+
+def test_a_device_value_made_for_other_key_cookies_takes_nothing(app: Flask) -> None:
+    """The value a first visit with old key cookies is given works only with those cookies."""
+    from scorekeeper import services
+
+    with app.app_context():
+        (mine, my_key), (theirs, their_key) = [
+            services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann") for _ in range(2)
+        ]
+    attacker = app.test_client(use_cookies=False)
+    first = attacker.get(f"/games/{mine.id}", headers={"Cookie": f"{cookie_name(mine.id)}={my_key}"})
+    made = next(line for line in first.headers.getlist("Set-Cookie") if line.startswith("sk_device="))
+    victim = app.test_client(use_cookies=False)
+    cookies = {"Cookie": f"{cookie_name(theirs.id)}={their_key}; {made.split(';', 1)[0]}"}
+    answer = victim.get(f"/games/{theirs.id}", headers=cookies)
+    assert answer.status_code == 200
+    assert db_snapshot(app)["devices"] == []  # not stored: a new value is made for the victim's cookie
+    assert made.split(";", 1)[0] not in " ".join(answer.headers.getlist("Set-Cookie"))
