@@ -159,26 +159,24 @@ def take_over_key_cookies() -> None:
         return
     held = {name[len(KEY_COOKIE_PREFIX) :]: request.cookies[name] for name in names if request.cookies[name]}
     games = keyring.games_with_keys(held) if held else []
-    token = _device_token()
+    token = _device_token() or ""
     device_hash = hash_key(token) if token else None
     holding = keyring.held_of(device_hash, games) if device_hash and games else None
-    if games and holding is None and not (token and hmac.compare_digest(token, _made_for(held, token))):
-        for game_id in games:  # this request only; the next one, with the value, stores them
-            remember_grant("", game_id)
+    if holding is not None:  # a stored device: the keys it lacks become grants (and a new value)
+        give_pencil(game_id for game_id in games if game_id not in holding)
+    elif games and device_hash and hmac.compare_digest(token, _made_for(held, token)):
+        with services.transaction():  # the value made for these very cookies, shown back
+            keyring.add_device(device_hash)
+            keyring.add_grants(device_hash, games)
+        g.setdefault("grants", {}).update(dict.fromkeys(games, True))
+    elif games:  # let in on the cookies alone, for this request, and given a value made for them
+        g.setdefault("grants", {}).update(dict.fromkeys(games, True))
         made = _made_for(held, secrets.token_urlsafe(32))
         g.device_hash, g.device_token = hash_key(made), made
         return
     # All are taken over at once; a few are expired per answer, so that its headers stay small
     # (the people pages receive every game's copy): the rest come again, already held.
     g.expired_key_cookies = [name[len(KEY_COOKIE_PREFIX) :] for name in names][:MOST_EXPIRED]
-    if holding is None and device_hash and games:  # the value made for these cookies, shown back
-        with services.transaction():
-            keyring.add_device(device_hash)
-            keyring.add_grants(device_hash, games)
-        for game_id in games:
-            remember_grant(device_hash, game_id)
-    elif holding is not None:
-        give_pencil(game_id for game_id in games if game_id not in holding)
 
 
 def _made_for(held: dict[str, str], nonce: str) -> str:

@@ -76,8 +76,8 @@ def test_a_phone_keeps_the_pencil_of_300_games(browser: Browser, live_server: Li
 
 
 def test_old_per_game_cookies_are_taken_over(browser: Browser, live_server: LiveServer) -> None:
-    """A phone from before the keyring: each game's cookie becomes a grant at the first visit that
-    carries it, and is then expired on both its paths."""
+    """A phone from before the keyring: each game's cookie becomes a grant once the phone has shown
+    it back with the device cookie it was given, and is then expired on both its paths."""
     games = [api_game(live_server) for _ in range(3)]
     context = new_context(browser, PHONE)
     host = urlsplit(live_server.origin).hostname or ""
@@ -100,6 +100,9 @@ def test_old_per_game_cookies_are_taken_over(browser: Browser, live_server: Live
     page.goto(live_server.origin + games[0].path())
     assert holds_pencil(page)
     assert "sk_edit_" in sent[0]  # the old cookie came with the first visit
+    # That visit was let in on it and given the device cookie; the next, showing both, takes it over.
+    page.goto(live_server.origin + games[0].path())
+    assert holds_pencil(page)
     left = {(cookie["name"], cookie["path"]) for cookie in context.cookies()}
     assert ("sk_device", "/") in left
     assert not [name for name, path in left if name == f"sk_edit_{games[0].id}"], left
