@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from e2e_support import LiveServer, api_game, screenshot, tap_and_load
 from helpers import MIZERKA_DEALS
 from test_e2e_offline import enter_offline, kept_for_offline, scorer, server_deals
-from test_e2e_offline_integrity import kept, send_now, until
+from test_e2e_offline_integrity import kept, misere_game, send_now, until
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -93,7 +93,9 @@ def test_an_undo_form_of_an_old_copy_of_the_page_is_not_kept_as_the_undo_of_anot
     assert kept_form is not None
     page.reload()
     panel = page.locator(".offline-conflict")
-    expect(panel).to_contain_text("Deal 1 was not accepted: it was made on an old copy of the page; this phone's last deal is deal 3.")
+    expect(panel).to_contain_text(
+        "Deal 1 was not accepted: it was made on an old copy of the page; this phone's last deal is deal 3."
+    )
     assert [(op["kind"], op["number"]) for op in kept(page)] == [("record", 2), ("record", 3), ("undo", 1)]
     panel.get_by_role("button", name="Discard this change").tap()
     until(page, lambda: [op["kind"] for op in kept(page)] == ["record", "record"], "the stale undo discarded")
@@ -102,4 +104,42 @@ def test_an_undo_form_of_an_old_copy_of_the_page_is_not_kept_as_the_undo_of_anot
     send_now(page)
     until(page, lambda: kept(page) == [], "everything kept was sent")
     assert len(server_deals(live_server, game.id)) == 3
+    context.close()
+
+
+def test_misere_an_offline_reload_with_deals_kept_offers_the_undo_of_the_last_deal_alone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    game = misere_game(live_server, bids=(3, 3, 3, 3))
+    context, page = scorer(browser, live_server, game)
+    for seat, count in enumerate((4, 3, 3, 3)):
+        page.locator(f"#tricks-{seat}").fill(str(count))
+    tap_and_load(page, page.get_by_role("button", name="Save deal 1"))
+    kept_for_offline(page)
+
+    context.set_offline(True)
+    card = page.locator("#offline-turn")
+    for number in (2, 3):
+        for seat, bid in enumerate((3, 3, 3, 3)):
+            card.locator(f"#offline-bids-{seat}").fill(str(bid))
+        card.get_by_role("button", name="Save the bids").tap()
+        for seat, count in enumerate((4, 3, 3, 3)):
+            card.locator(f"#offline-tricks-{seat}").fill(str(count))
+        card.get_by_role("button", name=f"Save deal {number}").tap()
+        expect(page.locator(f"#offline-deal-{number}")).to_contain_text("not sent yet")
+    page.reload()
+    expect(page.locator("#offline-deal-3")).to_contain_text("not sent yet")
+    until(page, lambda: undo_controls(page) == ["Undo deal 3"], f"one undo, deal 3's: {undo_controls(page)}")
+    expect(page.locator(".scoreboard .deal-no")).to_contain_text("Deal 4 of 8")
+
+    page.locator("details.undo summary:visible").tap()
+    page.get_by_role("button", name="Yes, undo deal 3").tap()
+    until(page, lambda: undo_controls(page) == ["Undo deal 2"], f"deal 2's undo: {undo_controls(page)}")
+    context.set_offline(False)
+    send_now(page)
+    until(page, lambda: kept(page) == [], "everything kept was sent")
+    assert len(server_deals(live_server, game.id)) == 2
+    expect(page.locator(".offline-conflict")).to_have_count(0)
     context.close()
