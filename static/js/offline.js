@@ -717,6 +717,7 @@
     const undo = undos.find((e) => !e.closest('[data-undo-now]'));
     if (!active() || !live) {
       board(null);
+      grid(null);
       d.querySelectorAll('.offline-row, .offline-undo').forEach((e) => e.remove());
       d.querySelectorAll('[data-offline-hidden]').forEach((e) => { e.hidden = false; delete e.dataset.offlineHidden; });
       if (serverTurn) serverTurn.hidden = false;
@@ -730,6 +731,7 @@
     undos.forEach((e) => { e.hidden = true; e.dataset.offlineHidden = '1'; });
     const card = (editing !== null && editor(m, editing)) || entryForm(m);
     board(m);
+    grid(m);
     // "Deal 3 recorded." is old news while the entry has moved on without the server.
     d.querySelectorAll('.flashes').forEach((box) => box.remove());
     if (undo) {
@@ -787,6 +789,43 @@
       const said = drawn('offline-card', 'p.offline-not-scored')[0];
       if (said) { said.textContent = t('offline.not_scored', { number: scored, deals: unsent.join(', ') || '–' }); fresh.append(said); }
     }
+    box.replaceWith(fresh);
+  }
+
+  // Mizerka's contracts table follows the deals as this phone knows them: a contract kept here is
+  // in its chooser's box ("#5 …", scored when sent), one undone or changed here leaves its box.
+  let gridAsDrawn = null;
+  function grid(m) {
+    const live = d.getElementById('live'), box = live && live.querySelector('table.grid:not(.parts)');
+    if (!box) return;
+    if (!m) {
+      if (gridAsDrawn && box.dataset.offline) box.replaceWith(gridAsDrawn);
+      gridAsDrawn = null;
+      return;
+    }
+    if (!gridAsDrawn || !box.dataset.offline) gridAsDrawn = box.cloneNode(true);
+    const fresh = gridAsDrawn.cloneNode(true);
+    fresh.dataset.offline = '1';
+    const columns = Array.from(fresh.tHead.rows[0].cells);
+    const cell = (deal) => {
+      const chooser = slot(deal.number).chooser;
+      const column = columns.findIndex((th) => th.classList.contains(`c-${deal.contract}`));
+      const row = chooser !== null && fresh.tBodies[0].rows[chooser];
+      return row && column > 0 ? row.cells[column] : null;
+    };
+    const open = fresh.querySelector('td.box.open');
+    plan.deals.forEach((deal, i) => {
+      const now = m.deals[i], at = cell(deal);
+      if (at && open && (!now || now.contract !== deal.contract)) at.replaceWith(open.cloneNode(true));
+    });
+    m.deals.filter((deal) => deal.op && deal.contract).forEach((deal) => {
+      const at = cell(deal);
+      if (!at) return;
+      const mark = at.cloneNode(false);
+      mark.className = 'box used';
+      mark.textContent = `#${deal.number} …`;
+      at.replaceWith(mark);
+    });
     box.replaceWith(fresh);
   }
 
@@ -964,6 +1003,7 @@
     const fresh = readPlan();
     if (fresh) { plan = fresh; drawnTag = fresh.etag; }
     boardAsDrawn = null;
+    gridAsDrawn = null;
     if (b.dataset.editable === '0') forgetAll(); else remember();
     render();
   });

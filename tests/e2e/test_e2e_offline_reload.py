@@ -48,6 +48,10 @@ def test_an_offline_reload_with_deals_kept_offers_the_undo_of_the_last_deal_alon
     until(page, lambda: undo_controls(page) == ["Undo deal 3"], f"one undo, deal 3's: {undo_controls(page)}")
     expect(page.locator("#offline-turn h2, #offline-turn h1").first).to_contain_text("chooses")
     expect(page.locator(".scoreboard .deal-no")).to_contain_text("Deal 4 of")
+    # The contracts table too: Bob's clubs (#2) and Cid's mizerka (#3), scored once sent.
+    rows = page.locator("table.grid tbody tr")
+    expect(rows.nth(1)).to_contain_text("#2")
+    expect(rows.nth(2)).to_contain_text("#3")
     screenshot(page, "offline-reload-undo")
 
     # Confirmed, it takes deal 3 (kept on this phone) back; the next deal is deal 3 again.
@@ -56,6 +60,7 @@ def test_an_offline_reload_with_deals_kept_offers_the_undo_of_the_last_deal_alon
     expect(page.locator("#offline-deal-3")).to_have_count(0)
     until(page, lambda: undo_controls(page) == ["Undo deal 2"], f"deal 2's undo: {undo_controls(page)}")
     assert [op["number"] for op in kept(page)] == [2]
+    expect(rows.nth(2)).not_to_contain_text("#3")
     expect(page.locator(".scoreboard .deal-no")).to_contain_text("Deal 3 of")
     enter_offline(page, 3, "Spades", (5, 4, 4))
 
