@@ -924,7 +924,8 @@
   async function sync() {
     if (!plan || !plan.sync || navigator.onLine === false) return;
     list = await Q.ops(game);
-    if (!list.length || list.some((op) => op.state)) { render(); return; }
+    // Sent in order up to the first change that waits for the scorer (the page says why).
+    if (!list.length || list[0].state) { render(); return; }
     busySending = true;
     status();
     let outcome = '';
