@@ -162,14 +162,14 @@
           const answer = await send(info, req, op.key);
           const now = answer.ok && !answer.replayed ? null : await readState(info);
           if (now && onState) onState(now);
-          const outcome = now ? L.settle(req, answer, now) : { done: true };
+          const outcome = now ? L.settle(req, answer, now, op.fromPage) : { done: true };
           if (outcome.done) { races = 0; await sent(op, req.after); continue; }
           if (outcome.gone) {
-            await patch(op.id, { sending: null, key: L.newKey(), state: 'gone', undone: outcome.undone, theirs: outcome.theirs });
+            await patch(op.id, { sending: null, key: L.newKey(), fromPage: false, state: 'gone', undone: outcome.undone, theirs: outcome.theirs });
             return 'blocked';
           }
           // Not applied: the change is judged again, under a key of its own.
-          await patch(op.id, { sending: null, key: L.newKey() });
+          await patch(op.id, { sending: null, key: L.newKey(), fromPage: false });
           if (outcome.again) { races += 1; if (races < 4) continue; }
           await patch(op.id, { state: 'refused', message: answer.message, code: answer.code });
           return 'blocked';
@@ -193,7 +193,7 @@
   async function keepForm(path, form) {
     const which = L.formGame(path);
     const info = which && await getGame(which.game);
-    const op = L.fromForm(path, form, info);
+    const op = info && L.fromForm(path, form, info, { ops: await ops(which.game) });
     if (!op || !info.sync) return null;
     await putOp(op);
     return `/games/${op.game}`;
@@ -247,6 +247,7 @@
     const deals = plan.deals.map((deal) => ({ ...deal, server: true }));
     const undone = [];
     list.forEach((op) => {
+      if (op.code === 'stale') return; // an old copy's form: said, never part of the game
       const i = op.number - 1;
       if (op.kind === 'record') {
         // Over the deal the server has declared (pending), its declaration kept: the bids, the suit.
@@ -669,13 +670,13 @@
       choice('keep', t('offline.keep_theirs'), 'data-offline-keep');
       choice('mine', op.theirs ? (op.kind === 'undo' ? t('offline.undo_anyway') : t('offline.use_mine', { number: op.number })) : none, 'data-offline-mine');
     } else {
-      const why = op.code === 'incomplete' ? t('offline.fill_all') : op.message;
+      const why = op.code === 'incomplete' ? t('offline.fill_all') : op.code === 'stale' ? t('offline.stale', { last: op.last }) : op.message;
       fill(box, '[data-fill="what"]', t('offline.refused', { number: op.number, message: why }));
       fill(box, 'dl.versions', none);
       fill(box, '[data-fill="mine-alone"]', mine);
       choice('again', none);
-      choice('correct', op.kind === 'undo' ? none : t('offline.correct_deal', { number: op.number }), 'data-offline-correct');
-      choice('keep', t('offline.discard', { number: op.number }), 'data-offline-keep');
+      choice('correct', op.kind === 'undo' || op.code === 'stale' ? none : t('offline.correct_deal', { number: op.number }), 'data-offline-correct');
+      choice('keep', op.kind === 'undo' || op.code === 'stale' ? t('offline.discard_change') : t('offline.discard', { number: op.number }), 'data-offline-keep');
       choice('mine', none);
     }
     return box;
@@ -683,7 +684,7 @@
 
   function status() {
     if (!note) return;
-    const kept = list.map((op) => `#${op.number}`);
+    const kept = list.filter((op) => op.code !== 'stale').map((op) => `#${op.number}`);
     const parts = [];
     if (!online()) {
       const at = seenAt();
@@ -710,21 +711,27 @@
     d.querySelectorAll('#offline-turn, .offline-conflict, .offline-undo').forEach((e) => e.remove());
     const live = d.getElementById('live');
     const serverTurn = live && live.querySelector('section.turn:not(.offline-card)');
-    const undo = live && live.querySelector('details.undo:not(.offline-undo)');
+    // Every undo the server drew (the log's, and the one near the top right after a save): each
+    // names the server's last deal, which the deals kept on this phone may no longer be.
+    const undos = live ? Array.from(live.querySelectorAll('details.undo:not(.offline-undo)')) : [];
+    const undo = undos.find((e) => !e.closest('[data-undo-now]'));
     if (!active() || !live) {
       board(null);
+      grid(null);
       d.querySelectorAll('.offline-row, .offline-undo').forEach((e) => e.remove());
       d.querySelectorAll('[data-offline-hidden]').forEach((e) => { e.hidden = false; delete e.dataset.offlineHidden; });
       if (serverTurn) serverTurn.hidden = false;
-      if (undo) undo.hidden = false;
       return;
     }
     const m = model();
     drawLog(m);
     if (serverTurn) { serverTurn.hidden = true; serverTurn.dataset.offlineHidden = '1'; }
-    if (undo) { undo.hidden = true; undo.dataset.offlineHidden = '1'; }
+    // The undo offered right after a save is old news once the entry moves on without the server.
+    d.querySelectorAll('[data-undo-now]').forEach((e) => e.remove());
+    undos.forEach((e) => { e.hidden = true; e.dataset.offlineHidden = '1'; });
     const card = (editing !== null && editor(m, editing)) || entryForm(m);
     board(m);
+    grid(m);
     // "Deal 3 recorded." is old news while the entry has moved on without the server.
     d.querySelectorAll('.flashes').forEach((box) => box.remove());
     if (undo) {
@@ -782,6 +789,43 @@
       const said = drawn('offline-card', 'p.offline-not-scored')[0];
       if (said) { said.textContent = t('offline.not_scored', { number: scored, deals: unsent.join(', ') || '–' }); fresh.append(said); }
     }
+    box.replaceWith(fresh);
+  }
+
+  // Mizerka's contracts table follows the deals as this phone knows them: a contract kept here is
+  // in its chooser's box ("#5 …", scored when sent), one undone or changed here leaves its box.
+  let gridAsDrawn = null;
+  function grid(m) {
+    const live = d.getElementById('live'), box = live && live.querySelector('table.grid:not(.parts)');
+    if (!box) return;
+    if (!m) {
+      if (gridAsDrawn && box.dataset.offline) box.replaceWith(gridAsDrawn);
+      gridAsDrawn = null;
+      return;
+    }
+    if (!gridAsDrawn || !box.dataset.offline) gridAsDrawn = box.cloneNode(true);
+    const fresh = gridAsDrawn.cloneNode(true);
+    fresh.dataset.offline = '1';
+    const columns = Array.from(fresh.tHead.rows[0].cells);
+    const cell = (deal) => {
+      const chooser = slot(deal.number).chooser;
+      const column = columns.findIndex((th) => th.classList.contains(`c-${deal.contract}`));
+      const row = chooser !== null && fresh.tBodies[0].rows[chooser];
+      return row && column > 0 ? row.cells[column] : null;
+    };
+    const open = fresh.querySelector('td.box.open');
+    plan.deals.forEach((deal, i) => {
+      const now = m.deals[i], at = cell(deal);
+      if (at && open && (!now || now.contract !== deal.contract)) at.replaceWith(open.cloneNode(true));
+    });
+    m.deals.filter((deal) => deal.op && deal.contract).forEach((deal) => {
+      const at = cell(deal);
+      if (!at) return;
+      const mark = at.cloneNode(false);
+      mark.className = 'box used';
+      mark.textContent = `#${deal.number} …`;
+      at.replaceWith(mark);
+    });
     box.replaceWith(fresh);
   }
 
@@ -880,7 +924,8 @@
   async function sync() {
     if (!plan || !plan.sync || navigator.onLine === false) return;
     list = await Q.ops(game);
-    if (!list.length || list.some((op) => op.state)) { render(); return; }
+    // Sent in order up to the first change that waits for the scorer (the page says why).
+    if (!list.length || list[0].state) { render(); return; }
     busySending = true;
     status();
     let outcome = '';
@@ -959,6 +1004,7 @@
     const fresh = readPlan();
     if (fresh) { plan = fresh; drawnTag = fresh.etag; }
     boardAsDrawn = null;
+    gridAsDrawn = null;
     if (b.dataset.editable === '0') forgetAll(); else remember();
     render();
   });

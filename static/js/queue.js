@@ -105,12 +105,16 @@
   //   { again }           not applied (the game changed before it arrived, or the key was spent):
   //                       judge the change again, under a new key;
   //   { refused }         the server refuses it: the person corrects or discards it.
-  function settle(sent, answer, server) {
+  // `fromPage`: the change was a page form's, kept under the key the server put in the form; the
+  // key taken for another request is then that form, which reached the server after all.
+  function settle(sent, answer, server, fromPage) {
+    const gone = () => ({ gone: true, undone: server.deals.length < sent.number, theirs: facts(server.deals[sent.number - 1]) });
     if (answer.ok) {
       if (!answer.replayed || holds(sent, server)) return { done: true };
-      return { gone: true, undone: server.deals.length < sent.number, theirs: facts(server.deals[sent.number - 1]) };
+      return gone();
     }
     if (holds(sent, server)) return { done: true };
+    if (fromPage && answer.code === 'idempotency_key_reused') return gone();
     if (answer.code === 'idempotency_key_reused' || answer.status === 409 || answer.status === 412) return { again: true };
     return { refused: true };
   }
@@ -125,6 +129,12 @@
     [/^\/games\/([\w-]+)\/undo$/, 'undo'],
     [/^\/games\/([\w-]+)\/deals\/(\d+)\/edit$/, 'correct'],
   ];
+  // The number of the last deal this phone knows: the server's `deals` as last read, then the
+  // changes kept here (`ops`, in order) over them.
+  function lastDeal(deals, ops) {
+    return ops.reduce((last, op) => (op.kind === 'record' ? Math.max(last, op.number)
+      : op.kind === 'undo' && !op.state ? Math.min(last, op.number - 1) : last), deals.length);
+  }
   const whole = (value) => (typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? parseInt(value, 10) : null);
   function formGame(path) {
     for (const [pattern, kind] of FORMS) {
@@ -156,8 +166,22 @@
     const number = which.number || whole(form.get('number'));
     if (!number) return null;
     const seen = (info.deals && info.deals[number - 1]) || null;
+    // The key the server put into the form: if the post did reach the server, the kept change is
+    // that post, never a second one.
+    const formKey = form.get('idempotency_key');
+    const fromPage = typeof formKey === 'string' && KEY.test(formKey);
     const op = { game: which.game, at: (options && options.at) || new Date().toISOString(),
-      version: whole(form.get('version')) || info.version || null, number, key: newKey(options && options.crypto), sending: null };
+      version: whole(form.get('version')) || info.version || null, number,
+      key: fromPage ? formKey : newKey(options && options.crypto), fromPage, sending: null };
+    // With the changes kept on this phone (`options.ops`): a form of an older copy of the page than
+    // they are (an undo of deal 1 while deals 2 and 3 wait here) is kept to be said and discarded,
+    // never sent.
+    const kept = options && options.ops;
+    const last = kept ? lastDeal(info.deals || [], kept) : number;
+    const fits = !kept || (which.kind === 'undo' ? number === last
+      : which.kind === 'correct' ? number <= last : number === last || number === last + 1);
+    if (!fits) return { ...op, kind: which.kind === 'undo' ? 'undo' : which.kind === 'correct' ? 'correct' : 'record',
+      base: facts(seen), state: 'refused', code: 'stale', last };
     if (which.kind === 'undo') return { ...op, kind: 'undo', base: facts(seen) };
     if (which.kind === 'correct') {
       // One deal corrected as the correction page posts it. A swap changes two deals in one
@@ -184,5 +208,5 @@
     return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
   }
 
-  return { KEY, FIELDS, RESULTS, BY_SEAT, newKey, same, given, facts, complete, matches, declared, judge, request, holds, settle, formGame, fromForm };
+  return { KEY, FIELDS, RESULTS, BY_SEAT, newKey, same, given, facts, complete, matches, declared, judge, request, holds, settle, formGame, fromForm, lastDeal };
 }));

@@ -177,3 +177,33 @@ test("fromForm: Kierki's forms as the page posts them (a player by seat, a count
   const places = Q.fromForm('/games/g1/deals', form({ number: '12', 'places-0': '2', 'places-1': '0' }), kinfo(KIERKI));
   assert.deepEqual(places.places, ['Celina', 'Ala']);
 });
+
+test("a kept page form carries the server's key: taken by the form that did arrive, its change is not made again", () => {
+  const op = Q.fromForm('/games/g1/deals', form({ number: '5', contract: 'diamonds', idempotency_key: 'form-key-5' }), info(FOUR));
+  assert.deepEqual([op.key, op.fromPage], ['form-key-5', true]);
+  const sent = Q.request(Q.judge(op, server(FOUR)), '"v4"');
+  const reused = { ok: false, status: 422, code: 'idempotency_key_reused' };
+  // The form declared deal 5, another phone undid it: said to the person, never declared again.
+  assert.deepEqual(Q.settle(sent, reused, server(FOUR), op.fromPage), { gone: true, undone: true, theirs: null });
+  assert.deepEqual(Q.settle(sent, reused, server([...FOUR, deal(5, 'diamonds')]), op.fromPage), { done: true });
+  // A change of the page's script, whose key was never in a form: judged again, as before.
+  assert.deepEqual(Q.settle(sent, reused, server(FOUR), false), { again: true });
+  const plain = Q.fromForm('/games/g1/deals', form({ number: '5', contract: 'diamonds' }), info(FOUR));
+  assert.equal(plain.fromPage, false);
+  assert.match(plain.key, Q.KEY);
+});
+
+test('a form of an older copy of the page than the deals kept on the phone is kept refused, never sent', () => {
+  const two = FOUR.slice(0, 1);
+  const kept = [{ kind: 'record', number: 2 }, { kind: 'record', number: 3 }];
+  assert.equal(Q.lastDeal(two, kept), 3);
+  assert.equal(Q.lastDeal(two, [...kept, { kind: 'undo', number: 3 }]), 2);
+  const stale = Q.fromForm('/games/g1/undo', form({ number: '1', version: '1' }), info(two), { ops: kept });
+  assert.deepEqual([stale.kind, stale.number, stale.state, stale.code, stale.last], ['undo', 1, 'refused', 'stale', 3]);
+  const undo = Q.fromForm('/games/g1/undo', form({ number: '3', version: '1' }), info(two), { ops: kept });
+  assert.deepEqual([undo.kind, undo.number, undo.state], ['undo', 3, undefined]);
+  const old = Q.fromForm('/games/g1/deals', form({ number: '2', contract: 'clubs', 'tricks-0': '3', 'tricks-1': '6', 'tricks-2': '4' }), info(two), { ops: kept });
+  assert.deepEqual([old.kind, old.state, old.code], ['record', 'refused', 'stale']);
+  const next = Q.fromForm('/games/g1/deals', form({ number: '4', contract: 'spades' }), info(two), { ops: kept });
+  assert.equal(next.state, undefined);
+});

@@ -19,7 +19,8 @@ from scorekeeper.extensions import db
 from scorekeeper.rules import Refusal
 from tests.perf.perf_support import DEALS, PLAYERS, new_game, record, with_pencil
 
-CSRF_VALUE = re.compile(r'(name="csrf_token" type="hidden" value=")[^"]+(")')
+#: A form's per-page values: its CSRF token and the Idempotency-Key drawn into it.
+CSRF_VALUE = re.compile(r'(name="(?:csrf_token|idempotency_key)" type="hidden" value=")[^"]+(")')
 
 
 def without_tokens(html: str) -> str:

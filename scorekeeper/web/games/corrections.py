@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask import abort, make_response, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
@@ -17,11 +17,12 @@ from ... import services
 from ...errors import status_for
 from ...messages import shown, term
 from ...rules import Refusal
-from ...services import Snapshot
+from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import load_game, open_write, require_editor
 from .entry import deal_fields, field_errors, swap_choices, swapped
 from .forms import COUNTED, TAKERS, CorrectForm, deal_facts, per_seat_numbers
+from .once import Flashes, answered, done, page_once, write_once
 from .presenters import game_view
 
 
@@ -81,27 +82,37 @@ def correct_deal(game_id: str, number: int) -> Any:
     game = write.game
     if not 1 <= number <= len(game.state.deals):
         abort(404)
-    deal = game.state.deals[number - 1]
-    fields: dict[str, Any] = {}
-    try:
-        fields = _corrected(game, number, form)
-        corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
-        services.correct_deals(game_id, corrections, expected_version=form.version.data)
-    except Refusal as refused:
-        return write.refused(refused)
-    if len(corrections) > 1:
-        other = corrections[1]["number"]
-        flash(
-            gettext(
+    corrections: list[dict[str, Any]] = []
+
+    def says(written: Written) -> Flashes:
+        if len(corrections) > 1:
+            other = corrections[1]["number"]
+            message = gettext(
                 "Deals %(deal)d and %(other)d swapped contracts; later totals follow.",
                 deal=number,
                 other=other,
+            )
+        else:
+            message = gettext("Deal %(deal)d corrected; later totals follow.", deal=number)
+        return [("ok", message)]
+
+    there = url_for("web.game", game_id=game_id, _anchor=_entry(game))
+    # Posted again (a lost answer): the form's key gets the first answer.
+    once = page_once(game_id, there, says)
+    try:
+        fields = _corrected(game, number, form)
+        corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
+        after = write_once(
+            lambda key: services.correct_deals(
+                game_id, corrections, expected_version=form.version.data, once=key
             ),
-            "ok",
+            once,
         )
-        return redirect(url_for("web.game", game_id=game_id, _anchor=_entry(game)), code=303)
-    flash(gettext("Deal %(deal)d corrected; later totals follow.", deal=number), "ok")
-    return redirect(url_for("web.game", game_id=game_id, _anchor=_entry(game)), code=303)
+    except Replayed as replayed:
+        return answered(replayed.status, replayed.body)
+    except Refusal as refused:
+        return write.refused(refused)
+    return done(once, after, there, says)
 
 
 def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]:

@@ -4,25 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (
-    flash,
-    redirect,
-    request,
-    session,
-    url_for,
-)
+from flask import redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...errors import Kind, kind_of, status_for
+from ...errors import status_for
 from ...messages import say, term
 from ...rules import Refusal
-from ...services import Snapshot, Written
+from ...services import Once, Replayed, Snapshot, Written
 from ...services.deals import UNSET
 from .. import bp
-from ..loading import load_game, open_write
-from .entry import already_stored, deal_fields
+from ..loading import open_write
+from .entry import deal_fields
 from .forms import (
     DeclareForm,
     TricksForm,
@@ -30,6 +24,7 @@ from .forms import (
     deal_facts,
     per_seat_numbers,
 )
+from .once import Flashes, answered, done, page_once, write_once
 
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its
 #: undo near the top for a few seconds.  Not a message: the page does not show it as one.
@@ -40,50 +35,55 @@ from .routes import SAVED, _refused_at_field, _render_game
 def record_deal(game_id: str) -> Any:
     """Record the next deal: the declaration (and the tricks where a deal has no declaration)."""
     form = DeclareForm()
-    # The deal number is what makes a double tap or a stale form harmless: it is required here.
+    # The deal number keeps a stale form harmless: it is required here.
     write = open_write(game_id, form, _refused_at_field(declare=form), complete=form.number.data is not None)
     ruleset, names = write.game.ruleset, write.game.setup.players
     number = form.number.data
-    fields: dict[str, Any] = {}
+    home = url_for("web.game", game_id=game_id)
+
+    def says(written: Written) -> Flashes:
+        deal = written.deal
+        assert deal is not None
+        if deal.pending:
+            return [("ok", _declared(deal.number, ruleset.contract_label(deal.contract)))]
+        return _saved(written, deal.number)
+
+    # Posted again (a double tap, a lost answer): the form's key gets the first answer.
+    once = page_once(game_id, home, says)
     try:
         facts = deal_fields(write.game, number)
         if facts:
             # Kierki: the deal's facts; a trump deal may be saved with its suit alone (declared).
             fields = deal_facts(request.form, names, facts, required="trumps" not in facts)
             others = {name: value for name, value in fields.items() if name != "tricks"}
-            after = services.record_deal(game_id, number=number, tricks=fields.get("tricks"), facts=others)
+            after = write_once(
+                lambda key: services.record_deal(
+                    game_id, number=number, tricks=fields.get("tricks"), facts=others, once=key
+                ),
+                once,
+            )
         else:
-            after = _record(game_id, form, write.game, fields)
-        deal = after.deal
+            after = write_once(lambda key: _record(game_id, form, write.game, key), once)
+    except Replayed as replayed:
+        return answered(replayed.status, replayed.body)
     except Refusal as refused:
-        # Tapped twice (a contract, counts or bids): the second post, for the same deal number,
-        # finds the deal stored as it asks; it is answered as the first was.  A post for an
-        # older deal is compared with that deal alone, so it never reaches a newer one.
-        asked = any(value is not None for value in fields.values())
-        now = load_game(game_id) if asked and kind_of(refused.code) is Kind.CONFLICT else None
-        if isinstance(number, int) and now is not None and already_stored(now, number, fields):
-            stored = now.state.deals[number - 1]
-            if stored.pending:
-                return _saved_twice(game_id, _declared(number, ruleset.contract_label(stored.contract)))
-            if now.state.finished and number == now.state.deal_count:
-                return _saved_twice(game_id, gettext("That was the last deal: the game is over."), number)
-            return _saved_twice(game_id, gettext("Deal %(deal)d recorded.", deal=number), number)
         return write.refused(refused)
-    assert deal is not None
-    if deal.pending:
-        flash(_declared(deal.number, ruleset.contract_label(deal.contract)), "ok")
-    elif after.state.finished:
-        flash(gettext("That was the last deal: the game is over."), "ok")
+    return done(once, after, home, says)
+
+
+def _saved(written: Written, number: int) -> Flashes:
+    """What a deal whose result was just saved says, and its undo offered near the top (``SAVED``)."""
+    if written.state.finished:
+        message = gettext("That was the last deal: the game is over.")
     else:
-        flash(gettext("Deal %(deal)d recorded.", deal=deal.number), "ok")
-    if not deal.pending:
-        flash(str(deal.number), SAVED)
-    return redirect(url_for("web.game", game_id=game_id), code=303)
+        message = gettext("Deal %(deal)d recorded.", deal=number)
+    return [("ok", message), (SAVED, str(number))]
 
 
-def _record(game_id: str, form: DeclareForm, game: Snapshot, fields: dict[str, Any]) -> Written:
-    """Records the next Mizerka or Misère deal from ``form``, the fields it gave kept in ``fields``."""
+def _record(game_id: str, form: DeclareForm, game: Snapshot, once: Once | None) -> Written:
+    """Records the next Mizerka or Misère deal from ``form``."""
     ruleset, names, number = game.ruleset, game.setup.players, form.number.data
+    fields: dict[str, Any] = {}
     if ruleset.declares_contract:
         fields["contract"] = form.contract.data or None
     if isinstance(number, int) and ruleset.bids_in(number):
@@ -93,7 +93,7 @@ def _record(game_id: str, form: DeclareForm, game: Snapshot, fields: dict[str, A
     counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
     if isinstance(number, int) and (counts or not ruleset.declares(number)):
         fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-    return services.record_deal(game_id, number=number, **fields)
+    return services.record_deal(game_id, number=number, once=once, **fields)
 
 
 def _declared(number: int, contract_label: str) -> str:
@@ -113,7 +113,8 @@ def enter_tricks(game_id: str, number: int) -> Any:
     form = TricksForm()
     write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
     names = write.game.setup.players
-    fields: dict[str, Any] = {}
+    home = url_for("web.game", game_id=game_id)
+    once = page_once(game_id, home, lambda written: _saved(written, number))
     try:
         # Kierki: the deal's results (its suit was named when it was declared).
         results = tuple(name for name in deal_fields(write.game, number) if name != "trumps")
@@ -123,38 +124,17 @@ def enter_tricks(game_id: str, number: int) -> Any:
             fields = {"tricks": per_seat_numbers(form.tricks.data, names, "tricks")}
         facts = {name: value for name, value in fields.items() if name != "tricks"}
         tricks = fields.get("tricks", UNSET)
-        after = services.update_deal(game_id, number, tricks=tricks, facts=facts, require_pending=True).state
+        after = write_once(
+            lambda key: services.update_deal(
+                game_id, number, tricks=tricks, facts=facts, require_pending=True, once=key
+            ),
+            once,
+        )
+    except Replayed as replayed:
+        return answered(replayed.status, replayed.body)
     except Refusal as refused:
-        # Save tapped twice: the second post may have read the game before the first wrote it,
-        # so the game as it now is says whether these very counts are stored.
-        now = load_game(game_id) if fields and kind_of(refused.code) is Kind.CONFLICT else None
-        if now is not None and already_stored(now, number, fields):
-            last = now.state.finished and number == now.state.deal_count
-            return _saved_twice(
-                game_id,
-                gettext("That was the last deal: the game is over.")
-                if last
-                else gettext("Deal %(deal)d recorded.", deal=number),
-                number,
-            )
         return write.refused(refused)
-    if after.finished:
-        flash(gettext("That was the last deal: the game is over."), "ok")
-    else:
-        flash(gettext("Deal %(deal)d recorded.", deal=number), "ok")
-    flash(str(number), SAVED)
-    return redirect(url_for("web.game", game_id=game_id), code=303)
-
-
-def _saved_twice(game_id: str, message: str, saved: int | None = None) -> Response:
-    """The answer to the second post of a double tap: the success the first one had, said once
-    (and the undo of the deal ``saved``, whose tricks were stored, offered once)."""
-    flashed = [text for _, text in session.get("_flashes", [])]
-    if message not in flashed:
-        flash(message, "ok")
-    if saved is not None and str(saved) not in flashed:
-        flash(str(saved), SAVED)
-    return redirect(url_for("web.game", game_id=game_id), code=303)
+    return done(once, after, home, lambda written: _saved(written, number))
 
 
 @bp.get("/games/<game_id>/deals")
@@ -178,9 +158,19 @@ def undo(game_id: str) -> Any:
     write = open_write(game_id, form, redraw, complete=form.number.data is not None)
     number = form.number.data
     assert number is not None
+    home = url_for("web.game", game_id=game_id)
+
+    def says(written: Written) -> Flashes:
+        return [("ok", gettext("Deal %(deal)d undone.", deal=number))]
+
+    once = page_once(game_id, home, says)
     try:
-        services.undo_deal(game_id, number, expected_version=form.version.data)
+        after = write_once(
+            lambda key: services.undo_deal(game_id, number, expected_version=form.version.data, once=key),
+            once,
+        )
+    except Replayed as replayed:
+        return answered(replayed.status, replayed.body)
     except Refusal as refused:
         return write.refused(refused)
-    flash(gettext("Deal %(deal)d undone.", deal=number), "ok")
-    return redirect(url_for("web.game", game_id=game_id), code=303)
+    return done(once, after, home, says)

@@ -18,7 +18,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from ... import services
 from ...messages import say, term
 from ...rules import N_, TRICKS_PER_DEAL, Refusal, RuleError
-from ...rules.kierki import COUNTS, TAKERS
+from ...rules.kierki import COUNTS
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game
@@ -133,36 +133,6 @@ def forbidden_bid(game: Snapshot, number: int, bids: Sequence[int | str | None])
         total=TRICKS_PER_DEAL,
     )
     return {"seat": dealer, "bid": bid, "message": message}
-
-
-def already_stored(game: Snapshot, number: int | None, fields: Mapping[str, object]) -> bool:
-    """Whether deal ``number`` is stored with exactly ``fields`` (by seat): a save tapped twice.
-
-    The second post of a double tap is refused (the deal is no longer next, or no longer
-    waits for its tricks), yet what it asked for is what the game holds: it succeeded.
-    """
-    deals = game.state.deals
-    if not isinstance(number, int) or not 1 <= number <= len(deals):
-        return False
-    deal = deals[number - 1]
-    names = game.setup.players
-    stored: dict[str, object] = {
-        "contract": deal.contract,
-        "bids": deal.bids,
-        "tricks": deal.tricks,
-        "trumps": deal.trumps,
-        **{name: getattr(deal, name) for name in COUNTS},
-        # Players as the page gives them to the services: by name.
-        **{name: None if (seat := getattr(deal, name)) is None else names[seat] for name in TAKERS},
-        "places": None if deal.places is None else tuple(names[seat] for seat in deal.places),
-    }
-    for field, value in fields.items():
-        given = tuple(value) if isinstance(value, list) else value
-        if field == "contract" and value is None:
-            continue  # a fixed contract (Misère) is not posted
-        if stored.get(field) != given:
-            return False
-    return True
 
 
 def swapped(

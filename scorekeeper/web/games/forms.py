@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,12 +12,13 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
-from wtforms.validators import ValidationError
+from wtforms.validators import Optional, Regexp, ValidationError
 from wtforms.widgets import DateInput, HiddenInput, NumberInput
 
 from ...limits import MAX_DB_INT
 from ...models import NOTE_LENGTH
 from ...rules import MAX_NAME_LENGTH, N_, TRICKS_PER_DEAL, RuleError, Ruleset
+from ...services.idempotency import KEY_RE
 from ..validators import AskTheEngine
 
 MAX_PLAYERS = 4
@@ -156,7 +158,21 @@ COUNTED = ("tricks", "hearts", "queens", "kings_jacks")
 TAKERS = ("king_of_hearts", "seventh_trick", "last_trick")
 
 
-class DealFacts(FlaskForm):
+def fresh_key() -> str:
+    """A new Idempotency-Key (32 characters of A-Z a-z 0-9 - _) for a form the server draws."""
+    return secrets.token_urlsafe(24)
+
+
+class OnceForm(FlaskForm):
+    """A deal write's form: it carries the Idempotency-Key the server drew into it, so the same
+    form posted again (a double tap, a post whose answer was lost and that the phone sends
+    again) is that same change, answered as the first time and never applied twice.  A form
+    drawn without one (a page from an older release) is posted without it."""
+
+    idempotency_key = HiddenField(default=fresh_key, validators=[Optional(), Regexp(KEY_RE.pattern + r"\Z")])
+
+
+class DealFacts(OnceForm):
     """A Kierki deal's facts beyond tricks, as the page posts them: each player's count by seat
     (``hearts-0``...), a player by seat (``king_of_hearts=2``), the suit, the first and second out
     (``places-0``, ``places-1``).  Read by ``deal_facts``; the engine says what is legal."""
@@ -259,7 +275,7 @@ class CorrectForm(DealFacts):
     tricks = seat_counts()
 
 
-class UndoForm(FlaskForm):
+class UndoForm(OnceForm):
     number = BoundedIntegerField()
     version = BoundedIntegerField()
 
