@@ -368,6 +368,24 @@ def test_the_key_goes_with_the_change_and_the_game(app: Flask, api: Api) -> None
     assert db_snapshot(app)["idempotency_keys"] == []
 
 
+def test_a_key_keeps_its_answer_in_little_room(app: Flask, api: Api) -> None:
+    """300 PATCHes that change nothing, each with a new key (issue 41, point 6): every key is
+    kept, each in well under a kilobyte though its answer is the whole state of a finished game
+    (kilobytes of JSON), and each key still gets its first answer again, byte for byte."""
+    game_id, key = game_with(api, len(MIZERKA_DEALS))
+    url = f"/games/{game_id}/deals"
+    same = {"deals": [{"number": 1, "contract": MIZERKA_DEALS[0].contract}]}
+    firsts = [keyed(api, "PATCH", url, same, key=key, idem=f"no-op-{n}") for n in range(300)]
+    assert {first.status_code for first in firsts} == {200}
+    assert len(firsts[0].get_data()) > 5000
+    rows = db_snapshot(app)["idempotency_keys"]
+    assert len(rows) == 300
+    stored = [sum(len(value) for value in row if isinstance(value, (str, bytes))) for row in rows]
+    assert max(stored) < 1024, max(stored)
+    for n in (0, 150, 299):
+        assert_replay_of(firsts[n], keyed(api, "PATCH", url, same, key=key, idem=f"no-op-{n}"))
+
+
 # -- If-Match on a new deal (issue 31, point 7) -------------------------------------------------------
 
 
