@@ -20,7 +20,6 @@ from sqlalchemy import (
     Index,
     LargeBinary,
     String,
-    Text,
     UniqueConstraint,
     false,
 )
