@@ -89,9 +89,10 @@ RUN_SERVER: dict[str, Any] = {
     # A connection silent this long (idle, or stopped mid-request) is closed, checked this often.
     "channel_timeout": 30,
     "cleanup_interval": 10,
-    # Headers beyond this are refused (431).  Bodies are refused (413) from a length well past the
-    # app's own limit (MAX_CONTENT_LENGTH, whose 413 comes in the API's words), so that what the
-    # server buffers for a request stays small.  Set from the app's limit in ``serve``.
+    # Headers beyond this are refused (431).  A body is read whole up to a length well past the
+    # app's own limit (MAX_CONTENT_LENGTH), and the app refuses it (413, in the API's words); what
+    # the server buffers for a request stays small, since a longer one is not read but refused at
+    # once, the app answering still (``serving``).  Set from the app's limit in ``serve``.
     "max_request_header_size": 64 * 1024,
     # The app alone reads X-Forwarded-* (SCOREKEEPER_PROXY_HOPS: ProxyFix), as under gunicorn:
     # Waitress neither trusts nor strips them (its default would strip them from every client).
@@ -109,7 +110,7 @@ def serve() -> None:
     """
     from waitress.server import create_server
 
-    from . import create_app
+    from . import create_app, serving
     from .config import Settings
     from .database import upgrade_schema
 
@@ -127,6 +128,7 @@ def serve() -> None:
         reason = error.strerror or str(error)
         where = f"{settings.host}:{settings.port}"
         sys.exit(f"Cannot serve on {where}: {reason}. (Another port: PORT=8001 make run)")
+    server.channel_class = serving.Channel  # type: ignore[union-attr]
     signal.signal(signal.SIGTERM, _stop)
     print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
     server.run()  # until Ctrl+C; then running requests get up to 5 s to finish
