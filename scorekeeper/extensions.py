@@ -28,7 +28,7 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
-# Registered by hand (COMPRESS_REGISTER off): ``scorekeeper.compressed`` calls it.
+# Registered by hand (COMPRESS_REGISTER off): ``scorekeeper.compression`` calls it.
 compress = Compress()
 # Keyed by the client's address (behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
