@@ -6,7 +6,6 @@ import gzip
 from typing import Any
 
 import pytest
-
 from flask.testing import FlaskClient
 from helpers import start_mizerka
 
