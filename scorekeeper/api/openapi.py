@@ -177,7 +177,16 @@ LOCATION = {
         "schema": {"type": "string"},
     }
 }
-ETAG = {"ETag": {"description": "The game's version.", "required": True, "schema": {"type": "string"}}}
+ETAG = {
+    "ETag": {
+        "description": (
+            'The game\'s version ("v3"); a gzipped answer\'s ends in :gzip ("v3:gzip"), another copy '
+            "of the same version: If-Match takes either, If-None-Match the tag of the copy held."
+        ),
+        "required": True,
+        "schema": {"type": "string"},
+    }
+}
 REPLAYED = {
     "Idempotent-Replayed": {
         "description": "true: the answer an earlier request with this Idempotency-Key got; nothing changed.",
