@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Request, Response, request
+from flask import Flask, Request, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import caching, i18n, limits
-from .config import COMPRESSIBLE, Settings, default_config
-from .extensions import compress, csrf, db, limiter
+from . import caching, compression, i18n, limits
+from .config import Settings, default_config
+from .extensions import csrf, db, limiter
 
 __version__ = "0.1.0"
 
@@ -140,8 +140,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 def register_headers(app: Flask) -> None:
-    compress.init_app(app)
-    app.after_request(compressed)
+    compression.init_app(app)
 
     @app.after_request
     def security_headers(response: Any) -> Any:
@@ -156,38 +155,6 @@ def register_headers(app: Flask) -> None:
         if _request_is_secure(request):
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         return response
-
-
-MOST_COMPRESSED = 4 * 1024 * 1024  # never read a big body into memory just to compress it
-
-
-def compressed(response: Response) -> Response:
-    """The response gzipped by Flask-Compress (``COMPRESS_*``) when the client takes it: whole
-    answers only (a range of a file stays as it is), their ETag kept as the app made it.
-
-    The game page's live updates and the API's ``If-Match`` send back the tag they were given, and
-    compare it with the game's version: one tag for both encodings (``Vary: Accept-Encoding``
-    keeps caches from mixing them up).
-    """
-    if (
-        response.status_code != 200
-        or response.mimetype not in COMPRESSIBLE
-        or (response.content_length or 0) > MOST_COMPRESSED
-    ):
-        return response
-    etag = response.headers.get("ETag")
-    if response.is_streamed:  # a static file: read it (it is small) so it is compressed whole
-        source = response.response
-        response.direct_passthrough = False
-        response.make_sequence()
-        if hasattr(source, "close"):
-            source.close()
-    response = compress.after_request(response)
-    if "Content-Encoding" in response.headers:
-        response.headers.pop("Accept-Ranges", None)  # ranges of the plain body no longer apply
-        if etag is not None:
-            response.headers["ETag"] = etag
-    return response
 
 
 def _request_is_secure(req: Request) -> bool:

@@ -7,7 +7,6 @@ import signal
 import socket
 import sqlite3
 import sys
-import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -90,54 +89,16 @@ RUN_SERVER: dict[str, Any] = {
     # A connection silent this long (idle, or stopped mid-request) is closed, checked this often.
     "channel_timeout": 30,
     "cleanup_interval": 10,
-    # Headers beyond this are refused (431).  Bodies are refused (413) from a length well past the
-    # app's own limit (MAX_CONTENT_LENGTH, whose 413 comes in the API's words), so that what the
-    # server buffers for a request stays small.  Set from the app's limit in ``serve``.
+    # Headers beyond this are refused (431).  A body is read whole up to a length well past the
+    # app's own limit (MAX_CONTENT_LENGTH), and the app refuses it (413, in the API's words); what
+    # the server buffers for a request stays small, since a longer one is not read but refused at
+    # once, the app answering still (``serving``).  Set from the app's limit in ``serve``.
     "max_request_header_size": 64 * 1024,
     # The app alone reads X-Forwarded-* (SCOREKEEPER_PROXY_HOPS: ProxyFix), as under gunicorn:
     # Waitress neither trusts nor strips them (its default would strip them from every client).
     "clear_untrusted_proxy_headers": False,
     "url_scheme": "http",  # no TLS here: behind a proxy that terminates it, the app takes its word
 }
-#: A request must arrive whole (headers and body) this soon after its first byte, or its
-#: connection is dropped (``RequestDeadlineChannel``).  A phone on a poor line sends the app's
-#: largest body (64 KB) in a few seconds.
-REQUEST_SECONDS = 10
-
-
-def request_deadline_channel() -> type[Any]:
-    """Waitress's connection, with a deadline for each request to arrive whole.
-
-    ``channel_timeout`` closes only a *silent* connection: one that sends a byte every few
-    seconds stays open for ever, and 150 of them (``connection_limit``) keep every phone out.
-    Waitress has no deadline of its own for a request, so this adds one: the channel notes when
-    its request in progress began, and when the event loop asks whether to read from it (every
-    second or sooner) one begun over ``REQUEST_SECONDS`` ago closes it.  A connection between
-    requests (keep-alive) has none in progress, and keeps ``channel_timeout``.
-    """
-    from waitress.channel import HTTPChannel
-
-    class RequestDeadlineChannel(HTTPChannel):
-        request_began: float | None = None
-
-        def received(self, data: bytes) -> bool:
-            before = self.request
-            done: bool = super().received(data)
-            if self.request is None:  # every request read so far is whole
-                self.request_began = None
-            elif self.request is not before:
-                self.request_began = time.monotonic()
-            return done
-
-        def readable(self) -> bool:
-            began = self.request_began
-            if began is not None and time.monotonic() - began > REQUEST_SECONDS:
-                self.will_close = True  # the event loop closes it next (``writable`` is now true)
-            readable: bool = super().readable()
-            return readable
-
-    return RequestDeadlineChannel
-
 
 def serve() -> None:
     """``make run``: upgrade the database, print the address to open on a phone, serve with Waitress.
@@ -148,7 +109,7 @@ def serve() -> None:
     """
     from waitress.server import BaseWSGIServer, create_server
 
-    from . import create_app
+    from . import create_app, serving
     from .config import Settings
     from .database import upgrade_schema
 
@@ -172,10 +133,9 @@ def serve() -> None:
         reason = error.strerror or str(error)
         where = f"{settings.host}:{settings.port}"
         sys.exit(f"Cannot serve on {where}: {reason}. (Another port: PORT=8001 make run)")
-    channel = request_deadline_channel()
     for listener in sockets.values():  # one per address listened on (two for "localhost")
         if isinstance(listener, BaseWSGIServer):
-            listener.channel_class = channel
+            listener.channel_class = serving.Channel
     signal.signal(signal.SIGTERM, _stop)
     print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
     server.run()  # until Ctrl+C; then running requests get up to 5 s to finish

@@ -29,7 +29,7 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
-# Registered by hand (COMPRESS_REGISTER off): ``scorekeeper.compressed`` calls it.
+# Registered by hand (COMPRESS_REGISTER off): ``scorekeeper.compression`` calls it.
 compress = Compress()
 # Keyed by the client's address in one spelling, an IPv6 client by its /64 (``limits.client_address``;
 # behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).

@@ -24,7 +24,7 @@ from werkzeug.wsgi import get_content_length
 
 #: The largest id or count the database's integer columns hold (PostgreSQL ``integer``).
 MAX_DB_INT = 2**31 - 1
-_TOO_LARGE = "scorekeeper.body_too_large"
+TOO_LARGE = "scorekeeper.body_too_large"
 
 
 def digits_up_to(limit: int) -> str:
@@ -100,7 +100,7 @@ class BodyLimit:
                     break
                 body += chunk
             if len(body) > limit:
-                environ[_TOO_LARGE] = True
+                environ[TOO_LARGE] = True
                 body = bytearray()
             environ["wsgi.input"] = io.BytesIO(bytes(body))
             environ["CONTENT_LENGTH"] = str(len(body))
@@ -135,5 +135,5 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def refuse_over_long_body() -> None:
-        if request.environ.get(_TOO_LARGE):
+        if request.environ.get(TOO_LARGE):
             abort(413)

@@ -18,8 +18,8 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
-    Text,
     UniqueConstraint,
     false,
 )
@@ -184,8 +184,9 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
     fingerprint: Mapped[str] = mapped_column(String(64))
     """SHA-256 (hex) of the request's method, path within the game and canonical JSON body."""
     status: Mapped[int]
-    body: Mapped[str] = mapped_column(Text)
-    """The answer's body as sent (empty for a 204)."""
+    answer: Mapped[bytes] = mapped_column(LargeBinary)
+    """The answer's body as sent (empty for a 204), compressed (zlib): a game's whole state, which
+    a ``PATCH`` answers, is some kilobytes of JSON and a few hundred bytes compressed."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -154,8 +154,9 @@ IDEMPOTENCY_KEY = {
         "changed since (the deal undone on another phone is not recorded again). The same key with "
         "another method, path or body: 422 idempotency_key_reused. Only changes that were made keep "
         "their key: a refusal (4xx, 5xx) keeps none, so a refused request may be sent again with its "
-        "key and is judged afresh. A dry run neither reads nor keeps keys. Two requests racing with one "
-        "key apply it once; the other gets the first answer."
+        "key and is judged afresh. A dry run reads the key as the real call would (a used key gets its "
+        "first answer again, or 422) and keeps none. Two requests racing with one key apply it once; "
+        "the other gets the first answer."
     ),
     "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
 }
@@ -176,7 +177,16 @@ LOCATION = {
         "schema": {"type": "string"},
     }
 }
-ETAG = {"ETag": {"description": "The game's version.", "required": True, "schema": {"type": "string"}}}
+ETAG = {
+    "ETag": {
+        "description": (
+            'The game\'s version ("v3"); a gzipped answer\'s ends in :gzip ("v3:gzip"), another copy '
+            "of the same version: If-Match takes either, If-None-Match the tag of the copy held."
+        ),
+        "required": True,
+        "schema": {"type": "string"},
+    }
+}
 REPLAYED = {
     "Idempotent-Replayed": {
         "description": "true: the answer an earlier request with this Idempotency-Key got; nothing changed.",

@@ -69,20 +69,19 @@ def dry_run() -> bool:
 Answer = Callable[[Written], tuple[int, str]]
 
 
-def once(game_id: str, path: str, answer: Answer, *, preview: bool = False) -> Once | None:
-    """The request's ``Idempotency-Key`` (None without one, or for a dry run).
+def once(game_id: str, path: str, answer: Answer) -> Once | None:
+    """The request's ``Idempotency-Key`` (None without one).
 
     ``path``: the write's path within the game (``deals``, ``deals/3``), so that the API's
     route and the game page's (``/games/<id>/sync/``) are the same request.  A key not 1-64
-    characters of A-Z a-z 0-9 - _ is 400 ``bad_idempotency_key`` (a dry run's too, as the real
-    call's would be).  The write looks the key up once it holds the game (``Once.check``).
+    characters of A-Z a-z 0-9 - _ is 400 ``bad_idempotency_key``.  The write looks the key up
+    once it holds the game (``Once.check``); a dry run looks it up too, and is answered as the
+    real call would be (the first answer again, or ``idempotency_key_reused``), keeping nothing.
     """
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     key = services.valid_key(key)
-    if preview:
-        return None
     fingerprint = services.fingerprint(request.method, path, request.get_data(cache=True))
     return Once(game_id, key, fingerprint, answer)
 
@@ -133,7 +132,7 @@ def record(game_id: str, game: services.Stamp) -> Response:
         assert written.deal is not None
         return 200 if preview else 201, json_body(deal_body(written.setup, written.deal))
 
-    kept = once(game_id, "deals", answer, preview=preview)
+    kept = once(game_id, "deals", answer)
     body = parse_body(shapes.RecordDeal)
     written = services.record_deal(
         game_id,
@@ -163,7 +162,7 @@ def correct_deal(game_id: str, number: int) -> Response:
 def correct(game_id: str, number: int, game: services.Stamp) -> Response:
     """Complete or correct deal ``number`` of ``game``: the view's body."""
     preview = dry_run()
-    kept = once(game_id, f"deals/{number}", _deal_answer, preview=preview)
+    kept = once(game_id, f"deals/{number}", _deal_answer)
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id,
@@ -199,7 +198,7 @@ def correct_several(game_id: str, game: services.Stamp) -> Response:
     def answer(written: Written) -> tuple[int, str]:
         return 200, json_body(state_body(game_id, written.setup, written.state))
 
-    kept = once(game_id, "deals", answer, preview=preview)
+    kept = once(game_id, "deals", answer)
     body = parse_body(shapes.CorrectDeals)
     corrections = [{"number": item.number, **_as_given(given(item))} for item in body.deals]
     written = services.correct_deals(

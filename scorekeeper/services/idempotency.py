@@ -3,7 +3,9 @@
 The key is stored with the answer in the change's own transaction, so only committed changes
 are remembered: the same key again gets that answer (``Replayed``), with another request it is
 refused, and a refused request is judged afresh.  The key is looked for once the write holds the
-game's lock, so two requests racing with one key apply it once.
+game's lock, so two requests racing with one key apply it once.  The answer's body is kept
+compressed: even the whole state of a finished game (a ``PATCH``'s answer) costs its key well
+under a kilobyte.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -74,7 +77,7 @@ class Once:
         """Raise ``Replayed`` when the key was already applied to the game with this request, and
         ``idempotency_key_reused`` when with another; return when the key is new."""
         kept = db.session.execute(
-            select(_keys.c.fingerprint, _keys.c.status, _keys.c.body).where(
+            select(_keys.c.fingerprint, _keys.c.status, _keys.c.answer).where(
                 _keys.c.game_id == self.game_id, _keys.c.key == self.key
             )
         ).one_or_none()
@@ -89,7 +92,7 @@ class Once:
                 ),
                 "Idempotency-Key",
             )
-        raise Replayed(kept.status, kept.body)
+        raise Replayed(kept.status, zlib.decompress(kept.answer).decode())
 
     def row(self, written: Any) -> dict[str, Any]:
         """The key's row for the write that leaves ``written`` (its answer is kept in ``given``)."""
@@ -99,6 +102,6 @@ class Once:
             "key": self.key,
             "fingerprint": self.fingerprint,
             "status": status,
-            "body": body,
+            "answer": zlib.compress(body.encode()),
             "created_at": utcnow(),
         }

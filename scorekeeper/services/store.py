@@ -266,12 +266,13 @@ def write(
 
     ``key_hash``: the edit key the caller checked; if the game's key changed since, ``bad_key``.
     ``once``: the request's ``Idempotency-Key``, judged before ``If-Match`` (``expected_version``)
-    and the rules.  ``dry_run``: the same checks and result from a plain read, nothing written.
+    and the rules.  ``dry_run``: the same checks (the key's too) and result from a plain read,
+    nothing written.
     """
     if dry_run:
         try:
             game = snapshot(game_id)
-            _judge(game, game.version, key_hash, expected_version, None)
+            _judge(game, game.version, key_hash, expected_version, once)
             return _written(game, plan(game))
         finally:
             db.session.rollback()  # ends the read

@@ -83,7 +83,8 @@
       return kept;
     };
     return {
-      etag: r.headers.get('ETag'),
+      // The game's version: a gzipped answer's tag has ':gzip' added (its bytes are another copy's).
+      etag: (r.headers.get('ETag') || '').replace(/:gzip"$/, '"') || null,
       deals: body.deals.map(deal),
       remaining: info.players.map((name) => body.remaining_contracts[name] || []),
     };

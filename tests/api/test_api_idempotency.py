@@ -281,7 +281,7 @@ def test_a_refused_write_keeps_no_key(app: Flask, api: Api) -> None:
     assert deal_numbers(api, game_id) == [1, 2, 3, 4, 5]
 
 
-def test_a_dry_run_neither_reads_nor_keeps_keys(app: Flask, api: Api) -> None:
+def test_a_dry_run_keeps_no_key(app: Flask, api: Api) -> None:
     game_id, key = game_with(api, 4)
     url = f"/games/{game_id}/deals"
     with nothing_changes(app, api, game_id):
@@ -289,12 +289,48 @@ def test_a_dry_run_neither_reads_nor_keeps_keys(app: Flask, api: Api) -> None:
         assert preview.status_code == 200 and "Idempotent-Replayed" not in preview.headers
     first = keyed(api, "POST", url, deal_body(5), key=key)
     assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
-    # After the key is kept, a dry run with it still previews (here: deal 5 is no longer next).
-    late = keyed(api, "POST", url + "?dry_run=true", deal_body(5), key=key)
-    assert late.status_code == 409 and "Idempotent-Replayed" not in late.headers
     # A malformed key is refused in a dry run as the real call would refuse it.
     bad = keyed(api, "POST", url + "?dry_run=true", deal_body(6), key=key, idem="not ok")
     assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "bad_idempotency_key"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "other"),
+    [
+        ("POST", "/deals", deal_body(5), deal_body(6)),
+        (
+            "PUT",
+            "/deals/2",
+            {"tricks": {"Ann": 13, "Bob": 0, "Cid": 0}},
+            {"tricks": {"Ann": 0, "Bob": 13, "Cid": 0}},
+        ),
+        (
+            "PATCH",
+            "/deals",
+            {"deals": [{"number": 1, "tricks": {"Ann": 13, "Bob": 0, "Cid": 0}}]},
+            {"deals": [{"number": 1, "tricks": {"Ann": 0, "Bob": 13, "Cid": 0}}]},
+        ),
+    ],
+)
+def test_a_dry_run_with_a_used_key_answers_as_the_real_call(
+    app: Flask, api: Api, method: str, path: str, body: dict[str, Any], other: dict[str, Any]
+) -> None:
+    """The key already applied: the same request is the first answer again, another is refused,
+    with ``?dry_run=true`` as without it (issue 41, point 12); nothing changes either way."""
+    game_id, key = game_with(api, 4)
+    url = f"/games/{game_id}{path}"
+    first = keyed(api, method, url, body, key=key)
+    assert first.status_code in (200, 201), first.get_json()
+    with nothing_changes(app, api, game_id):
+        answers = {query: keyed(api, method, url + query, body, key=key) for query in ("", "?dry_run=true")}
+        refusals = {query: keyed(api, method, url + query, other, key=key) for query in ("", "?dry_run=true")}
+    for query, again in answers.items():
+        assert again.status_code == first.status_code, query
+        assert again.headers.get("Idempotent-Replayed") == "true", query
+        assert again.get_data() == first.get_data(), query
+    for query, refused in refusals.items():
+        assert refused.status_code == 422, query
+        assert refused.get_json()["error"]["code"] == "idempotency_key_reused", query
 
 
 @pytest.mark.parametrize(("auth", "status", "code"), [(None, 401, "auth_required"), ("nope", 403, "bad_key")])
@@ -330,6 +366,24 @@ def test_the_key_goes_with_the_change_and_the_game(app: Flask, api: Api) -> None
         db.session.commit()
         db.session.remove()
     assert db_snapshot(app)["idempotency_keys"] == []
+
+
+def test_a_key_keeps_its_answer_in_little_room(app: Flask, api: Api) -> None:
+    """300 PATCHes that change nothing, each with a new key (issue 41, point 6): every key is
+    kept, each in well under a kilobyte though its answer is the whole state of a finished game
+    (kilobytes of JSON), and each key still gets its first answer again, byte for byte."""
+    game_id, key = game_with(api, len(MIZERKA_DEALS))
+    url = f"/games/{game_id}/deals"
+    same = {"deals": [{"number": 1, "contract": MIZERKA_DEALS[0].contract}]}
+    firsts = [keyed(api, "PATCH", url, same, key=key, idem=f"no-op-{n}") for n in range(300)]
+    assert {first.status_code for first in firsts} == {200}
+    assert len(firsts[0].get_data()) > 5000
+    rows = db_snapshot(app)["idempotency_keys"]
+    assert len(rows) == 300
+    stored = [sum(len(value) for value in row if isinstance(value, (str, bytes))) for row in rows]
+    assert max(stored) < 1024, max(stored)
+    for n in (0, 150, 299):
+        assert_replay_of(firsts[n], keyed(api, "PATCH", url, same, key=key, idem=f"no-op-{n}"))
 
 
 # -- If-Match on a new deal (issue 31, point 7) -------------------------------------------------------

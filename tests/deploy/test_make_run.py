@@ -206,12 +206,44 @@ def test_over_long_bodies_are_refused_through_the_server(server: Served) -> None
         connection.putheader("Content-Type", "application/json")
         connection.putheader("Content-Length", str(2**40))
         connection.endheaders()
-        assert connection.getresponse().status == 413
+        answer = connection.getresponse()
+        assert (answer.status, api_error(answer.read())) == (413, "too_large")
     finally:
         connection.close()
     # Within the limit, the same request is taken.
     status, _, body, _ = server.request("POST", "/api/v1/games", players, headers)
     assert status == 201, body
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [2 * 2**20, 20 * 2**20])
+@pytest.mark.parametrize("framing", ["Content-Length", "chunked"])
+def test_a_body_past_the_server_s_own_limit_gets_the_app_s_413(
+    server: Served, framing: str, size: int
+) -> None:
+    """Past Waitress's own limit too (16 times the app's), however the body is framed, the client
+    sends it all and reads the app's 413: the API's JSON error, or the page's (issue 41, point 7).
+    Waitress alone answered in plain text, or reset the connection while the body was coming."""
+    for path, content_type in (("/api/v1/games", "application/json"), ("/games/new", "text/html")):
+        body = b'{"players": ["Ann", "Bob", "Cid"]}' + b" " * size
+        connection = server.connection(timeout=60)
+        try:
+            headers = {"Content-Type": "application/json"}
+            if framing == "chunked":
+                pieces = (body[i : i + 65536] for i in range(0, len(body), 65536))
+                connection.request("POST", path, body=pieces, headers=headers, encode_chunked=True)
+            else:
+                connection.request("POST", path, body=body, headers=headers)
+            answer = connection.getresponse()
+            text = answer.read()
+        finally:
+            connection.close()
+        assert answer.status == 413, text[:200]
+        assert answer.getheader("Content-Type", "").startswith(content_type), path
+        if path.startswith("/api/"):
+            assert api_error(text) == "too_large"
+    # The server goes on answering.
+    assert server.request("GET", "/healthz")[0] == 200
 
 
 def new_game_by_form(server: Served) -> tuple[str, str]:
@@ -285,7 +317,7 @@ DROPPED_WITHIN = 30.0
 def test_trickling_clients_are_dropped_and_a_phone_is_served(tmp_path: Path) -> None:
     """A byte every second keeps a connection from ever being idle (``channel_timeout``): 160 of
     them used to fill every connection for as long as they liked, so no phone got in."""
-    from scorekeeper.cli import REQUEST_SECONDS
+    from scorekeeper.serving import REQUEST_SECONDS
 
     with serving(tmp_path, RATELIMIT_ENABLED="0") as served:
         began = time.monotonic()
