@@ -581,3 +581,16 @@ def test_a_device_value_made_for_other_key_cookies_takes_nothing(app: Flask) -> 
     assert answer.status_code == 200
     assert db_snapshot(app)["devices"] == []  # not stored: a new value is made for the victim's cookie
     assert made.split(";", 1)[0] not in " ".join(answer.headers.getlist("Set-Cookie"))
+
+
+def test_a_planted_session_cookie_does_not_become_the_administrators(app: Flask) -> None:
+    """Signing in puts a new token in the session: a copy of the cookie from before it is no one."""
+    attacker = app.test_client()
+    attacker.get("/admin")
+    planted = attacker.get_cookie("scorekeeper_session")
+    assert planted is not None
+    victim = app.test_client()
+    victim.set_cookie("scorekeeper_session", planted.value)
+    assert victim.post("/admin", data={"csrf_token": token(victim), "key": ADMIN_KEY}).status_code == 303
+    assert "Signed in as the administrator" in page(victim, "/players")
+    assert "Signed in as the administrator" not in page(attacker, "/players")
