@@ -594,3 +594,26 @@ def test_a_planted_session_cookie_does_not_become_the_administrators(app: Flask)
     assert victim.post("/admin", data={"csrf_token": token(victim), "key": ADMIN_KEY}).status_code == 303
     assert "Signed in as the administrator" in page(victim, "/players")
     assert "Signed in as the administrator" not in page(attacker, "/players")
+
+
+def test_over_https_a_phone_s_plain_device_cookie_becomes_a_host_cookie_at_its_next_grant(app: Flask) -> None:
+    https = "https://localhost"
+    phone = app.test_client()
+    first = start_mizerka(phone)  # over plain HTTP, as before __Host-
+    plain = phone.get_cookie("sk_device", path="/")
+    assert plain is not None
+    assert editable(phone, first, base_url=https)  # still read over HTTPS
+    csrf = csrf_from(phone.get("/games/new", base_url=https).get_data(as_text=True))
+    names = {f"players-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cid"])}
+    response = phone.post(
+        "/games/new",
+        data={"csrf_token": csrf, "first_dealer": "0", **names},
+        base_url=https,
+        headers={"Referer": f"{https}/games/new"},
+    )
+    assert response.status_code == 303
+    lines = response.headers.getlist("Set-Cookie")
+    assert [line for line in lines if line.startswith("__Host-sk_device=")]
+    assert [line for line in lines if line.startswith("sk_device=;")]  # the plain one expired
+    second = response.headers["Location"].rsplit("/", 1)[1]
+    assert editable(phone, first, base_url=https) and editable(phone, second, base_url=https)
