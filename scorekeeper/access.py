@@ -8,7 +8,8 @@ subdomain can set it; only its hash is stored), so no request header grows with 
 games.  A phone gets a grant when it creates a game (page, import, rematch), takes the pencil
 through a one-time hand-over link, or shows an old per-game key cookie (``sk_edit_<id>``),
 which is then taken over and expired.  At every grant the device value changes (its keyring
-moves to a new one): a value planted in the browser, or copied from it, never gains its keys.
+is copied to a new one, and the old value goes at the next grant): a value planted in the
+browser, or copied from it, never gains its keys.
 People (rename, merge): the instance's administrator, signed in with the admin key (a
 session held on the server: sign-out ends it, it expires), or whoever holds the pencil of
 every game the people concerned sat in (the same keyring).
@@ -162,8 +163,12 @@ def take_over_key_cookies() -> None:
     token = _device_token() or ""
     device_hash = hash_key(token) if token else None
     holding = keyring.held_of(device_hash, games) if device_hash and games else None
-    if holding is not None:  # a stored device: the keys it lacks become grants (and a new value)
-        give_pencil(game_id for game_id in games if game_id not in holding)
+    lacking = [game_id for game_id in games if holding is not None and game_id not in holding]
+    if holding is not None and lacking and device_hash and keyring.taken_over_since(device_hash, lacking):
+        # Taken over already, into the value this browser was given then: nothing more to store.
+        g.setdefault("grants", {}).update(dict.fromkeys(lacking, True))
+    elif holding is not None:  # a stored device: the keys it lacks become grants (and a new value)
+        give_pencil(lacking)
     elif games and device_hash and hmac.compare_digest(token, _made_for(held, token)):
         with services.transaction():  # the value made for these very cookies, shown back
             keyring.add_device(device_hash)

@@ -320,6 +320,9 @@ class Device(db.Model):  # type: ignore[name-defined,misc]
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The value this one was made from at a grant (``keyring.device_for_grant``): kept, with its
+    #: keys, until this one's own next grant shows the phone has it.
+    replaces: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
 
 
 class Grant(db.Model):  # type: ignore[name-defined,misc]

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, literal, select, update
+from sqlalchemy import and_, delete, exists, func, insert, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
@@ -41,21 +41,31 @@ def _insert_ignoring_duplicates(model: Any) -> Any:
 
 
 def device_for_grant(device_hash: str | None) -> tuple[str, str]:
-    """A new device value to grant to (its hash and token): the keyring of ``device_hash``, if the
-    server made it, moves to it, and the old value names nothing any more.  So a value someone
-    else also holds (planted in this browser, or copied from it) never gains what this browser
-    gains, and nobody can choose the device a phone's keys are stored under.  In a transaction."""
+    """A new device value to grant to (its hash and token), holding a copy of the keyring of
+    ``device_hash`` if the server made it.  So a value someone else also holds (planted in this
+    browser, or copied from it) never gains what this browser gains, and nobody can choose the
+    device a phone's keys are stored under.  The old value keeps its keys until the new one's
+    own next grant (which shows the phone has it): a grant whose answer is lost costs nothing,
+    and the value before it goes now.  In a transaction."""
     token = new_token()
     hashed = hash_key(token)
-    db.session.execute(_insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now()))
+    old = None
     if device_hash is not None:
+        row = db.session.execute(select(Device.replaces).where(Device.token_hash == device_hash)).first()
+        if row is not None:
+            old, before = device_hash, row[0]
+            if before is not None:
+                db.session.execute(delete(Grant).where(Grant.device_hash == before))
+                db.session.execute(delete(Device).where(Device.token_hash == before))
+    db.session.execute(
+        _insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now(), replaces=old)
+    )
+    if old is not None:
+        copied = select(literal(hashed), Grant.game_id, Grant.created_at).where(Grant.device_hash == old)
         db.session.execute(
-            update(Grant)
-            .where(Grant.device_hash == device_hash)
-            .values(device_hash=hashed)
-            .execution_options(synchronize_session=False)
+            insert(Grant).from_select(["device_hash", "game_id", "created_at"], copied),
+            execution_options={"synchronize_session": False},
         )
-        db.session.execute(delete(Device).where(Device.token_hash == device_hash))
     return hashed, token
 
 
@@ -63,6 +73,20 @@ def add_device(device_hash: str) -> None:
     """Store a device the server made earlier (``access``: an old key cookie's take-over).  In a
     transaction; one already stored stays as it is."""
     db.session.execute(_insert_ignoring_duplicates(Device).values(token_hash=device_hash, created_at=now()))
+
+
+def taken_over_since(device_hash: str, game_ids: Collection[str]) -> bool:
+    """Whether a value made from this device at a grant holds all of ``game_ids`` (one query)."""
+    wanted = list(game_ids)
+    held = (
+        select(func.count(Grant.game_id))
+        .join(Device, Device.token_hash == Grant.device_hash)
+        .where(Device.replaces == device_hash, Grant.game_id.in_(wanted))
+        .group_by(Device.token_hash)
+        .order_by(func.count(Grant.game_id).desc())
+        .limit(1)
+    )
+    return (db.session.execute(held).scalar() or 0) == len(wanted)
 
 
 def held_of(device_hash: str, game_ids: Collection[str]) -> set[str] | None:

@@ -306,7 +306,9 @@ def test_a_phone_holds_one_device_cookie_and_no_key(app: Flask) -> None:
     renewed = scorer.get_cookie("sk_device", path="/")
     assert renewed is not None and renewed.value != device.value
     assert f"sk_device={renewed.value};" in response.headers["Set-Cookie"]
-    assert len(db_snapshot(app)["devices"]) == 1 and len(db_snapshot(app)["grants"]) == 4
+    # The value before keeps its keys until the new one's next grant shows the phone has it.
+    rows = db_snapshot(app)
+    assert len(rows["devices"]) == 2 and len(rows["grants"]) == 4 + 3
     # Over HTTPS it is a __Host- cookie: Secure, for the whole host, no Domain (no subdomain sets it).
     secure, https = app.test_client(), "https://localhost"
     csrf = csrf_from(secure.get("/games/new", base_url=https).get_data(as_text=True))
@@ -538,11 +540,28 @@ def test_a_planted_device_value_gains_none_of_the_victims_keys(app: Flask) -> No
     after_take = other_victim.get_cookie("sk_device", path="/")
     assert after_take is not None and after_take.value != other_cookie.value
     assert editable(other_victim, handed) and not editable(other_attacker, handed)
-    # The values left behind name no device at all.
+    # The planted values hold what they held: their own games, none of the victims'.
     from scorekeeper.services import hash_key
 
-    devices = {row[0] for row in db_snapshot(app)["devices"]}
-    assert not {hash_key(planted), hash_key(other_cookie.value)} & devices
+    held = {
+        row[1]
+        for row in db_snapshot(app)["grants"]
+        if row[0] in (hash_key(planted), hash_key(other_cookie.value))
+    }
+    assert not held & {started, handed}
+
+
+def test_a_grant_whose_answer_is_lost_costs_the_phone_nothing(app: Flask) -> None:
+    """The keyring is copied to the new value, not moved: a phone that never got it keeps its keys."""
+    phone = app.test_client()
+    first = start_mizerka(phone)
+    before = phone.get_cookie("sk_device", path="/")
+    assert before is not None
+    lost = start_mizerka(phone)
+    phone.set_cookie("sk_device", before.value, path="/")  # as if that answer had never arrived
+    assert editable(phone, first) and not editable(phone, lost)
+    again = start_mizerka(phone)
+    assert editable(phone, first) and editable(phone, again)
 
 
 def test_a_device_value_made_for_other_key_cookies_takes_nothing(app: Flask) -> None:
@@ -562,3 +581,39 @@ def test_a_device_value_made_for_other_key_cookies_takes_nothing(app: Flask) -> 
     assert answer.status_code == 200
     assert db_snapshot(app)["devices"] == []  # not stored: a new value is made for the victim's cookie
     assert made.split(";", 1)[0] not in " ".join(answer.headers.getlist("Set-Cookie"))
+
+
+def test_a_planted_session_cookie_does_not_become_the_administrators(app: Flask) -> None:
+    """Signing in puts a new token in the session: a copy of the cookie from before it is no one."""
+    attacker = app.test_client()
+    attacker.get("/admin")
+    planted = attacker.get_cookie("scorekeeper_session")
+    assert planted is not None
+    victim = app.test_client()
+    victim.set_cookie("scorekeeper_session", planted.value)
+    assert victim.post("/admin", data={"csrf_token": token(victim), "key": ADMIN_KEY}).status_code == 303
+    assert "Signed in as the administrator" in page(victim, "/players")
+    assert "Signed in as the administrator" not in page(attacker, "/players")
+
+
+def test_over_https_a_phone_s_plain_device_cookie_becomes_a_host_cookie_at_its_next_grant(app: Flask) -> None:
+    https = "https://localhost"
+    phone = app.test_client()
+    first = start_mizerka(phone)  # over plain HTTP, as before __Host-
+    plain = phone.get_cookie("sk_device", path="/")
+    assert plain is not None
+    assert editable(phone, first, base_url=https)  # still read over HTTPS
+    csrf = csrf_from(phone.get("/games/new", base_url=https).get_data(as_text=True))
+    names = {f"players-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cid"])}
+    response = phone.post(
+        "/games/new",
+        data={"csrf_token": csrf, "first_dealer": "0", **names},
+        base_url=https,
+        headers={"Referer": f"{https}/games/new"},
+    )
+    assert response.status_code == 303
+    lines = response.headers.getlist("Set-Cookie")
+    assert [line for line in lines if line.startswith("__Host-sk_device=")]
+    assert [line for line in lines if line.startswith("sk_device=;")]  # the plain one expired
+    second = response.headers["Location"].rsplit("/", 1)[1]
+    assert editable(phone, first, base_url=https) and editable(phone, second, base_url=https)

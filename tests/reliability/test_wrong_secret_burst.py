@@ -10,10 +10,11 @@ sharing the count in Redis.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -34,13 +35,14 @@ class Client:
 
     def __init__(self, server: Served) -> None:
         self.connection = server.connection(timeout=60)
-        self.cookie = ""
+        self.cookies: dict[str, str] = {}
+        self.location = ""
         status, body = self.send("GET", "/admin")
         assert status == 200
         self.csrf = csrf_from(body)
 
     def send(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:
-        headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
         body = None
         if form is not None:
             body = urllib.parse.urlencode(form)
@@ -48,17 +50,26 @@ class Client:
         self.connection.request(method, path, body=body, headers=headers)
         answer = self.connection.getresponse()
         for cookie in answer.headers.get_all("Set-Cookie") or []:
-            if cookie.startswith("scorekeeper_session="):
-                self.cookie = cookie.split(";", 1)[0]
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name] = value
+        self.location = answer.headers.get("Location", "")
         return answer.status, answer.read().decode("utf-8")
 
     def sign_in(self, key: str) -> int:
         return self.send("POST", "/admin", {"csrf_token": self.csrf, "key": key})[0]
 
+    def take(self, game_id: str, code: str) -> int:
+        return self.send("POST", f"/games/{game_id}/take", {"csrf_token": self.csrf, "key": code})[0]
 
-def burst(servers: list[Served]) -> tuple[Counter[int], Counter[int]]:
-    """What the wrong keys and the right keys were answered, by status."""
+
+def burst(
+    servers: list[Served],
+    attempt: Callable[[Client, str], int] = Client.sign_in,
+    rights: list[str] | None = None,
+) -> tuple[Counter[int], Counter[int]]:
+    """What the wrong secrets and the right ones (each client's, sent amid its guesses) were answered."""
     clients = [Client(servers[n % len(servers)]) for n in range(CLIENTS)]
+    rights = rights or [ADMIN_KEY] * CLIENTS
     wrong: Counter[int] = Counter()
     right: Counter[int] = Counter()
     lock = threading.Lock()
@@ -67,12 +78,12 @@ def burst(servers: list[Served]) -> tuple[Counter[int], Counter[int]]:
     def run(index: int) -> None:
         client = clients[index]
         tries = [f"wrong-{index}-{n}" for n in range(index, WRONG, CLIENTS)]
-        tries.insert(len(tries) // 2, ADMIN_KEY)
+        tries.insert(len(tries) // 2, rights[index])
         start.wait()
-        for key in tries:
-            status = client.sign_in(key)
+        for secret in tries:
+            status = attempt(client, secret)
             with lock:
-                (right if key == ADMIN_KEY else wrong)[status] += 1
+                (right if secret == rights[index] else wrong)[status] += 1
 
     threads = [threading.Thread(target=run, args=(n,)) for n in range(CLIENTS)]
     for thread in threads:
@@ -115,5 +126,25 @@ def test_a_burst_of_wrong_admin_keys_on_two_servers_sharing_redis(tmp_path: Path
     with ExitStack() as stack:
         servers = [stack.enter_context(serving(tmp_path / f"server-{n}", **settings)) for n in range(2)]
         wrong, right = burst(servers)
+    assert dict(wrong) == {403: LIMIT, 429: WRONG - LIMIT}
+    assert dict(right) == {303: CLIENTS}
+
+
+@pytest.mark.slow
+def test_a_burst_of_wrong_hand_over_codes_lets_exactly_the_limit_through(tmp_path: Path) -> None:
+    with serving(tmp_path) as served:
+        scorer = Client(served)
+        form = {"csrf_token": scorer.csrf, "first_dealer": "0", "players-0": "Ann", "players-1": "Bob"}
+        assert scorer.send("POST", "/games/new?game=mizerka", {**form, "players-2": "Cid"})[0] == 303
+        game_id = scorer.location.rsplit("/", 1)[1]
+        codes = []
+        for _ in range(CLIENTS):  # one good code for each client, made before the burst
+            status, body = scorer.send("POST", f"/games/{game_id}/hand-over", {"csrf_token": scorer.csrf})
+            assert status == 200
+            shown = re.search(r"#([A-Za-z0-9_-]+)</textarea>", body)
+            assert shown is not None
+            codes.append(shown.group(1))
+        scorer.connection.close()
+        wrong, right = burst([served], lambda client, code: client.take(game_id, code), codes)
     assert dict(wrong) == {403: LIMIT, 429: WRONG - LIMIT}
     assert dict(right) == {303: CLIENTS}
