@@ -189,6 +189,19 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class PageVersion(db.Model):  # type: ignore[name-defined,misc]
+    """How many committed writes changed one kind of club page (``caching``): its copies' key.
+
+    Bumped in the same transaction as the write, so a cached copy never outlives the data it shows,
+    whatever happens to the cache.  One row per name: four, and one per player.
+    """
+
+    __tablename__ = "page_versions"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int]
+
+
 class GameResult(db.Model):  # type: ignore[name-defined,misc]
     """One player's figures in one game, copied from the replay for rankings.
 
