@@ -8,8 +8,7 @@ and fail under CI.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -17,32 +16,6 @@ from tests.reliability.conftest import LiveServer
 from tests.reliability.test_live_concurrency import PLAYERS, new_game, play_deals
 
 pytestmark = pytest.mark.slow
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "").strip()
-
-
-@pytest.fixture
-def redis_url() -> Iterator[str]:
-    """The test Redis database, emptied: the kept pages and the rate limits of the servers."""
-    reason = ""
-    if not REDIS_URL:
-        reason = "TEST_REDIS_URL is not set"
-    else:
-        import redis
-
-        client = redis.Redis.from_url(REDIS_URL)
-        try:
-            client.flushdb()
-        except redis.RedisError as error:
-            reason = f"no Redis at {REDIS_URL} ({error})"
-        finally:
-            client.close()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the Redis tests, but {reason}", pytrace=False)
-        pytest.skip(f"Redis tests skipped: {reason}; .ci/run starts a Redis server")
-    yield REDIS_URL
-
 
 @pytest.fixture
 def two_servers(
