@@ -1,18 +1,13 @@
-"""Cached pages (Flask-Caching): the key of each copy, read from the database, never from the cache.
+"""Cached pages (Flask-Caching), each keyed by versions read from the database, never from the cache.
 
-A game's pages (watcher's page, scoresheet, API state) are keyed by the game's ``version``, which
-every write that changes them bumps in the same transaction.  The club's pages are keyed by the
-versions of their **names** in ``page_versions``: ``HOME``, one ``PLAYER``'s page, every player's
-page (``PLAYERS``), the rankings (``STANDINGS``); a write names those it changes with ``changed``
-and they are bumped in its own transaction, the last rows it locks.  So a copy is never stale,
-only unused, and nothing is ever deleted from the cache: a write that commits is answered as
-committed, and once the cache (Redis) answers again after an outage, no copy older than the last
-write is served.  The cache is only a help: when it fails, the page is drawn afresh (and a warning
-logged).  The versions are read before anything of the page, so a copy is never keyed by a version
-newer than what it shows.  A cached page holds nothing of one visitor (no flashed messages, no form
-token; its key names the language, host, day and address); a club page is cached only at its
-canonical address, each query parameter one the page knows with one of its values: any other
-query is drawn afresh, so no client can add keys at will.
+A game's pages (watcher's page, scoresheet, API state) by the game's ``version``; the club's pages
+by the versions of their names in ``page_versions``: ``HOME``, one ``PLAYER``'s page, every
+player's page (``PLAYERS``), the rankings (``STANDINGS``), which a write names with ``changed``
+and bumps in its own transaction.  A copy is never stale, only unused; nothing is ever deleted, so
+a write never fails with the cache, and no copy older than the last write is served once Redis
+answers again.  A cache that fails is skipped (the page drawn afresh).  The versions are read
+before the page, so a copy is never keyed newer than what it shows.  A cached page holds nothing
+of one visitor; its key names the language, host, day and canonical address (``limits``).
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ import logging
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from typing import Any
 
-from flask import Flask, current_app, g, request, session, url_for
+from flask import Flask, current_app, g, request, session
 from flask_caching import Cache
 from redis import RedisError
 from sqlalchemy import select
@@ -30,6 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .extensions import db
 from .i18n import current_language
+from .limits import canonical_address
 from .models import PageVersion, today
 
 logger = logging.getLogger(__name__)
@@ -62,9 +58,7 @@ def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
 def _before_commit(session: Any) -> None:
     notes = session.info.pop(_NOTES, None)
     if notes:
-        # Last, in one order: a write locks these rows after all its others, so two never wait
-        # on each other.
-        session.flush()
+        session.flush()  # the last rows a write locks, in one order: two writes never wait in a ring
         dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
         bump = dialect.insert(PageVersion).values([{"name": name, "version": 1} for name in sorted(notes)])
         session.execute(
@@ -93,17 +87,6 @@ def cacheable() -> bool:
     return "_flashes" not in session
 
 
-def canonical_address(query: Mapping[str, Collection[str]]) -> str | None:
-    """The request's address in one spelling when each of its query parameters is in ``query``,
-    once, with one of the values listed there; None otherwise."""
-    args = request.args
-    for name in args:
-        if name not in query or len(args.getlist(name)) > 1 or args[name] not in query[name]:
-            return None
-    values: dict[str, Any] = {**(request.view_args or {}), **dict(sorted(args.items()))}
-    return url_for(str(request.endpoint), **values)
-
-
 def _key(*parts: Hashable) -> str:
     return repr((current_language(), request.url_root, *parts))
 
@@ -116,10 +99,9 @@ def club_page(
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
     """Cache a club page's view until a write changes one of ``names``' versions.
 
-    A name may hold the view's arguments (``PLAYER``: ``{player_id}``).  ``query``: the query
-    parameters the page reads, each with the values that are cached (any other query: drawn
-    afresh, ``canonical_address``); ``bypass``: when true, the page is this visitor's alone
-    (never cached); ``variant``: what else the page depends on (who is looking).
+    A name may hold the view's arguments (``PLAYER``: ``{player_id}``).  ``query``: the values of
+    each query parameter that are cached (``limits.canonical_address``); ``bypass``: when true,
+    the page is this visitor's alone; ``variant``: what else the page depends on (who is looking).
     """
 
     def decorate(view: Callable[..., str]) -> Callable[..., str]:
@@ -135,8 +117,8 @@ def club_page(
                 return view(*args, **kwargs)
             stamp = versions(*(name.format(**kwargs) for name in names))
             drawn_at(address)
-            key = _key("club", address, today(), variant(), stamp)
-            body = _get(key)
+            key = ("club", address, today(), variant(), stamp)
+            body = cached(key)
             if body is None:
                 body = view(*args, **kwargs)
                 if fresh:
@@ -148,29 +130,25 @@ def club_page(
     return decorate
 
 
-def _get(key: str) -> Any:
+def cached(key: tuple[Hashable, ...]) -> str | None:
+    """The copy cached for ``key`` (a game's page by its version) in this request's language and
+    host; None when there is none, or the cache does not answer."""
     try:
-        return cache.get(key)
+        body = cache.get(_key(*key))
     except RedisError as error:
         logger.warning("The page cache did not answer (%s): the page is drawn afresh.", error)
         return None
-
-
-def cached(key: tuple[Hashable, ...]) -> str | None:
-    """The copy cached for ``key`` (a game's page by its version) in this request's language and host."""
-    body = _get(_key(*key))
     return None if body is None else str(body)
 
 
-def put(key: tuple[Hashable, ...] | str, body: str) -> None:
+def put(key: tuple[Hashable, ...], body: str) -> None:
     """Cache ``body`` for ``key``, unless it carries a form's token (one visitor's)."""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    if f'name="{field}"' in body:
-        return
-    try:
-        cache.set(key if isinstance(key, str) else _key(*key), body)
-    except RedisError as error:
-        logger.warning("The page cache did not answer (%s): the page is not kept.", error)
+    if f'name="{field}"' not in body:
+        try:
+            cache.set(_key(*key), body)
+        except RedisError as error:
+            logger.warning("The page cache did not answer (%s): the page is not kept.", error)
 
 
 def drawn_at(address: str) -> None:
