@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import functools
 import logging
+import secrets
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from typing import Any
 
 from flask import Flask, current_app, g, request, session
 from flask_caching import Cache
 from redis import RedisError
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .extensions import db
@@ -60,10 +61,16 @@ def _before_commit(session: Any) -> None:
     if notes:
         session.flush()  # the last rows a write locks, in one order: two writes never wait in a ring
         dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-        bump = dialect.insert(PageVersion).values([{"name": name, "version": 1} for name in sorted(notes)])
-        session.execute(
-            bump.on_conflict_do_update(index_elements=["name"], set_={"version": PageVersion.version + 1})
+        shard = secrets.randbelow(PageVersion.SHARDS)
+        rows = [{"name": name, "shard": shard, "version": 1} for name in sorted(notes)]
+        bump = (
+            dialect.insert(PageVersion)
+            .values(rows)
+            .on_conflict_do_update(
+                index_elements=["name", "shard"], set_={"version": PageVersion.version + 1}
+            )
         )
+        session.execute(bump)
 
 
 def _after_rollback(session: Any) -> None:
@@ -76,8 +83,8 @@ db.event.listen(db.session, "after_rollback", _after_rollback)
 
 def versions(*names: str) -> tuple[int, ...]:
     """The version of each name (0 where no write changed it yet), from one query."""
-    query = select(PageVersion.name, PageVersion.version).where(PageVersion.name.in_(names))
-    found: dict[str, int] = {name: version for name, version in db.session.execute(query)}
+    query = select(PageVersion.name, func.sum(PageVersion.version)).where(PageVersion.name.in_(names))
+    found = {name: int(total) for name, total in db.session.execute(query.group_by(PageVersion.name))}
     return tuple(found.get(name, 0) for name in names)
 
 

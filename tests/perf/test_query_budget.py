@@ -30,7 +30,7 @@ BUDGET = 4
 PLAYER_PAGE = 6
 #: A club page's versions (``scorekeeper.caching``): the one statement its cached copy costs, read
 #: from the database so that a copy never outlives a write, whatever happened to the cache.
-VERSIONS = "SELECT page_versions.name, page_versions.version"
+VERSIONS = "SELECT page_versions.name, sum(page_versions.version)"
 
 
 def only_versions(statements: list[str]) -> bool:
