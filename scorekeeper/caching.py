@@ -144,6 +144,7 @@ def cached(key: tuple[Hashable, ...]) -> str | None:
         body = cache.get(_key(*key))
     except RedisError as error:
         logger.warning("The page cache did not answer (%s): the page is drawn afresh.", error)
+        g.cache_failed = True  # not asked again by this request: a second wait for nothing
         return None
     return None if body is None else str(body)
 
@@ -151,7 +152,7 @@ def cached(key: tuple[Hashable, ...]) -> str | None:
 def put(key: tuple[Hashable, ...], body: str) -> None:
     """Cache ``body`` for ``key``, unless it carries a form's token (one visitor's)."""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    if f'name="{field}"' not in body:
+    if f'name="{field}"' not in body and not g.get("cache_failed"):
         try:
             cache.set(_key(*key), body)
         except RedisError as error:

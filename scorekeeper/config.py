@@ -164,7 +164,7 @@ def compress_defaults() -> dict[str, Any]:
     }
 
 
-#: How long a kept page may stay unused before it goes (a write drops it sooner: ``caching``).
+#: How long a page is kept (a write makes its copy unused at once: ``caching``).
 CACHE_SECONDS = 600
 #: Pages one process keeps in memory (5 to 50 kB each) when there is no Redis.
 PAGES_PER_PROCESS = 200
