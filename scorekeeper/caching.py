@@ -1,52 +1,54 @@
-"""Cached pages (Flask-Caching): the key of each copy, and the hook that drops what a write spoils.
+"""Cached pages (Flask-Caching), each keyed by versions read from the database, never from the cache.
 
-A game's pages (watcher's page, scoresheet, API state) are keyed by the game's ``version``, which
-every write that changes them bumps in the same transaction: a copy is never stale, only unused.
-The club's pages are keyed by **tags**, random strings in the ``tags`` cache (shared by every
-process: instance-folder files or Redis): ``HOME``, one ``PLAYER``'s page, every player's page
-(``PLAYERS``), the rankings (``STANDINGS``); a write names the tags it spoils with ``changed`` and
-they are dropped once it commits.  A tag is read before anything of the page, so a copy is never
-keyed by a tag newer than what it shows.  A cached page holds nothing of one visitor: no flashed
-messages, no form token, and its key names the language, host, day and address.
+A game's pages (watcher's page, scoresheet, API state) by the game's ``version``; the club's pages
+by the versions of their names in ``page_versions``: ``HOME``, one ``PLAYER``'s page, every
+player's page (``PLAYERS``), the rankings (``STANDINGS``), which a write names with ``changed``
+and bumps in its own transaction.  A copy is never stale, only unused; nothing is ever deleted, so
+a write never fails with the cache, and no copy older than the last write is served once Redis
+answers again.  A cache that fails is skipped (the page drawn afresh).  The versions are read
+before the page, so a copy is never keyed newer than what it shows.  A cached page holds nothing
+of one visitor; its key names the language, host, day and canonical address (``limits``).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import secrets
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from typing import Any
 
 from flask import Flask, current_app, g, request, session
 from flask_caching import Cache
+from redis import RedisError
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from .extensions import db
 from .i18n import current_language
-from .models import today
+from .limits import canonical_address
+from .models import PageVersion, today
 
+logger = logging.getLogger(__name__)
 #: The cached pages.
 cache = Cache(with_jinja2_ext=False)
-#: The current tags of the club's pages: shared by every process.
-tags = Cache(with_jinja2_ext=False)
 
 HOME = "home"  # the list of games
 PLAYER = "player-{player_id}"  # one player's page: their games, in progress too
 PLAYERS = "players"  # every player's page
 STANDINGS = "standings"  # every finished game's figures, and every name
-_NOTES = "scorekeeper_changed"  # in db.session.info: the tags a transaction's writes spoil
+_NOTES = "scorekeeper_changed"  # in db.session.info: the names a transaction's writes change
 
 
 def init_app(app: Flask) -> None:
     cache.init_app(app)
-    tags.init_app(app, config=dict(app.config["CACHE_TAGS"]))
     app.add_template_global(page_address)
 
 
 def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
     """Note that the current transaction changes a game: the home page's list and the pages of
     its ``players``; with ``standings`` (a game finished, a finished game changed, a name), the
-    rankings and every player's page.  The copies go once the transaction commits; on a rollback
-    nothing does."""
+    rankings and every player's page.  Their versions are bumped when it commits."""
     notes: set[str] = db.session.info.setdefault(_NOTES, set())
     notes.add(HOME)
     notes.update(PLAYER.format(player_id=player_id) for player_id in players)
@@ -54,30 +56,36 @@ def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
         notes.update((STANDINGS, PLAYERS))
 
 
-def _after_commit(session: Any) -> None:
+def _before_commit(session: Any) -> None:
     notes = session.info.pop(_NOTES, None)
     if notes:
-        tags.delete_many(*notes)
+        session.flush()  # the last rows a write locks, in one order: two writes never wait in a ring
+        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+        shard = secrets.randbelow(PageVersion.SHARDS)
+        rows = [{"name": name, "shard": shard, "version": 1} for name in sorted(notes)]
+        bump = (
+            dialect.insert(PageVersion)
+            .values(rows)
+            .on_conflict_do_update(
+                index_elements=["name", "shard"], set_={"version": PageVersion.version + 1}
+            )
+        )
+        session.execute(bump)
 
 
 def _after_rollback(session: Any) -> None:
     session.info.pop(_NOTES, None)
 
 
-db.event.listen(db.session, "after_commit", _after_commit)
+db.event.listen(db.session, "before_commit", _before_commit)
 db.event.listen(db.session, "after_rollback", _after_rollback)
 
 
-def current_tags(*names: str) -> tuple[str, ...]:
-    """The current tag of each name, a new one where there is none."""
-    found = tags.get_many(*names)
-    current = []
-    for name, tag in zip(names, found, strict=True):
-        if tag is None:
-            tag = secrets.token_hex(8)
-            tags.set(name, tag)
-        current.append(str(tag))
-    return tuple(current)
+def versions(*names: str) -> tuple[int, ...]:
+    """The version of each name (0 where no write changed it yet), from one query."""
+    query = select(PageVersion.name, func.sum(PageVersion.version)).where(PageVersion.name.in_(names))
+    found = {name: int(total) for name, total in db.session.execute(query.group_by(PageVersion.name))}
+    return tuple(found.get(name, 0) for name in names)
 
 
 def cacheable() -> bool:
@@ -91,26 +99,33 @@ def _key(*parts: Hashable) -> str:
 
 
 def club_page(
-    *names: str, bypass: Callable[[], bool] | None = None, variant: Callable[[], Hashable] = str
+    *names: str,
+    query: Mapping[str, Collection[str]] | None = None,
+    bypass: Callable[[], bool] | None = None,
+    variant: Callable[[], Hashable] = str,
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
-    """Cache a club page's view until a write changes one of ``names``' tags.
+    """Cache a club page's view until a write changes one of ``names``' versions.
 
-    A name may hold the view's arguments (``PLAYER``: ``{player_id}``).  ``bypass``: when true,
-    the page is this visitor's alone (never cached); ``variant``: what else the page depends on
-    (who is looking).
+    A name may hold the view's arguments (``PLAYER``: ``{player_id}``).  ``query``: the values of
+    each query parameter that are cached (``limits.canonical_address``); ``bypass``: when true,
+    the page is this visitor's alone; ``variant``: what else the page depends on (who is looking).
     """
 
     def decorate(view: Callable[..., str]) -> Callable[..., str]:
         @functools.wraps(view)
         def cached_view(*args: Any, **kwargs: Any) -> str:
-            # The tags first: whatever the page shows is read after them.  A read the request
-            # began before them (a cookie taken over) may be older: then the page is not cached.
-            stamp = current_tags(*(name.format(**kwargs) for name in names))
-            fresh = not db.session().in_transaction()
-            if not cacheable() or (bypass is not None and bypass()):
+            address = canonical_address(query or {})
+            if address is None or not cacheable():
                 return view(*args, **kwargs)
-            key = _key("club", request.full_path, today(), variant(), stamp)
-            body = cache.get(key)
+            # The versions first: whatever the page shows is read after them.  A read the request
+            # began before them (a cookie taken over) may be older: then the page is not cached.
+            fresh = not db.session().in_transaction()
+            if bypass is not None and bypass():
+                return view(*args, **kwargs)
+            stamp = versions(*(name.format(**kwargs) for name in names))
+            drawn_at(address)
+            key = ("club", address, today(), variant(), stamp)
+            body = cached(key)
             if body is None:
                 body = view(*args, **kwargs)
                 if fresh:
@@ -123,17 +138,25 @@ def club_page(
 
 
 def cached(key: tuple[Hashable, ...]) -> str | None:
-    """The copy cached for ``key`` (a game's page by its version) in this request's language and host."""
-    body = cache.get(_key(*key))
+    """The copy cached for ``key`` (a game's page by its version) in this request's language and
+    host; None when there is none, or the cache does not answer."""
+    try:
+        body = cache.get(_key(*key))
+    except RedisError as error:
+        logger.warning("The page cache did not answer (%s): the page is drawn afresh.", error)
+        g.cache_failed = True  # not asked again by this request: a second wait for nothing
+        return None
     return None if body is None else str(body)
 
 
-def put(key: tuple[Hashable, ...] | str, body: str) -> None:
+def put(key: tuple[Hashable, ...], body: str) -> None:
     """Cache ``body`` for ``key``, unless it carries a form's token (one visitor's)."""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    if f'name="{field}"' in body:
-        return
-    cache.set(key if isinstance(key, str) else _key(*key), body)
+    if f'name="{field}"' not in body and not g.get("cache_failed"):
+        try:
+            cache.set(_key(*key), body)
+        except RedisError as error:
+            logger.warning("The page cache did not answer (%s): the page is not kept.", error)
 
 
 def drawn_at(address: str) -> None:

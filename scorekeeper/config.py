@@ -14,6 +14,10 @@ GAME_CREATE_RATE_LIMIT = "30 per minute; 300 per day"
 #: How long a hand-over link works (it works once, too).
 HAND_OVER_SECONDS = 10 * 60
 
+#: Redis, for the page cache and the rate limits: an answer within a second or none (the page is
+#: then drawn afresh, the limit counted in memory), and no retry that would hold the request up.
+REDIS_OPTIONS: dict[str, Any] = {"socket_connect_timeout": 1.0, "socket_timeout": 1.0, "retry": None}
+
 
 def _text(environ: Mapping[str, str], name: str) -> str:
     return environ.get(name, "").strip()
@@ -115,12 +119,17 @@ def instance_secret(instance_path: str, filename: str, fresh: str, setting: str)
 def rate_limit_defaults(settings: Settings | None = None) -> dict[str, Any]:
     """Rate-limit settings (from the environment unless ``settings`` are given)."""
     settings = settings or Settings.from_environ()
+    storage = settings.rate_limit_storage_uri or settings.redis_url or "memory://"
     return {
         "RATELIMIT_ENABLED": settings.rate_limit_enabled,
         # In memory, each worker process counts for itself: N workers let N times the limit through.
         # A shared store (REDIS_URL, or e.g. redis://host:6379) makes the limit exact across workers
         # and hosts; an explicit RATELIMIT_STORAGE_URI wins.
-        "RATELIMIT_STORAGE_URI": settings.rate_limit_storage_uri or settings.redis_url or "memory://",
+        "RATELIMIT_STORAGE_URI": storage,
+        "RATELIMIT_STORAGE_OPTIONS": REDIS_OPTIONS if storage.startswith("redis") else {},
+        # Redis unreachable: each process counts in memory until it answers again (README).
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "RATELIMIT_SWALLOW_ERRORS": True,
         "RATELIMIT_HEADERS_ENABLED": True,  # Retry-After on a 429
         "GAME_CREATE_RATE_LIMIT": settings.game_create_rate_limit,
     }
@@ -155,37 +164,28 @@ def compress_defaults() -> dict[str, Any]:
     }
 
 
-#: How long a kept page may stay unused before it goes (a write drops it sooner: ``caching``).
+#: How long a page is kept (a write makes its copy unused at once: ``caching``).
 CACHE_SECONDS = 600
 #: Pages one process keeps in memory (5 to 50 kB each) when there is no Redis.
 PAGES_PER_PROCESS = 200
 
 
-def cache_defaults(instance_path: str, settings: Settings) -> dict[str, Any]:
-    """Where kept pages live (Flask-Caching's ``CACHE_*``), and the tags that name the current ones.
-
-    With ``REDIS_URL``: both in Redis, shared by every process of every app server.  Without it:
-    the pages in each process's memory, the tags in files of the instance folder, which every
-    process of this server reads, so a write in one process is seen by the others at once.
-    """
+def cache_defaults(settings: Settings) -> dict[str, Any]:
+    """Where kept pages live (Flask-Caching's ``CACHE_*``): with ``REDIS_URL``, in Redis, shared by
+    every process of every app server; without it, in each process's memory.  Their keys come from
+    the database (``caching``), so either way a write shows on every process's next page."""
     if settings.redis_url:
-        shared = {"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": settings.redis_url}
         return {
-            **shared,
+            "CACHE_TYPE": "RedisCache",
+            "CACHE_REDIS_URL": settings.redis_url,
+            "CACHE_OPTIONS": REDIS_OPTIONS,
             "CACHE_KEY_PREFIX": "scorekeeper:",
             "CACHE_DEFAULT_TIMEOUT": CACHE_SECONDS,
-            "CACHE_TAGS": {**shared, "CACHE_KEY_PREFIX": "scorekeeper:tag:", "CACHE_DEFAULT_TIMEOUT": 0},
         }
     return {
         "CACHE_TYPE": "SimpleCache",
         "CACHE_THRESHOLD": PAGES_PER_PROCESS,
         "CACHE_DEFAULT_TIMEOUT": CACHE_SECONDS,
-        "CACHE_TAGS": {
-            "CACHE_TYPE": "FileSystemCache",
-            "CACHE_DIR": str(Path(instance_path) / "cache"),
-            "CACHE_THRESHOLD": 0,  # three files, never pruned
-            "CACHE_DEFAULT_TIMEOUT": 0,
-        },
     }
 
 
@@ -210,7 +210,8 @@ def default_config(
         "POLL_INTERVAL_MS": 3000,
         "HAND_OVER_SECONDS": settings.hand_over_seconds,
         **rate_limit_defaults(settings),
-        **cache_defaults(instance_path, settings),
+        **cache_defaults(settings),
+        "REDIS_URL": settings.redis_url,
         **compress_defaults(),
     }
     if "SECRET_KEY" not in given:

@@ -5,6 +5,9 @@
   it is treated as unknown (404) or brought to the nearest valid value (pages).
   ``<int:...>`` in every route is the bounded converter below; query strings go
   through ``query_int``; forms through ``BoundedIntegerField`` (``web/forms.py``).
+* Cache keys: a cached page is kept only at its canonical address (``canonical_address``):
+  each query parameter one the page reads, once, with one of its values; any other query is
+  drawn afresh, so no client can add keys to the cache at will (``caching.club_page``).
 * Body size: a body longer than ``MAX_CONTENT_LENGTH`` is refused with 413 however
   it is framed.  Werkzeug refuses an over-long ``Content-Length`` itself; a
   chunked body has no length, so ``BodyLimit`` reads it (up to one byte over the
@@ -15,10 +18,10 @@ from __future__ import annotations
 
 import io
 import ipaddress
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from flask import Flask, abort, request
+from flask import Flask, abort, request, url_for
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wsgi import get_content_length
 
@@ -72,6 +75,17 @@ def query_int(
     if len(digits) > 12:  # far beyond any bound: no need to convert it
         return high if sign > 0 else low
     return max(low, min(high, sign * int(digits)))
+
+
+def canonical_address(query: Mapping[str, Collection[str]]) -> str | None:
+    """The request's address in one spelling when each of its query parameters is in ``query``,
+    once, with one of the values listed there; None otherwise."""
+    args = request.args
+    for name in args:
+        if name not in query or len(args.getlist(name)) > 1 or args[name] not in query[name]:
+            return None
+    values: dict[str, Any] = {**(request.view_args or {}), **dict(sorted(args.items()))}
+    return url_for(str(request.endpoint), **values)
 
 
 class BodyLimit:

@@ -190,6 +190,22 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class PageVersion(db.Model):  # type: ignore[name-defined,misc]
+    """How many committed writes changed one kind of club page (``caching``): its copies' key.
+
+    Bumped in the same transaction as the write, so a cached copy never outlives the data it
+    shows, whatever happens to the cache.  A name's version is the sum of its ``SHARDS`` rows,
+    and each write bumps one of them at random: writes to different games seldom wait on one row.
+    """
+
+    __tablename__ = "page_versions"
+    SHARDS = 16
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    shard: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    version: Mapped[int]
+
+
 class GameResult(db.Model):  # type: ignore[name-defined,misc]
     """One player's figures in one game, copied from the replay for rankings.
 

@@ -20,6 +20,7 @@ PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # Each test app keeps its pages apart; the Redis tests say where theirs go (TEST_REDIS_URL).
 os.environ.pop("REDIS_URL", None)
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "").strip()
 
 
 @pytest.fixture(scope="session")
@@ -106,6 +107,30 @@ def old_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iter
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """The test Redis database (``TEST_REDIS_URL``), emptied: where the pages and limits of a club
+    go.  Without it these tests are skipped on a laptop and fail under CI."""
+    reason = ""
+    if not REDIS_URL:
+        reason = "TEST_REDIS_URL is not set"
+    else:
+        import redis
+
+        client = redis.Redis.from_url(REDIS_URL)
+        try:
+            client.flushdb()
+        except redis.RedisError as error:
+            reason = f"no Redis at {REDIS_URL} ({error})"
+        finally:
+            client.close()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the Redis tests, but {reason}", pytrace=False)
+        pytest.skip(f"Redis tests skipped: {reason}; .ci/run starts a Redis server")
+    yield REDIS_URL
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from flask.blueprints import BlueprintSetupState
 bp = Blueprint("web", __name__)
 
 from ..rules import TRICKS_PER_DEAL  # noqa: E402
-from . import language  # noqa: E402,F401
+from . import health, language  # noqa: E402,F401
 from . import offline as service_worker  # noqa: E402,F401
 from .games import corrections as games_corrections  # noqa: E402,F401
 from .games import deals as games_deals  # noqa: E402,F401

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scorekeeper.config import GAME_CREATE_RATE_LIMIT, Settings, default_config
+from scorekeeper.config import GAME_CREATE_RATE_LIMIT, REDIS_OPTIONS, Settings, default_config
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
@@ -60,16 +60,22 @@ def test_settings_from_the_environment() -> None:
 def test_redis_holds_the_kept_pages_and_the_rate_limits_unless_told_otherwise(tmp_path: Path) -> None:
     laptop = default_config(str(tmp_path), Settings(secret_key="k", admin_key="a"))
     assert laptop["RATELIMIT_STORAGE_URI"] == "memory://"
-    assert laptop["CACHE_TYPE"] == "SimpleCache"  # each process its own pages ...
-    assert laptop["CACHE_TAGS"]["CACHE_DIR"] == str(tmp_path / "cache")  # ... the tags shared by all
+    assert laptop["CACHE_TYPE"] == "SimpleCache"  # each process its own pages
+    assert laptop["REDIS_URL"] is None
     club = default_config(str(tmp_path), Settings(secret_key="k", admin_key="a", redis_url="redis://r/1"))
-    assert club["RATELIMIT_STORAGE_URI"] == "redis://r/1"
-    assert club["CACHE_TYPE"] == club["CACHE_TAGS"]["CACHE_TYPE"] == "RedisCache"
-    assert club["CACHE_REDIS_URL"] == club["CACHE_TAGS"]["CACHE_REDIS_URL"] == "redis://r/1"
+    assert club["RATELIMIT_STORAGE_URI"] == club["CACHE_REDIS_URL"] == club["REDIS_URL"] == "redis://r/1"
+    assert club["CACHE_TYPE"] == "RedisCache"
+    # Redis unreachable: an answer within a second or none, no retries; the limits then counted
+    # in memory (README: "Running it for a club").
+    assert club["CACHE_OPTIONS"] == club["RATELIMIT_STORAGE_OPTIONS"] == REDIS_OPTIONS
+    assert REDIS_OPTIONS["socket_timeout"] == REDIS_OPTIONS["socket_connect_timeout"] == 1.0
+    assert REDIS_OPTIONS["retry"] is None
+    assert club["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"] is True
     apart = Settings(
         secret_key="k", admin_key="a", redis_url="redis://r/1", rate_limit_storage_uri="memory://"
     )
     assert default_config(str(tmp_path), apart)["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert default_config(str(tmp_path), apart)["RATELIMIT_STORAGE_OPTIONS"] == {}
 
 
 def test_only_the_settings_object_reads_the_environment() -> None:

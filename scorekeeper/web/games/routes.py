@@ -341,12 +341,3 @@ def rules() -> str:
     """How each game is played and scored, at a glance: every game the engine plays, whether the
     pages score it yet or not (Kierki's rules hold before its table pages come)."""
     return render_template("web/rules.html")
-
-
-@bp.get("/healthz")
-def healthz() -> Response:
-    """Liveness and database check for hosting: one trivial query."""
-    services.ping()
-    response = make_response("ok\n", 200)
-    response.mimetype = "text/plain"
-    return response

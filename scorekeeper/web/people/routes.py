@@ -33,6 +33,13 @@ def filters_from_args(args: Any) -> stats.Filters:
     )
 
 
+#: Every ``game`` a URL may name: a ranking's key, or a ruleset's id.
+GAMES = frozenset(name for ranking in every_ranking() for name in (ranking.key, ranking.ruleset.id))
+#: The query strings of the club's cached pages (``caching.club_page``); any other is drawn afresh.
+FILTERS = {"game": GAMES, "period": stats.PERIODS}
+ORDERS = {**FILTERS, "sort": stats.COLUMNS, "dir": ("asc", "desc")}
+
+
 def _game_arg(ranking: Ranking) -> str:
     """A ranking as a URL's ``game`` names it: a ruleset's default ranking by the ruleset alone (as
     links made before rankings had presets did), any other by its key."""
@@ -62,7 +69,7 @@ def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
 
 
 @bp.get("/rankings")
-@caching.club_page(caching.STANDINGS)
+@caching.club_page(caching.STANDINGS, query=ORDERS)
 def rankings() -> str:
     """Every player's games and deals won, points and best game, under the chosen filters.
 
@@ -211,7 +218,7 @@ def _holds_keys() -> bool:
 
 
 @bp.get("/players/<int:player_id>")
-@caching.club_page(caching.PLAYERS, caching.PLAYER, bypass=_holds_keys, variant=is_admin)
+@caching.club_page(caching.PLAYERS, caching.PLAYER, query=FILTERS, bypass=_holds_keys, variant=is_admin)
 def player(player_id: int) -> str:
     """One player: record, contracts, head to head, recent games and points per game over time.
 
