@@ -100,6 +100,7 @@ RUN_SERVER: dict[str, Any] = {
     "url_scheme": "http",  # no TLS here: behind a proxy that terminates it, the app takes its word
 }
 
+
 def serve() -> None:
     """``make run``: upgrade the database, print the address to open on a phone, serve with Waitress.
 

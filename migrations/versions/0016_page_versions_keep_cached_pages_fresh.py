@@ -10,8 +10,8 @@ delete racing a page view failed the write.  Nothing to fill: a missing row read
 
 Self-contained: plain names as they are at this revision.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-11-28 02:45:00
 """
 
@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = "0014"
-down_revision = "0013"
+revision = "0016"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
