@@ -1,0 +1,74 @@
+"""What a scorer still stumbled on at the table (issue 42), checked as drawn on a phone: the scoreboard's
+labels told apart and whole, the 0-13 row moving on to the next player, a correction page's refusal in
+view."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from e2e_support import PHONE, LiveServer, new_context
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext
+
+# Four names of 40 characters that share their first 30, and four ordinary Italian ones.
+SHARED = "Anna Maria Francesca Bianchi-R"
+LONG_NAMES = [SHARED + end for end in ("ossi Elena", "ossi Marta", "ossi Carla", "ossi Paola")]
+ITALIAN = ["Massimiliano", "Maria Antonietta", "Bartolomeo", "Gianfranco"]
+assert {len(name) for name in LONG_NAMES} == {40}
+
+# Each scoreboard label as drawn: the characters painted inside the boxes that clip them (a "…" where a
+# box cuts its text), the mark first.
+DRAWN_JS = """() => [...document.querySelectorAll('section.scoreboard li.total .label')].map((label) => {
+  const inside = (r, box) => r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+    && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+  const outer = label.getBoundingClientRect(), walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  let text = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const clip = node.parentElement, box = clip.getBoundingClientRect();
+    for (let i = 0; i < node.length; i += 1) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      if (inside(range.getBoundingClientRect(), box) && inside(range.getBoundingClientRect(), outer)) text += node.data[i];
+    }
+    if (clip.scrollWidth > clip.clientWidth) text += '…';
+  }
+  return text.replace(/\\s+/g, ' ').trim();
+})"""
+
+
+def misere(server: LiveServer, names: list[str]) -> dict[str, Any]:
+    created: dict[str, Any] = server.api(
+        "POST", "/api/v1/games", {"ruleset": "misere", "players": names, "first_dealer": names[0]}
+    )
+    return created
+
+
+def pencil(server: LiveServer, context: BrowserContext, game: dict[str, Any]) -> None:
+    """This phone holds the game's pencil (the edit cookie the page sets on the phone that made it)."""
+    url = f"{server.origin}/games/{game['id']}"
+    context.add_cookies([{"name": f"sk_edit_{game['id']}", "value": game["edit_key"], "url": url}])
+
+
+def test_scoreboard_labels_carry_the_mark_and_tell_the_names_apart(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """At 320 px four 40-character names sharing their first 30 are drawn all different, each after
+    its mark; at 360 px ordinary Italian names are drawn whole."""
+    long_game, italian_game = misere(live_server, LONG_NAMES), misere(live_server, ITALIAN)
+    context = new_context(browser, {**PHONE, "viewport": {"width": 320, "height": 640}})
+    page = context.new_page()
+    page.goto(f"{live_server.origin}/games/{long_game['id']}")
+    drawn = page.evaluate(DRAWN_JS)
+    assert len(set(drawn)) == 4, drawn
+    assert [label[:1] for label in drawn] == ["1", "2", "3", "4"], drawn
+    # The end that tells each apart is drawn whole, after the start cut short.
+    assert [label.split("…")[-1] for label in drawn] == ["Elena", "Marta", "Carla", "Paola"], drawn
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.origin}/games/{italian_game['id']}")
+    drawn = [label.replace(" ", "") for label in page.evaluate(DRAWN_JS)]
+    assert drawn == [f"{seat}{name}".replace(" ", "") for seat, name in enumerate(ITALIAN, 1)]
+    # What a screen reader reads: the whole name (the mark is drawn for the eye only).
+    assert page.locator("section.scoreboard .who").all_text_contents() == ITALIAN
+    context.close()
