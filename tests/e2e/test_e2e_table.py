@@ -72,3 +72,38 @@ def test_scoreboard_labels_carry_the_mark_and_tell_the_names_apart(
     # What a screen reader reads: the whole name (the mark is drawn for the eye only).
     assert page.locator("section.scoreboard .who").all_text_contents() == ITALIAN
     context.close()
+
+
+def now_for(page: Any) -> list[str]:
+    """The boxes whose 0-13 row is open (one at a time)."""
+    return page.eval_on_selector_all(".count-chips.now", "(rows) => rows.map((r) => r.dataset.for)")
+
+
+def test_the_number_row_moves_on_after_made_and_on_a_correction_page(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The Misère tricks step: "made the bid" moves the 0-13 row on to the next player without tricks;
+    a correction page: each tap moves it on to the next player's line, from the bids into the tricks."""
+    game = misere(live_server, ITALIAN)
+    key, path = game["edit_key"], f"/api/v1/games/{game['id']}/deals"
+    live_server.api("POST", path, {"number": 1, "bids": dict(zip(ITALIAN, (3, 4, 2, 3), strict=True))}, key)
+    context = new_context(browser, {**PHONE, "viewport": {"width": 360, "height": 740}})
+    pencil(live_server, context, game)
+    page = context.new_page()
+    page.goto(f"{live_server.origin}/games/{game['id']}")
+    first = page.locator("#turn .number-row").first
+    seats = page.eval_on_selector_all("#turn .number-row", "(rows) => rows.map((r) => r.dataset.seat)")
+    first.locator("button.made-bid").tap()
+    assert now_for(page) == [f"tricks-{seats[1]}"]
+    page.locator("#turn .number-row").nth(1).locator("button.made-bid").tap()
+    assert now_for(page) == [f"tricks-{seats[2]}"]
+
+    tricks = dict(zip(ITALIAN, (3, 4, 2, 4), strict=True))
+    live_server.api("PUT", f"{path}/1", {"tricks": tricks}, key)
+    page.goto(f"{live_server.origin}/games/{game['id']}/deals/1/edit")
+    order = page.eval_on_selector_all("fieldset.numbers input[type=number]", "(boxes) => boxes.map((b) => b.id)")
+    assert len(order) == 8 and now_for(page) == [order[0]]
+    for at in range(4):
+        page.locator(f'.count-chips[data-for="{order[at]}"] button[value="3"]').tap()
+        assert now_for(page) == [order[at + 1]], at
+    context.close()
