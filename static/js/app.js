@@ -318,6 +318,14 @@
   if (/^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
     stepInView(d.getElementById(location.hash.slice(1) || 'turn'), !!location.hash);
   }
+  // A correction page: its deal's scores as they stand, and a refusal opened at what was refused (the
+  // player's line with its taps above the message, else the message).
+  const correction = d.querySelector('form[data-form=correct]');
+  if (correction) {
+    preview(correction);
+    const refusal = correction.querySelector('.number-row.is-wrong') || d.querySelector('.error[role=alert]');
+    if (refusal) scrollTo(0, refusal.getBoundingClientRect().top + scrollY - 8);
+  }
   // The offline entry's card, drawn anew after a deal is kept on the phone, is put in view alike.
   d.addEventListener('sk:step', (e) => stepInView(e.target, false));
   // Parts drawn later (the offline entry) ask for the same enhancements.

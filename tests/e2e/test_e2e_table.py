@@ -107,3 +107,47 @@ def test_the_number_row_moves_on_after_made_and_on_a_correction_page(
         page.locator(f'.count-chips[data-for="{order[at]}"] button[value="3"]').tap()
         assert now_for(page) == [order[at + 1]], at
     context.close()
+
+
+IN_VIEW_JS = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight;
+}"""
+
+
+def test_the_misere_correction_page_keeps_the_hook_rule_and_shows_a_refusal_in_view(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """As on the game page: the dealer's forbidden bid is disabled and named, the deal's scores are
+    shown, and a refused Save opens with the dealer's line, its taps and the message in view."""
+    game = misere(live_server, ITALIAN)
+    key, path = game["edit_key"], f"/api/v1/games/{game['id']}/deals"
+    live_server.api("POST", path, {"number": 1, "bids": dict(zip(ITALIAN, (3, 4, 2, 3), strict=True))}, key)
+    live_server.api("PUT", f"{path}/1", {"tricks": dict(zip(ITALIAN, (3, 4, 2, 4), strict=True))}, key)
+    context = new_context(browser, {**PHONE, "viewport": {"width": 320, "height": 640}})
+    pencil(live_server, context, game)
+    page = context.new_page()
+    page.goto(f"{live_server.origin}/games/{game['id']}/deals/1/edit")
+    # Massimiliano deals and bids last: 4 would make the bids add up to 13.
+    chips = page.locator('.count-chips[data-for="bids-0"]')
+    assert chips.locator('button[value="4"]').is_disabled()
+    assert chips.locator('button[value="3"]').is_enabled()
+    note = page.locator("[data-forbidden-note]")
+    assert note.inner_text() == "Massimiliano may not bid 4: the bids would add up to 13."
+    page.wait_for_function("document.querySelector('output[data-preview-seat=\"0\"]').textContent !== ''")
+    assert page.locator("output[data-preview-seat]").all_inner_texts() == [
+        "+40 \u2192 +40",
+        "+20 \u2192 +20",
+        "\u221210 \u2192 \u221210",
+        "+30 \u2192 +30",
+    ]
+    page.fill("#bids-0", "4")
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Save the correction").click()
+    error = page.get_by_role("alert")
+    assert error.inner_text() == (
+        "Massimiliano deals and bids last: Massimiliano may not bid 4, because the bids would add up to 13."
+    )
+    for part in (".number-row.is-wrong", '.count-chips.now[data-for="bids-0"]', ".field-error[role=alert]"):
+        assert page.evaluate(IN_VIEW_JS, part), part
+    context.close()
