@@ -310,9 +310,11 @@
       const past = top(head) + head.offsetHeight - under;
       by = past <= lowest ? past : top(head) - under;
     }
-    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else.
+    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else,
+    // and a player's count refused (the dealer's forbidden bid) with its line and taps above it.
     const wrong = last && card.querySelector('form .error[role=alert]:not([hidden])');
-    if (wrong && (top(wrong) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(wrong) - under - 8;
+    const fix = wrong && (card.querySelector('form .number-row.is-wrong') || wrong);
+    if (wrong && (top(fix) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(fix) - under - 8;
     if (by > 0) scrollTo(0, by);
   }
   if (/^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {

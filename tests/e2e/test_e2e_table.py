@@ -101,7 +101,9 @@ def test_the_number_row_moves_on_after_made_and_on_a_correction_page(
     tricks = dict(zip(ITALIAN, (3, 4, 2, 4), strict=True))
     live_server.api("PUT", f"{path}/1", {"tricks": tricks}, key)
     page.goto(f"{live_server.origin}/games/{game['id']}/deals/1/edit")
-    order = page.eval_on_selector_all("fieldset.numbers input[type=number]", "(boxes) => boxes.map((b) => b.id)")
+    order = page.eval_on_selector_all(
+        "fieldset.numbers input[type=number]", "(boxes) => boxes.map((b) => b.id)"
+    )
     assert len(order) == 8 and now_for(page) == [order[0]]
     for at in range(4):
         page.locator(f'.count-chips[data-for="{order[at]}"] button[value="3"]').tap()
@@ -150,4 +152,31 @@ def test_the_misere_correction_page_keeps_the_hook_rule_and_shows_a_refusal_in_v
     )
     for part in (".number-row.is-wrong", '.count-chips.now[data-for="bids-0"]', ".field-error[role=alert]"):
         assert page.evaluate(IN_VIEW_JS, part), part
+    context.close()
+
+
+BELOW_BOARD_JS = """(selector) => {
+  const board = document.querySelector('section.scoreboard').getBoundingClientRect();
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return r.top >= board.bottom && r.bottom <= innerHeight;
+}"""
+
+
+def test_a_refused_dealer_bid_opens_with_its_line_and_taps_in_view(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The dealer's forbidden bid saved by typing: the page opens with the dealer's line, the taps that
+    fix it and the message between the sticky scoreboard and the screen's bottom."""
+    game = misere(live_server, LONG_NAMES)
+    context = new_context(browser, {**PHONE, "viewport": {"width": 320, "height": 640}})
+    pencil(live_server, context, game)
+    page = context.new_page()
+    page.goto(f"{live_server.origin}/games/{game['id']}")
+    for seat, bid in ((1, "3"), (2, "4"), (3, "2"), (0, "4")):
+        page.fill(f"#bids-{seat}", bid)
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Save the bids").click()
+    assert page.get_by_role("alert").count() == 1
+    for part in (".number-row.is-wrong", '.count-chips.now[data-for="bids-0"]', ".field-error[role=alert]"):
+        assert page.evaluate(BELOW_BOARD_JS, part), part
     context.close()
