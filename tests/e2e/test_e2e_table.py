@@ -22,7 +22,8 @@ assert {len(name) for name in LONG_NAMES} == {40}
 DRAWN_JS = """() => [...document.querySelectorAll('section.scoreboard li.total .label')].map((label) => {
   const inside = (r, box) => r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5
     && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
-  const outer = label.getBoundingClientRect(), walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  const outer = label.getBoundingClientRect();
+  const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
   let text = '';
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const clip = node.parentElement, box = clip.getBoundingClientRect();
@@ -30,7 +31,8 @@ DRAWN_JS = """() => [...document.querySelectorAll('section.scoreboard li.total .
       const range = document.createRange();
       range.setStart(node, i);
       range.setEnd(node, i + 1);
-      if (inside(range.getBoundingClientRect(), box) && inside(range.getBoundingClientRect(), outer)) text += node.data[i];
+      const r = range.getBoundingClientRect();
+      if (inside(r, box) && inside(r, outer)) text += node.data[i];
     }
     if (clip.scrollWidth > clip.clientWidth) text += '…';
   }
