@@ -136,7 +136,7 @@ def test_rankings_come_a_page_at_a_time(season: Any, season_app: Flask) -> None:
     ]
     pager = doc.find("nav", cls="pager")
     assert pager.find("span").text == "Players 3–4 of 4"
-    assert pager.find("a", rel="prev").attrs["href"] == "/rankings?sort=name&dir=desc&page=1"
+    assert pager.find("a", rel="prev").attrs["href"] == "/rankings?game=mizerka&sort=name&dir=desc&page=1"
     assert pager.first("a", rel="next") is None
 
 
