@@ -93,6 +93,11 @@ def test_the_number_row_moves_on_after_made_and_on_a_correction_page(
     pencil(live_server, context, game)
     page = context.new_page()
     page.goto(f"{live_server.origin}/games/{game['id']}")
+    # Every tap target at least 44x44 at 360 px (they were 43 px wide).
+    sizes = page.eval_on_selector_all(
+        ".count-chips.now button", "(bs) => bs.map((b) => [b.offsetWidth, b.offsetHeight])"
+    )
+    assert len(sizes) == 14 and min(min(size) for size in sizes) >= 44, sizes
     first = page.locator("#turn .number-row").first
     seats = page.eval_on_selector_all("#turn .number-row", "(rows) => rows.map((r) => r.dataset.seat)")
     first.locator("button.made-bid").tap()

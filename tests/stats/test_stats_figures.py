@@ -358,7 +358,7 @@ def test_player_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert doc.find("a", href=f"/games/{ids['G1']}").text == "+2"
     facts = doc.find("ul", cls="facts").text
     assert "Best contract: Clubs (0 a deal)" in facts
-    assert "Worst contract: Mizerka (−0.40 a deal)" in facts
+    assert "Worst contract: Mizerka (−0.4 a deal)" in facts
     assert "Mizerka made: 4 of 5 (80%)" in facts
     h2h = [
         [c.text for c in row.find_all() if c.tag in ("th", "td")]
