@@ -3,8 +3,9 @@ the registry of games; a player's page and the rankings open on the game played 
 
 from __future__ import annotations
 
+from flask import Flask
 from flask.testing import FlaskClient
-from helpers import KIERKI_EXAMPLE, page, parse_html, start_kierki, start_mizerka
+from helpers import KIERKI_EXAMPLE, page, parse_html, start_kierki, start_mizerka, submit
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
@@ -14,9 +15,7 @@ EXAMPLE = [facts for facts, _ in KIERKI_EXAMPLE]
 
 def test_the_home_page_offers_every_game_of_the_registry(client: FlaskClient) -> None:
     html = page(client, "/")
-    buttons = [
-        (a.attrs["href"], a.text) for a in parse_html(html).find("p", cls="actions").find_all("a")
-    ]
+    buttons = [(a.attrs["href"], a.text) for a in parse_html(html).find("p", cls="actions").find_all("a")]
     assert buttons == [
         ("/games/new", "New Mizerka game"),
         ("/games/new?game=misere", "New Misère game"),
@@ -42,4 +41,27 @@ def test_a_kierki_players_page_and_the_rankings_open_on_kierki(client: FlaskClie
     # Ann played Mizerka only: her page opens on it; a link keeps the ranking it was made on.
     assert parse_html(page(client, f"/players/{ann}")).find("title").text.startswith("Ann · Mizerka")
     rankings = parse_html(page(client, "/rankings?game=mizerka"))
-    assert {a.attrs["href"] for a in rankings.find_all("a") if a.text == "Ann"} == {f"/players/{ann}?game=mizerka"}
+    assert {a.attrs["href"] for a in rankings.find_all("a") if a.text == "Ann"} == {
+        f"/players/{ann}?game=mizerka"
+    }
+
+
+def test_a_refused_hand_over_link_leads_with_only_watch(app: Flask, client: FlaskClient) -> None:
+    """The game page says "share" (the scorer's phone keeps its pencil); a link refused (used, or too
+    old) opens on "Only watch", the one thing left to do, before another try."""
+    game_id = start_mizerka(client, deals=1)
+    game_page = parse_html(page(client, f"/games/{game_id}"))
+    share = game_page.find("form", action=f"/games/{game_id}/hand-over")
+    assert share.find("button").text == "Share the pencil"
+    assert "This phone keeps its pencil too." in share.text
+    phone = app.test_client()
+    form = parse_html(page(phone, f"/games/{game_id}/take")).find("form", id="take-form")
+    assert [a.text for a in form.find("p", cls="actions").iter() if a.tag in ("a", "button")] == [
+        "Take the pencil",
+        "Only watch",
+    ]
+    refused = submit(phone, form, fill={"key": "x" * 43})
+    assert refused.status_code == 403
+    actions = parse_html(refused.get_data(as_text=True)).find("form", id="take-form").find("p", cls="actions")
+    first = next(node for node in actions.iter() if node.tag in ("a", "button"))
+    assert (first.text, "primary" in first.classes) == ("Only watch", True)
