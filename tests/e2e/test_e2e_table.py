@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from e2e_support import PHONE, LiveServer, new_context
+from e2e_support import PHONE, LiveServer, api_game, new_context
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext
@@ -186,4 +186,26 @@ def test_a_refused_dealer_bid_opens_with_its_line_and_taps_in_view(
     assert page.get_by_role("alert").count() == 1
     for part in (".number-row.is-wrong", '.count-chips.now[data-for="bids-0"]', ".field-error[role=alert]"):
         assert page.evaluate(BELOW_BOARD_JS, part), part
+    context.close()
+
+
+def test_the_late_undo_is_within_one_screen_of_the_entry_card(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """Long after the quick undo is gone, "Undo deal 4" starts within one screen below the entry card
+    (not under the whole log), and its confirmation undoes the deal."""
+    game = api_game(live_server, deals=4)
+    context = new_context(browser, {**PHONE, "viewport": {"width": 360, "height": 740}})
+    context.add_cookies([game.cookie(live_server)])  # type: ignore[list-item]
+    page = context.new_page()
+    page.goto(live_server.origin + game.path())
+    gap = page.evaluate(
+        """() => document.querySelector('details.undo summary').getBoundingClientRect().bottom
+          - document.getElementById('turn').getBoundingClientRect().bottom"""
+    )
+    assert 0 < gap <= 740, gap
+    page.locator(".late-undo summary", has_text="Undo deal 4").tap()
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Yes, undo deal 4").tap()
+    assert page.locator("section.scoreboard .deal-no").inner_text().startswith("Deal 4 of 18")
     context.close()
