@@ -71,9 +71,11 @@ def test_rankings_under_every_filter_and_sort_cost_the_same_whatever_the_club(
     grow_club(app, 9, start=3)
     big = counts_for(app, counter, rankings_urls())
     assert small == big
-    # The page; asked past the last page (an old link), a count and the last page.
-    assert {count for url, count in big.items() if "page=99" not in url} == {1}, big
-    assert big["/rankings?page=99"] == 3, big
+    # The page (and, where the address names no game, the latest game's ranking first); asked past
+    # the last page (an old link), a count and the last page.
+    assert {count for url, count in big.items() if "page=99" not in url and "game=" in url} == {1}, big
+    assert {count for url, count in big.items() if "page=99" not in url and "game=" not in url} == {2}, big
+    assert big["/rankings?page=99"] == 4, big
 
 
 def test_home_lists_cost_the_same_whatever_the_club(app: Flask, counter: StatementCounter) -> None:
@@ -104,7 +106,8 @@ def test_a_players_page_under_every_filter_costs_the_same_whatever_the_club(
     small = counts_for(app, counter, urls, PLAYER_PAGE)
     grow_club(app, 9, start=3)
     assert counts_for(app, counter, urls, PLAYER_PAGE) == small
-    assert set(small.values()) == {PLAYER_PAGE}, small
+    # The address names the game: no look for the latest game's ranking.
+    assert set(small.values()) == {PLAYER_PAGE - 1}, small
 
 
 def test_the_clubs_pages_are_cached_and_a_write_shows_at_once(app: Flask, counter: StatementCounter) -> None:
