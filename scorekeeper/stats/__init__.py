@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..models import MIN_FOR_PERCENT
 from .figures import figures
 from .game_list import GAMES_PER_LIST, MOST_OPENED, PhoneGame, game_list, phone_games
-from .people import known_players, people, recent_players
+from .people import known_players, latest_ranking, people, recent_players
 from .player_page import player_stats
 from .rankings import COLUMNS, DEFAULT_SORT, PER_PAGE, Rankings, rankings
 from .sums import PERIODS, Filters, percent, ranking_name
@@ -26,6 +26,7 @@ __all__ = [
     "figures",
     "game_list",
     "known_players",
+    "latest_ranking",
     "people",
     "percent",
     "phone_games",

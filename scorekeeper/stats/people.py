@@ -47,3 +47,17 @@ def recent_players(limit: int) -> list[str]:
     )
     names = dict.fromkeys(db.session.execute(query).scalars())
     return list(names)[:limit]
+
+
+def latest_ranking(player_id: int | None = None) -> str | None:
+    """The ranking of the game played most recently by ``player_id`` (finished or not), else of the
+    game finished most recently by anyone (the rankings count finished games alone, and a game that
+    finishes is what draws them again): where a player's page and the rankings open. None: no game
+    counted yet."""
+    query = select(GameResult.ranking).join(Game, Game.id == GameResult.game_id)
+    if player_id is not None:
+        query = query.where(GameResult.player_id == player_id)
+    else:
+        query = query.where(GameResult.finished)
+    newest = query.order_by(GameResult.played_on.desc(), Game.created_at.desc()).limit(1)
+    return db.session.execute(newest).scalar_one_or_none()

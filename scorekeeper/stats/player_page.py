@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import and_, case, func, select
@@ -48,9 +48,8 @@ class ContractFigures:
 
     @property
     def average(self) -> Decimal | None:
-        if not self.times:
-            return None
-        return (Decimal(self.points) / Decimal(self.times)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        """Points per deal, to one decimal place as every average the pages show."""
+        return average(self.points, self.times)
 
     @property
     def made_pct(self) -> int | None:

@@ -91,11 +91,19 @@
     const id = row && row.querySelector('input').id;
     all('.count-chips', fs).forEach((c) => c.classList.toggle('now', c.dataset.for === id));
   }
-  // After a tap: the next player without a count (round the table), else the same one.
+  // After a tap: the next player without a count (round the table), else the same one. A correction's
+  // counts are all there from the start: on to the next player's line (the next count's first), the
+  // last one staying.
   function next(fs, row) {
-    const rows = all('.number-row', fs), at = rows.indexOf(row);
-    now(fs, rows.slice(at + 1).concat(rows.slice(0, at)).find(blank) || row);
-    flow(fs.form);
+    const rows = all('.number-row', fs), at = rows.indexOf(row), form = fs.form;
+    const empty = rows.slice(at + 1).concat(rows.slice(0, at)).find(blank);
+    if (!empty && form && form.dataset.form === 'correct') {
+      const lines = all('fieldset.numbers .number-row', form), after = lines[lines.indexOf(row) + 1];
+      if (after) all('fieldset.numbers', form).forEach((set) => now(set, set.contains(after) ? after : null));
+      return;
+    }
+    now(fs, empty || row);
+    flow(form);
   }
   // A form with several counts (Kierki's robber: tricks, hearts, queens, kings and jacks) opens the
   // taps of one at a time: the first with a count still empty (or wrong); the others stay closed
@@ -104,6 +112,12 @@
     const sets = form ? all('fieldset.numbers', form) : [];
     if (sets.length < 2) return;
     const open = sets.find((fs) => fs.querySelector('.is-wrong') || all('.number-row', fs).some(blank));
+    if (!open && form.dataset.form === 'correct') {
+      // A correction has every count already: the taps stay where they are (one player's at a time).
+      const shown = sets.find((fs) => fs.querySelector('.count-chips.now'));
+      sets.forEach((fs) => { if (fs !== shown) now(fs, null); });
+      return;
+    }
     sets.forEach((fs) => {
       if (fs !== open) now(fs, null);
       else if (!fs.querySelector('.count-chips.now')) now(fs, all('.number-row', fs).find(blank));
@@ -215,7 +229,9 @@
       const target = d.getElementById(chip.dataset.target || chip.closest('.count-chips').dataset.for);
       target.value = chip.value;
       target.dispatchEvent(new Event('input', { bubbles: true }));
-      if (chip.closest('.count-chips')) next(target.closest('fieldset'), target.closest('.number-row'));
+      // On to the next player, from a tap target or from "made the bid" alike.
+      const fs = target.closest('fieldset.numbers');
+      if (fs) next(fs, target.closest('.number-row'));
       return;
     }
     // A tap on a player's line opens their taps (the box itself takes typing).
@@ -294,13 +310,23 @@
       const past = top(head) + head.offsetHeight - under;
       by = past <= lowest ? past : top(head) - under;
     }
-    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else.
+    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else,
+    // and a player's count refused (the dealer's forbidden bid) with its line and taps above it.
     const wrong = last && card.querySelector('form .error[role=alert]:not([hidden])');
-    if (wrong && (top(wrong) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(wrong) - under - 8;
+    const fix = wrong && (card.querySelector('form .number-row.is-wrong') || wrong);
+    if (wrong && (top(fix) < by + under || top(wrong) + wrong.offsetHeight > by + innerHeight)) by = top(fix) - under - 8;
     if (by > 0) scrollTo(0, by);
   }
   if (/^(#turn|#final|)$/.test(location.hash) && (location.hash || !scrollY)) {
     stepInView(d.getElementById(location.hash.slice(1) || 'turn'), !!location.hash);
+  }
+  // A correction page: its deal's scores as they stand, and a refusal opened at what was refused (the
+  // player's line with its taps above the message, else the message).
+  const correction = d.querySelector('form[data-form=correct]');
+  if (correction) {
+    preview(correction);
+    const refusal = correction.querySelector('.number-row.is-wrong') || d.querySelector('.error[role=alert]');
+    if (refusal) scrollTo(0, refusal.getBoundingClientRect().top + scrollY - 8);
   }
   // The offline entry's card, drawn anew after a deal is kept on the phone, is put in view alike.
   d.addEventListener('sk:step', (e) => stepInView(e.target, false));

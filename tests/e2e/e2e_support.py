@@ -224,7 +224,7 @@ def _a_player(page: Page, server: LiveServer, games: Games) -> None:
 def _hand_over_link(page: Page, server: LiveServer, games: Games) -> None:
     page.goto(server.origin + games.declaring.path())
     page.locator("details.share summary").click()
-    tap_and_load(page, page.get_by_role("button", name="Hand over the pencil"))
+    tap_and_load(page, page.get_by_role("button", name="Share the pencil"))
 
 
 def _goto(path_of: Any) -> Any:

@@ -57,7 +57,8 @@ def test_rankings_sort_by_one_compact_control_and_list_only_finished_players(
     assert not page.get_by_role("button", name="Sort").is_visible(), "with the script, choosing sorts"
     with page.expect_navigation(wait_until="load"):
         control.select_option("name")
-    assert page.url.endswith("/rankings?sort=name"), page.url  # a new column its natural way round
+    # A new column its natural way round, on the ranking shown (the latest game's).
+    assert page.url.endswith("/rankings?game=mizerka&sort=name"), page.url
     names = page.locator(".rankings tbody th").all_inner_texts()
     assert names == sorted(names, key=str.lower)
     page.context.close()

@@ -123,11 +123,11 @@ def scorer_of(browser: Browser, server: LiveServer, game: ApiGame) -> BrowserCon
 
 
 def make_hand_over_link(page: Page, server: LiveServer, game: ApiGame) -> str:
-    """On the scorer's game page: Share, then "Hand over the pencil"; the link as the page shows it."""
+    """On the scorer's game page: Share, then "Share the pencil"; the link as the page shows it."""
     page.goto(server.origin + game.path())
     page.locator("details.share summary").click()
-    tap_and_load(page, page.get_by_role("button", name="Hand over the pencil"))
-    assert page.get_by_role("heading", name="Hand over the pencil").is_visible()
+    tap_and_load(page, page.get_by_role("button", name="Share the pencil"))
+    assert page.get_by_role("heading", name="Share the pencil").is_visible()
     assert page.locator("svg").count() >= 1  # the QR code
     link = page.locator("#hand-over-link").input_value()
     assert link.startswith(f"{server.origin}{game.path('/take')}#"), link

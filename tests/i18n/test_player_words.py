@@ -58,7 +58,7 @@ def test_no_polish_text_gives_a_player_a_gender() -> None:
         ("Dealer", "Rozdaje"),
         ("Forehand", "Wybiera"),
         ("Middlehand", "Druga ręka"),
-        ("%(player)s is middlehand", "%(player)s siedzi po prawej od osoby rozdającej"),
+        ("%(player)s is middlehand", "%(player)s: druga ręka"),
         ("First dealer", "Kto rozdaje pierwszy"),
         ("Draw at random", "Los wybierze"),
         ("with %(players)s", "Przy stole także: %(players)s"),

@@ -25,9 +25,9 @@ from perf_support import StatementCounter, new_game, with_pencil
 from scorekeeper import services
 
 BUDGET = 4
-#: A player's page: the player with their record, contracts, head-to-head, recent games, the
-#: chart's games, the best game.
-PLAYER_PAGE = 6
+#: A player's page: the ranking of their latest game (where the page opens), the player with their
+#: record, contracts, head-to-head, recent games, the chart's games, the best game.
+PLAYER_PAGE = 7
 #: A club page's versions (``scorekeeper.caching``): the one statement its cached copy costs, read
 #: from the database so that a copy never outlives a write, whatever happened to the cache.
 VERSIONS = "SELECT page_versions.name, sum(page_versions.version)"

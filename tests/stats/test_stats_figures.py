@@ -136,7 +136,7 @@ def test_rankings_come_a_page_at_a_time(season: Any, season_app: Flask) -> None:
     ]
     pager = doc.find("nav", cls="pager")
     assert pager.find("span").text == "Players 3–4 of 4"
-    assert pager.find("a", rel="prev").attrs["href"] == "/rankings?sort=name&dir=desc&page=1"
+    assert pager.find("a", rel="prev").attrs["href"] == "/rankings?game=mizerka&sort=name&dir=desc&page=1"
     assert pager.first("a", rel="next") is None
 
 
@@ -358,7 +358,7 @@ def test_player_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert doc.find("a", href=f"/games/{ids['G1']}").text == "+2"
     facts = doc.find("ul", cls="facts").text
     assert "Best contract: Clubs (0 a deal)" in facts
-    assert "Worst contract: Mizerka (−0.40 a deal)" in facts
+    assert "Worst contract: Mizerka (−0.4 a deal)" in facts
     assert "Mizerka made: 4 of 5 (80%)" in facts
     h2h = [
         [c.text for c in row.find_all() if c.tag in ("th", "td")]

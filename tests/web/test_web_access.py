@@ -115,7 +115,7 @@ def test_a_cookie_with_a_wrong_key_gives_no_pencil(
 
 
 def hand_over_link(client: FlaskClient, game_id: str) -> tuple[str, Any]:
-    """The scorer taps "Hand over the pencil" on the game page: the link's one-time code, and the answer."""
+    """The scorer taps "Share the pencil" on the game page: the link's one-time code, and the answer."""
     doc = parse_html(page(client, f"/games/{game_id}"))
     form = doc.find("form", action=f"/games/{game_id}/hand-over")
     response = submit(client, form)
@@ -144,7 +144,7 @@ def test_a_hand_over_link_gives_the_pencil_once(
     code, shown = hand_over_link(client, game_id)
     assert shown.headers["Cache-Control"] == "no-store"
     shown_doc = parse_html(shown.get_data(as_text=True))
-    assert shown_doc.find("h1").text == "Hand over the pencil"
+    assert shown_doc.find("h1").text == "Share the pencil"
     assert shown_doc.find("svg")  # the QR code
     assert shown_doc.find("button", cls="primary").text == "Copy"
     assert [button for button in shown_doc.find_all("button") if "data-share-link" in button.attrs]

@@ -38,12 +38,13 @@ def scoreboard(doc: Node) -> Node:
 
 def check_totals(doc: Node, totals: tuple[int, int, int], roles: dict[str, str] | None = None) -> None:
     items = scoreboard(doc).find_all("li")
-    assert [item.text.split()[:2] for item in items] == [
-        [name, signed(total)] for name, total in zip(MIZERKA_NAMES, totals, strict=True)
+    # Each player's mark (as the log draws it), name and total, and the role in this deal.
+    assert [item.text.split()[:3] for item in items] == [
+        [name[:2], name, signed(total)] for name, total in zip(MIZERKA_NAMES, totals, strict=True)
     ]
     for item, name in zip(items, MIZERKA_NAMES, strict=True):
         if roles is not None:
-            assert item.text.split()[2:] == [roles[name]]
+            assert item.text.split()[3:] == [roles[name]]
 
 
 def check_grid(doc: Node, played: list[MizerkaDeal], totals: tuple[int, int, int]) -> None:

@@ -62,7 +62,7 @@ def test_undo_removes_the_last_deal(app: Flask, client: FlaskClient) -> None:
     assert doc.find("section", aria_labelledby="turn-heading").find("h1").text == "Bob chooses"
     assert len([b for b in doc.find_all("button") if b.attrs.get("name") == "contract"]) == 6
     assert not doc.first("tr", id="deal-2")
-    assert [li.text.split()[1] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
+    assert [li.text.split()[2] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
         "+1",
         "−1",
         "0",
@@ -119,7 +119,7 @@ def test_undo_after_the_last_deal_reopens_the_game(app: Flask, client: FlaskClie
     # Cid's sixth turn again: his last contract, chosen already, its counts asked for.
     assert doc.find("h1", id="turn-heading").text == "Deal 18: Clubs, chosen by Cid"
     assert doc.find("form", cls="declare-form").find("input", name="contract").attrs["value"] == "clubs"
-    assert [li.text.split()[1] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
+    assert [li.text.split()[2] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
         "+3",
         "+1",
         "−4",
@@ -207,7 +207,7 @@ def test_correcting_deal_2_moves_every_later_total(app: Flask, client: FlaskClie
         ["+1", "0", "−1"],
     ]
     assert doc.find("tr", id="deal-2").find_all("td")[1].text == "+2 = +3 3 tr"
-    assert [li.text.split()[1] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
+    assert [li.text.split()[2] for li in doc.find("section", aria_label="Running totals").find_all("li")] == [
         "+1",
         "0",
         "−1",

@@ -20,7 +20,7 @@ from ...rules import Refusal
 from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import load_game, open_write, require_editor
-from .entry import deal_fields, field_errors, swap_choices, swapped
+from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
 from .forms import COUNTED, TAKERS, CorrectForm, deal_facts, per_seat_numbers
 from .once import Flashes, answered, done, page_once, write_once
 from .presenters import game_view
@@ -37,6 +37,8 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
     if form.contract.data is None:
         form.contract.data = game.state.deals[number - 1].contract
     errors = {} if error is None else field_errors(game, number, error, {"correct": form})
+    # As on the game page: the bid the engine denies the dealer, given the bids as they stand.
+    forbidden = forbidden_bid(game, number, seat_values(form.bids.data, len(game.setup.players)))
     page = render_template(
         "web/correct.html",
         game=view,
@@ -46,6 +48,7 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
         errors=errors,
         is_last=number == len(game.state.deals),
         tricks_per_deal=view.tricks_per_deal,
+        forbidden=forbidden,
     )
     return make_response(page, status)
 

@@ -53,6 +53,36 @@ def name_marks(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(marks)
 
 
+# A name longer than this is drawn on the scoreboard as its start, "…" where the column runs out, and
+# its end: the few letters that tell it from the other names (names often differ only at the end).
+BOARD_NAME = 12
+BOARD_TAIL = (4, 10)
+
+
+def name_tails(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Each name split in two for the scoreboard, (start, end): the end is kept whole while the start
+    gives way to "…"; a name of up to BOARD_NAME characters is all start. The end is the shortest one
+    (of at least four characters, at most ten, a whole last word where it fits) that no other name
+    ends with."""
+    split = [graphemes(name) for name in names]
+    parts = []
+    for seat, letters in enumerate(split):
+        if len(letters) <= BOARD_NAME:
+            parts.append((names[seat], ""))
+            continue
+        least, most = BOARD_TAIL
+        others = [other for at, other in enumerate(split) if at != seat]
+        size = next(
+            (n for n in range(least, most + 1) if all(other[-n:] != letters[-n:] for other in others)),
+            least,
+        )
+        # Whole words where they fit: "Elena" rather than "lena".
+        while size < min(most, len(letters) - 1) and not letters[-size - 1].isspace():
+            size += 1
+        parts.append(("".join(letters[:-size]), "".join(letters[-size:])))
+    return tuple(parts)
+
+
 CONTRACT_MARKS = {
     "clubs": "♣",
     "diamonds": "♦",

@@ -12,7 +12,7 @@ from ...messages import term
 from ...rules import TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
 from ...rules.kierki import COUNTS, SUIT_LABELS, Kierki
 from ...services import Snapshot
-from .marks import SUIT_MARKS, contract_mark, fits_a_column, name_marks, role_label
+from .marks import SUIT_MARKS, contract_mark, fits_a_column, name_marks, name_tails, role_label
 from .parts import PartColumn, negative_part, part_columns, taken
 
 
@@ -235,6 +235,11 @@ class GameView:
     def marks(self) -> tuple[str, ...]:
         """Each seat's mark: the chart's line ends, and the log's column heads when names are long."""
         return name_marks(self.names)
+
+    @functools.cached_property
+    def board_names(self) -> tuple[tuple[str, str], ...]:
+        """Each name as the scoreboard draws it: (start, end), the start cut short with "…" first."""
+        return name_tails(self.names)
 
     @functools.cached_property
     def keyed(self) -> bool:

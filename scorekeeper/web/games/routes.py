@@ -25,7 +25,7 @@ from ...access import can_edit, give_pencil
 from ...errors import status_for
 from ...extensions import limit_game_creation
 from ...i18n import current_language
-from ...messages import say, shown
+from ...messages import say, shown, term
 from ...models import today
 from ...rules import N_, RULESETS, Refusal, RuleError, get_ruleset
 from ...services import Snapshot
@@ -77,7 +77,10 @@ def home() -> str:
         size=int(current_app.config.get("HOME_GAMES_PER_LIST") or stats.GAMES_PER_LIST),
     )
     listing = "first" if both else "playing" if playing_after is not None else "finished"
-    return render_template("web/home.html", games=games, listing=listing)
+    # A button for each game the pages score, from the registry (the default first), named in the
+    # reader's language: the next game registered appears here without a change to this page.
+    new_games = [(ruleset_id, term(RULESETS[ruleset_id].name)) for ruleset_id in TABLE_GAMES]
+    return render_template("web/home.html", games=games, listing=listing, new_games=new_games)
 
 
 @bp.get("/this-phone/games")
@@ -98,9 +101,9 @@ def this_phone_games() -> Response:
 @limit_game_creation
 def new_game() -> Any:
     """New game: the names in seating order and the first dealer (or a random draw)."""
-    ruleset_id = request.values.get("game", "mizerka")
+    ruleset_id = request.values.get("game", TABLE_GAMES[0])
     if ruleset_id not in TABLE_GAMES:
-        ruleset_id = "mizerka"
+        ruleset_id = TABLE_GAMES[0]
     ruleset = get_ruleset(ruleset_id)
     form = NewGameForm()
     form.for_ruleset(ruleset)

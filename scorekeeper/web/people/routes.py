@@ -14,7 +14,7 @@ from ...limits import query_int
 from ...messages import say, shown
 from ...models import today
 from ...rules import N_, Refusal, RuleError
-from ...rules.ranking import DEFAULT_RANKING, Ranking, every_ranking, find_ranking
+from ...rules.ranking import Ranking, every_ranking, find_ranking
 from .. import bp
 from ..validators import refusal_of
 from .forms import MergeForm, RenameForm
@@ -23,12 +23,14 @@ bp.add_app_template_filter(charts.signed, "signed")
 bp.add_app_template_filter(charts.number, "number")
 
 
-def filters_from_args(args: Any) -> stats.Filters:
+def filters_from_args(args: Any, player_id: int | None = None) -> stats.Filters:
     """The filters of a query string: ``game`` (a ranking's key, or a ruleset's id: its default
-    ranking) and ``period``; anything unknown falls back to the default."""
+    ranking) and ``period``; anything unknown falls back to the default. Without ``game``: the
+    ranking of the game the player (``player_id``, else the club) played most recently."""
     period = args.get("period", "all")
+    game = args.get("game") or stats.latest_ranking(player_id) or ""
     return stats.Filters(
-        ranking=find_ranking(args.get("game", "")).key,
+        ranking=find_ranking(game).key,
         period=period if period in stats.PERIODS else "all",
     )
 
@@ -52,10 +54,9 @@ def _ranking_choices() -> list[tuple[str, str, str]]:
 
 
 def _filter_args(filters: stats.Filters) -> dict[str, str]:
-    """The query string's ``game`` and ``period`` for ``filters``, the defaults left out."""
-    args = {}
-    if filters.ranking != DEFAULT_RANKING:
-        args["game"] = _game_arg(filters.chosen)
+    """The query string's ``game`` and ``period`` for ``filters``, the default period left out."""
+    # The ranking always: a page without it opens on the latest game's, which may be another.
+    args = {"game": _game_arg(filters.chosen)}
     if filters.period != "all":
         args["period"] = filters.period
     return args
@@ -178,7 +179,7 @@ def _render_player(
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
-    filters = filters_from_args(request.args)
+    filters = filters_from_args(request.args, player_id)
     figures = stats.player_stats(player_id, filters, today())
     if figures is None:
         abort(404)
