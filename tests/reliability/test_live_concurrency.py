@@ -157,13 +157,15 @@ def page_client(server: LiveServer, game_id: str, key: str, form: dict[str, Any]
     session: SimpleCookie = SimpleCookie()
     for line in page.header_list("Set-Cookie"):
         session.load(line)
-    # The old key cookie is taken over at this first visit: the phone then holds its device cookie.
+    # The old key cookie gets the phone a device value at this first visit, taken over at the post.
     assert "scorekeeper_session" in session and "sk_device" in session, page.headers
     match = CSRF_RE.search(page.text)
     assert match, "the game page has no form token"
     body = urllib.parse.urlencode({"csrf_token": match.group(1), **form})
+    # As a browser does: the old key cookie (its path is the game's) goes with the post, and the
+    # device value given for it is stored there.
     cookies = "; ".join(f"{name}={session[name].value}" for name in ("scorekeeper_session", "sk_device"))
-    return Call("POST", f"/games/{game_id}/deals", body, {"Cookie": cookies})
+    return Call("POST", f"/games/{game_id}/deals", body, {"Cookie": f"{cookies}; {cookie}"})
 
 
 def test_same_declaration_through_the_pages_by_20_phones_is_stored_once(
