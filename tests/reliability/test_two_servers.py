@@ -2,8 +2,8 @@
 the other's next page view, and both count one budget of games a client may create.
 
 Each server is gunicorn with two sync workers, as ``make serve`` runs it.  Redis is the one
-``TEST_REDIS_URL`` names (``.ci/run`` starts it); without it these tests are skipped on a laptop
-and fail under CI.
+``TEST_REDIS_URL`` names (``.ci/run`` starts it; a parallel worker takes the next database, see
+``worker_redis_url``); without it these tests are skipped on a laptop and fail under CI.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.conftest import worker_redis_url
 from tests.reliability.conftest import LiveServer
 from tests.reliability.test_live_concurrency import PLAYERS, new_game, play_deals
 
 pytestmark = pytest.mark.slow
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "").strip()
+REDIS_URL = worker_redis_url()  # TEST_REDIS_URL's database, one per parallel worker
 
 
 @pytest.fixture
