@@ -50,12 +50,18 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# The suite runs in a worker per core (pytest-xdist; TEST_WORKERS=0: all in this process), a test file
+# to a worker at a time, so the server, browser or seeded club a file shares is built once; each run
+# in a new random order (pytest-randomly prints the seed: `--randomly-seed=N` repeats it).
+TEST_WORKERS ?= auto
+PARALLEL := -n $(TEST_WORKERS) --dist loadfile
+
 test: setup lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # Browser tests only (Playwright driving Debian's /usr/bin/chromium; also part of `make test`).
 e2e: setup
-	$(BIN)/pytest tests/e2e
+	$(BIN)/pytest $(PARALLEL) tests/e2e
 
 # Lighthouse CI (lighthouserc.json) on home, game pages and scoresheet; reports under test-output/lighthouse/.
 audit: runtime node_modules/.package-lock.json
