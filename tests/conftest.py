@@ -24,8 +24,6 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
 from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
@@ -97,25 +95,6 @@ def pg_schema() -> Iterator[tuple[str, str]]:
         engine.dispose()
 
 
-class SharedBytecodeCache(BytecodeCache):
-    """Compiled templates kept in memory for the whole run, shared by every test's app (a changed
-    source is recompiled: the bucket's checksum)."""
-
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        code = self.store.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
-TEMPLATE_CACHE = SharedBytecodeCache()
-
-
 def database_config(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> dict[str, Any]:
     if backend == "sqlite":
         return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/scorekeeper-test.sqlite3"}
@@ -138,7 +117,6 @@ def make_test_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest, *
         **extra,
     }
     app = create_app(config)
-    app.jinja_env.bytecode_cache = TEMPLATE_CACHE
     with app.app_context():
         if backend == "postgresql":
             db.create_all()
