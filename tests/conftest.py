@@ -45,7 +45,7 @@ EVERY_DATABASE = (
     "deploy/test_schema_and_startup.py",  # the migrations from an empty and an old schema
     "hostile/test_name_key_migration.py",
     "hostile/test_access_control.py",  # held keys: INSERT ... ON CONFLICT per dialect
-    "web/test_web_this_phone.py",
+    "web/test_web_this_phone.py",  # the same, through the pages
     "api/test_api_idempotency.py",  # a unique key's violation, read back per dialect
 )
 
@@ -63,11 +63,20 @@ def worker_redis_url() -> str:
     return urlunsplit(parts._replace(path=f"/{base + int(worker.removeprefix('gw'))}"))
 
 
-def runs_on_every_database(item: pytest.Item | pytest.Function) -> bool:
+def runs_on_every_database(item: pytest.Item) -> bool:
     if item.get_closest_marker("every_database") is not None:
         return True
-    path = Path(str(item.path)).relative_to(HERE).as_posix()
+    if HERE not in item.path.parents:
+        return False
+    path = item.path.relative_to(HERE).as_posix()
     return any(path == entry or path.startswith(entry + "/") for entry in EVERY_DATABASE)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # So that `pytest -m every_database` runs the part that differs by database.
+    for item in items:
+        if runs_on_every_database(item):
+            item.add_marker(pytest.mark.every_database)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
