@@ -50,12 +50,20 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# The suite runs in a worker per core (pytest-xdist; TEST_WORKERS=0: all in this process), each worker
+# its own browser and server; each run in a new random order (pytest-randomly prints the seed:
+# `--randomly-seed=N` repeats it).  worksteal: a worker starts on its own half of the files, so most
+# files' servers and seeded clubs are built once, and takes tests from the other when it runs dry
+# (a file to a worker, --dist loadfile, left one worker alone on the longest browser file).
+TEST_WORKERS ?= auto
+PARALLEL := -n $(TEST_WORKERS) --dist worksteal
+
 test: setup lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # Browser tests only (Playwright driving Debian's /usr/bin/chromium; also part of `make test`).
 e2e: setup
-	$(BIN)/pytest tests/e2e
+	$(BIN)/pytest $(PARALLEL) tests/e2e
 
 # Lighthouse CI (lighthouserc.json) on home, game pages and scoresheet; reports under test-output/lighthouse/.
 audit: runtime node_modules/.package-lock.json

@@ -1,10 +1,25 @@
-"""Fixtures: an app per test on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set."""
+"""Fixtures: an app per test on SQLite, and on PostgreSQL too where the databases differ.
+
+Which tests run on PostgreSQL (when TEST_DATABASE_URL is set): those where the two databases can
+behave differently, marked ``every_database`` -- locks and concurrent writes, the migrations, the
+stored figures and the SQL that writes and reads them, the statement budgets, a club taken away and
+brought back, the held keys' ``INSERT ... ON CONFLICT``, two app servers on one database.  Every
+folder or file in ``EVERY_DATABASE`` is marked as a whole; elsewhere a test or module says
+``pytest.mark.every_database`` itself.  Every other test runs on SQLite only: a page drawn by the
+same SQL is the same page on both, and running it twice only doubles the suite.
+
+Parallel runs (``make test``: pytest-xdist, a worker per core): each worker is its own process with
+its own SQLite files (``tmp_path``), its own PostgreSQL schema (named by its pid), its own Redis
+database (``worker_redis_url``) and ports the kernel picks.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from flask import Flask
@@ -20,7 +35,62 @@ PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # Each test app keeps its pages apart; the Redis tests say where theirs go (TEST_REDIS_URL).
 os.environ.pop("REDIS_URL", None)
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "").strip()
+HERE = Path(__file__).resolve().parent
+#: Run on every database as a whole (see the module's docstring); paths under tests/.
+EVERY_DATABASE = (
+    "reliability",  # locks, concurrent writes, lost connections, two app servers
+    "stats",  # the stored figures, their writer's SQL and their migrations
+    "perf",  # statements per page: the SQL each page sends
+    "transfer",  # a club's data taken away and brought back, every column's type
+    "deploy/test_schema_and_startup.py",  # the migrations from an empty and an old schema
+    "hostile/test_name_key_migration.py",
+    "hostile/test_access_control.py",  # held keys: INSERT ... ON CONFLICT per dialect
+    "web/test_web_this_phone.py",  # the same, through the pages
+    "api/test_api_idempotency.py",  # a unique key's violation, read back per dialect
+    "api/test_idempotency_migration.py",  # the answers' column changed on a kept table
+    "web/test_web_form_once.py",  # a page form's key, kept with its change
+    "web/test_cache_faults.py",  # the page versions a write bumps in its own transaction
+)
+
+
+def worker_redis_url() -> str:
+    """TEST_REDIS_URL's database for this xdist worker: worker N (gwN) uses the named one plus N,
+    so two workers never empty each other's (``redis://127.0.0.1:6379/6`` with two workers: 6 and 7).
+    Empty when TEST_REDIS_URL is not set."""
+    url = os.environ.get("TEST_REDIS_URL", "").strip()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    if not url or worker == "gw0":
+        return url
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{base + int(worker.removeprefix('gw'))}"))
+
+
+def runs_on_every_database(item: pytest.Item) -> bool:
+    if item.get_closest_marker("every_database") is not None:
+        return True
+    if HERE not in item.path.parents:
+        return False
+    path = item.path.relative_to(HERE).as_posix()
+    return any(path == entry or path.startswith(entry + "/") for entry in EVERY_DATABASE)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # So that `pytest -m every_database` runs the part that differs by database.
+    for item in items:
+        if runs_on_every_database(item):
+            item.add_marker(pytest.mark.every_database)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``backend``: SQLite, and PostgreSQL as well for the tests that run on every database."""
+    chosen = any(mark.args[:1] == ("backend",) for mark in metafunc.definition.iter_markers("parametrize"))
+    if "backend" in metafunc.fixturenames and not chosen:
+        every = runs_on_every_database(metafunc.definition)
+        metafunc.parametrize("backend", BACKENDS if every else ["sqlite"], indirect=True)
+
+
+REDIS_URL = worker_redis_url()  # TEST_REDIS_URL's database, one per parallel worker
 
 
 @pytest.fixture(scope="session")
@@ -104,8 +174,9 @@ def old_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iter
         db.engine.dispose()
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
+    """The database of the test's app: parametrized by ``pytest_generate_tests``."""
     return str(request.param)
 
 

@@ -4,7 +4,6 @@ awake, both themes, installable, the rules at hand, and a light page that never 
 from __future__ import annotations
 
 import json
-import struct
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
@@ -151,44 +150,14 @@ def test_the_theme_follows_the_system(
     context.close()
 
 
-def _png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    width, height = struct.unpack(">II", data[16:24])
-    return int(width), int(height)
-
-
 def test_it_installs_like_an_app(browser: Browser, live_server: LiveServer) -> None:
-    """A web app manifest Chromium accepts, SVG and PNG icons, a theme colour, a favicon, and a
-    start_url that opens the list of games."""
+    """A web app manifest Chromium accepts, nothing stopping an install, and a start_url that opens
+    the list of games (the manifest's fields and icons, as served: tests/i18n/test_manifest.py)."""
     context = new_context(browser, PHONE)
     page = context.new_page()
     page.goto(live_server.url)
-    head = page.locator("head")
-    manifest_url = urljoin(page.url, head.locator("link[rel=manifest]").get_attribute("href") or "")
-    favicon = head.locator("link[rel=icon]")
-    assert favicon.count() >= 1
-    assert page.request.get(urljoin(page.url, favicon.first.get_attribute("href") or "")).ok
-    touch_icon = head.locator("link[rel=apple-touch-icon]").get_attribute("href") or ""
-    assert _png_size(page.request.get(urljoin(page.url, touch_icon)).body()) in ((180, 180), (192, 192))
-
-    response = page.request.get(manifest_url)
-    assert response.ok and "manifest+json" in response.headers["content-type"]
-    manifest: dict[str, Any] = json.loads(response.body())
-    assert manifest["name"] == "Scorekeeper" and manifest["short_name"]
-    assert manifest["display"] == "standalone"
-    assert manifest["theme_color"] and manifest["background_color"]
-    kinds = set()
-    for icon in manifest["icons"]:
-        body = page.request.get(urljoin(manifest_url, icon["src"]))
-        assert body.ok, icon
-        if icon["type"] == "image/png":
-            width, height = _png_size(body.body())
-            assert icon["sizes"] == f"{width}x{height}", icon
-            kinds.add((width, icon.get("purpose", "any")))
-        else:
-            assert icon["type"] == "image/svg+xml" and b"<svg" in body.body()
-            kinds.add(("svg", icon.get("purpose", "any")))
-    assert {("svg", "any"), (192, "any"), (512, "any"), (512, "maskable")} <= kinds
+    manifest_url = urljoin(page.url, page.locator("head link[rel=manifest]").get_attribute("href") or "")
+    manifest: dict[str, Any] = json.loads(page.request.get(manifest_url).body())
 
     # What Chromium itself makes of it: no manifest errors, and nothing stopping an install.
     cdp = context.new_cdp_session(page)

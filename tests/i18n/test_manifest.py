@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import manifest
-from tests.helpers import page
+from tests.helpers import page, parse_html
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
@@ -53,3 +55,49 @@ def test_the_description_is_translated_and_the_static_one_is_its_english(
     monkeypatch.setattr(manifest, "gettext", lambda message: f"[pl] {message}")
     served = json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))
     assert served["description"] == f"[pl] {english}"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)
+
+
+def fetched(client: FlaskClient, url: str) -> bytes:
+    response = client.get(url)
+    body = response.get_data()
+    response.close()
+    assert response.status_code == 200, url
+    return body
+
+
+def test_it_links_what_an_install_needs_svg_and_png_icons_a_theme_colour_and_a_favicon(
+    client: FlaskClient,
+) -> None:
+    """What a phone needs to install the app, as the home page links it (Chromium's own verdict on
+    the manifest, and start_url opening the list of games: tests/e2e/test_e2e_at_the_table.py)."""
+    head = parse_html(page(client, "/")).find("head")
+    favicons = head.find_all("link", rel="icon")
+    assert len(favicons) >= 1
+    fetched(client, urljoin("/", favicons[0].attrs["href"] or ""))
+    touch_icon = head.find("link", rel="apple-touch-icon").attrs["href"] or ""
+    assert png_size(fetched(client, urljoin("/", touch_icon))) in ((180, 180), (192, 192))
+
+    manifest_url = urljoin("/", head.find("link", rel="manifest").attrs["href"] or "")
+    response = client.get(manifest_url)
+    assert response.status_code == 200 and "manifest+json" in response.headers["Content-Type"]
+    served = json.loads(response.get_data(as_text=True))
+    assert served["name"] == "Scorekeeper" and served["short_name"]
+    assert served["display"] == "standalone"
+    assert served["theme_color"] and served["background_color"]
+    kinds = set()
+    for icon in served["icons"]:
+        body = fetched(client, urljoin(manifest_url, icon["src"]))
+        if icon["type"] == "image/png":
+            width, height = png_size(body)
+            assert icon["sizes"] == f"{width}x{height}", icon
+            kinds.add((width, icon.get("purpose", "any")))
+        else:
+            assert icon["type"] == "image/svg+xml" and b"<svg" in body
+            kinds.add(("svg", icon.get("purpose", "any")))
+    assert {("svg", "any"), (192, "any"), (512, "any"), (512, "maskable")} <= kinds

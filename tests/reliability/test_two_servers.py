@@ -4,8 +4,8 @@ stored write is answered with a server error; with Redis stopped the club keeps 
 it is back no page is older than the last write.
 
 Each server is gunicorn with two sync workers, as ``make serve`` runs it.  Redis is the one
-``TEST_REDIS_URL`` names (``.ci/run`` starts it); without it these tests are skipped on a laptop
-and fail under CI.
+``TEST_REDIS_URL`` names (``.ci/run`` starts it; a parallel worker takes the next database, see
+``worker_redis_url``); without it these tests are skipped on a laptop and fail under CI.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ sharing the count in Redis.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import urllib.parse
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import worker_redis_url
 from tests.deploy.test_make_run import Served, serving
 from tests.helpers import csrf_from
 
@@ -27,7 +27,7 @@ ADMIN_KEY = "burst-admin-key-0123456789"
 CLIENTS = 16
 WRONG = 60
 LIMIT = 10
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "").strip()
+REDIS_URL = worker_redis_url()  # TEST_REDIS_URL's database, one per parallel worker
 
 
 class Client:
