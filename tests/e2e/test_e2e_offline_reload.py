@@ -137,6 +137,12 @@ def test_misere_an_offline_reload_with_deals_kept_offers_the_undo_of_the_last_de
             card.locator(f"#offline-tricks-{seat}").fill(str(count))
         card.get_by_role("button", name=f"Save deal {number}").tap()
         expect(page.locator(f"#offline-deal-{number}")).to_contain_text("not sent yet")
+        # Its tricks kept on the phone too (the bids alone show the row already) before the reload.
+        until(
+            page,
+            lambda number=number: any(op["number"] == number and op.get("tricks") for op in kept(page)),
+            f"deal {number}'s tricks kept",
+        )
     page.reload()
     expect(page.locator("#offline-deal-3")).to_contain_text("not sent yet")
     until(page, lambda: undo_controls(page) == ["Undo deal 3"], f"one undo, deal 3's: {undo_controls(page)}")
