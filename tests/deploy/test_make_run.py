@@ -80,7 +80,10 @@ def serving(tmp_path: Path, **settings: str) -> Iterator[Served]:
     for name in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_AUTO_MIGRATE", "SCOREKEEPER_PROXY_HOPS"):
         env.pop(name, None)
     env.update(settings)
-    command = [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve"]
+    # Ctrl+C as a terminal sends it to its foreground job, which never ignores it: a test run started
+    # in the background (``cmd &``: SIGINT ignored, and inherited) must not make it a no-op here.
+    start = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
+    command = [sys.executable, "-c", f"{start}; from scorekeeper.cli import main; main()", "serve"]
     process = subprocess.Popen(
         command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
     )
@@ -298,7 +301,10 @@ def test_the_host_reaches_the_app_and_proxy_headers_count_only_when_trusted(
 def test_a_port_in_use_is_said_in_one_line(server: Served, tmp_path: Path) -> None:
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(server.port), "SCOREKEEPER_INSTANCE": str(tmp_path)}
     env.pop("DATABASE_URL", None)
-    command = [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve"]
+    # Ctrl+C as a terminal sends it to its foreground job, which never ignores it: a test run started
+    # in the background (``cmd &``: SIGINT ignored, and inherited) must not make it a no-op here.
+    start = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
+    command = [sys.executable, "-c", f"{start}; from scorekeeper.cli import main; main()", "serve"]
     second = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert second.returncode == 1
     assert second.stderr.strip() == (

@@ -129,6 +129,8 @@ def test_the_misere_correction_page_keeps_the_hook_rule_and_shows_a_refusal_in_v
 ) -> None:
     """As on the game page: the dealer's forbidden bid is disabled and named, the deal's scores are
     shown, and a refused Save opens with the dealer's line, its taps and the message in view."""
+    from playwright.sync_api import expect
+
     game = misere(live_server, ITALIAN)
     key, path = game["edit_key"], f"/api/v1/games/{game['id']}/deals"
     live_server.api("POST", path, {"number": 1, "bids": dict(zip(ITALIAN, (3, 4, 2, 3), strict=True))}, key)
@@ -143,7 +145,7 @@ def test_the_misere_correction_page_keeps_the_hook_rule_and_shows_a_refusal_in_v
     assert chips.locator('button[value="3"]').is_enabled()
     note = page.locator("[data-forbidden-note]")
     assert note.inner_text() == "Massimiliano may not bid 4: the bids would add up to 13."
-    page.wait_for_function("document.querySelector('output[data-preview-seat=\"0\"]').textContent !== ''")
+    expect(page.locator('output[data-preview-seat="0"]')).not_to_have_text("")
     assert page.locator("output[data-preview-seat]").all_inner_texts() == [
         "+40 \u2192 +40",
         "+20 \u2192 +20",
