@@ -57,6 +57,16 @@ def enter_offline(page: Page, number: int, contract_label: str, tricks: tuple[in
         card.locator(f"#offline-tricks-{seat}").fill(str(count))
     card.get_by_role("button", name=f"Save deal {number}").tap()
     expect(page.locator(f"#offline-deal-{number}")).to_contain_text("not sent yet")
+    # The row shows once the contract is kept; the tricks are kept a moment later (a reload or the
+    # network back before then would find the deal still being entered).
+    deadline = time.monotonic() + 20
+    while not page.evaluate(
+        """async (number) => (await ScorekeeperQueue.ops(document.body.dataset.game))
+             .some((op) => op.number === number && op.tricks)""",
+        number,
+    ):
+        assert time.monotonic() < deadline, f"deal {number}'s tricks were not kept on the phone"
+        page.wait_for_timeout(50)
 
 
 def server_deals(server: LiveServer, game_id: str) -> list[dict[str, Any]]:

@@ -23,6 +23,17 @@ def undo_controls(page: Page) -> list[str]:
     return [text.strip() for text in page.locator("details.undo summary:visible").all_inner_texts()]
 
 
+def tricks_kept(page: Page, *numbers: int) -> None:
+    """Wait until each deal's tricks are kept on the phone (its row shows once the contract or the
+    bids are): a reload before that reloads a phone on which the deal is still being entered."""
+    for number in numbers:
+        until(
+            page,
+            lambda number=number: any(op["number"] == number and op.get("tricks") for op in kept(page)),
+            f"deal {number}'s tricks kept",
+        )
+
+
 def test_an_offline_reload_with_deals_kept_offers_the_undo_of_the_last_deal_alone(
     browser: Browser, live_server: LiveServer
 ) -> None:
@@ -137,12 +148,7 @@ def test_misere_an_offline_reload_with_deals_kept_offers_the_undo_of_the_last_de
             card.locator(f"#offline-tricks-{seat}").fill(str(count))
         card.get_by_role("button", name=f"Save deal {number}").tap()
         expect(page.locator(f"#offline-deal-{number}")).to_contain_text("not sent yet")
-        # Its tricks kept on the phone too (the bids alone show the row already) before the reload.
-        until(
-            page,
-            lambda number=number: any(op["number"] == number and op.get("tricks") for op in kept(page)),
-            f"deal {number}'s tricks kept",
-        )
+        tricks_kept(page, number)
     page.reload()
     expect(page.locator("#offline-deal-3")).to_contain_text("not sent yet")
     until(page, lambda: undo_controls(page) == ["Undo deal 3"], f"one undo, deal 3's: {undo_controls(page)}")
