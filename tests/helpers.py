@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import itertools
+import os
 import re
+import socket
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -12,6 +15,28 @@ from typing import Any, NamedTuple
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+
+#: Ports for servers a test starts by number (a subprocess told PORT=N): below the range the kernel
+#: draws outgoing connections' ports from (32768 and up by default), so that a port found free stays
+#: free until the server takes it; a block of them per parallel worker, tried in turn.
+PORTS_FROM, PORTS_PER_WORKER = 20000, 1000
+_next_port = itertools.count()
+
+
+def free_port() -> int:
+    """A port no one listens on, for a server the test starts next (see ``PORTS_FROM``)."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    first = PORTS_FROM + worker * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = first + next(_next_port) % PORTS_PER_WORKER
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:  # taken: another of this worker's servers, or another program
+                continue
+        return port
+    raise RuntimeError(f"no free port in {first}-{first + PORTS_PER_WORKER - 1}")
+
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import csrf_from
+from tests.helpers import csrf_from, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for the server to answer (a loaded 2-core machine is slow)
@@ -36,12 +36,6 @@ HALF_SENT = 50
 #: far below what a server that waits on them takes (the gunicorn `make run` had: no answer in 10 s).
 ANSWER_WITHIN = 1.0
 LIMIT = 64 * 1024  # the app's MAX_CONTENT_LENGTH
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

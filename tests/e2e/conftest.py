@@ -7,7 +7,6 @@ storage layer. Without a Chromium they are skipped on a laptop with a clear mess
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from e2e_support import (
     make_games,
     new_context,
 )
+from helpers import free_port
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext
@@ -64,19 +64,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def running_server(instance: Path, *, before: str = "", **settings: str) -> Iterator[LiveServer]:
     """The server a person runs (``make run``: ``scorekeeper serve``), on a free port and a fresh SQLite.
 
     ``before``: Python run in the server's process before it starts (a test's change to the app).
     """
-    port = _free_port()
+    port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     # The browser tests make games through the API far faster than people do: no rate limit here,
     # and no creation budget (one test makes 300 games in one phone).

@@ -226,6 +226,7 @@ def test_the_game_page_is_light_and_stays_home(browser: Browser, live_server: Li
     report["in-progress"] = transferred(page, live_server.origin + progress.path())
     context.close()
     totals = {label: sum(sizes.values()) for label, sizes in report.items()}
+    OUTPUT.mkdir(parents=True, exist_ok=True)  # this may be the run's first test to write there
     (OUTPUT / "page-weight.json").write_text(json.dumps({"totals": totals, "responses": report}, indent=1))
     print(f"page weight (bytes on the wire): {totals}")
     game_page = report["finished"]

@@ -110,7 +110,10 @@ def seed_misere_in_progress(server: LiveServer, bid: bool) -> dict[str, Any]:
     return server.api("GET", f"/api/v1/games/{game_id}") | {"edit_key": key}
 
 
-@pytest.fixture(scope="module")
+# Once per run's server, as the server is (session): a module's fixture is built again whenever
+# a parallel worker's tests of this file are interleaved with another file's, and the players
+# would then have twice the games their totals are checked against.
+@pytest.fixture(scope="session")
 def seeded(live_server: LiveServer) -> dict[str, dict[str, Any]]:
     misere = [seed_misere(live_server) for _ in range(MISERE_GAMES)]
     return {

@@ -203,9 +203,16 @@ class OwnServer:
     """The app in this process on a fixed port, restartable with another copy of the static files
     (a new release): the phone keeps its origin, and with it its service worker and caches."""
 
-    def __init__(self, instance: Path, port: int) -> None:
-        self.instance, self.port = instance, port
-        self.origin = f"http://127.0.0.1:{port}"
+    def __init__(self, instance: Path) -> None:
+        import socket
+
+        # One listening socket for every start: a port given up between two starts could be taken
+        # meanwhile (another test's outgoing connection draws from the same range), and the
+        # phone's requests during the restart wait in its queue instead of being refused.
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.instance = instance
+        self.origin = f"http://127.0.0.1:{self.port}"
         self.server: Any = None
 
     def start(self, static: Path) -> None:
@@ -223,12 +230,15 @@ class OwnServer:
             }
         )
         app.static_folder = str(static)
-        self.server = make_server("127.0.0.1", self.port, app, threaded=True)
+        self.server = make_server("127.0.0.1", self.port, app, threaded=True, fd=self.listener.fileno())
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def stop(self) -> None:
         self.server.shutdown()
-        self.server.server_close()
+        self.server.server_close()  # its copy of the listening socket; ours stays open
+
+    def close(self) -> None:
+        self.listener.close()
 
 
 def static_caches(page: Page) -> list[str]:
@@ -239,7 +249,6 @@ def test_a_new_release_never_leaves_the_phone_on_the_old_static_files(
     browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import shutil
-    import socket
 
     from e2e_support import ROOT
 
@@ -250,10 +259,7 @@ def test_a_new_release_never_leaves_the_phone_on_the_old_static_files(
     shutil.copytree(ROOT / "static", second)
     with (second / "js" / "app.js").open("a") as script:
         script.write("\nself.scorekeeperRelease = 'second';\n")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    server = OwnServer(tmp_path / "instance", port)
+    server = OwnServer(tmp_path / "instance")
     server.start(first)
     try:
         live = LiveServer(server.origin + "/")
@@ -290,6 +296,7 @@ def test_a_new_release_never_leaves_the_phone_on_the_old_static_files(
         context.close()
     finally:
         server.stop()
+        server.close()
 
 
 # -- a phone that believes it is online, and has no route -----------------------------------------
