@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -38,6 +39,15 @@ PHONE: dict[str, Any] = {
 }
 SMALL_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 320, "height": 568}, "device_scale_factor": 2}
 TABLET: dict[str, Any] = {**PHONE, "viewport": {"width": 768, "height": 1024}, "device_scale_factor": 2}
+
+
+def in_both_themes(*dimensions: Any) -> list[tuple[Any, ...]]:
+    """Every combination of ``dimensions`` (phones, languages...), each with one theme, light and dark
+    in turn: for the tests that measure a layout, which the dark theme leaves as it is (it changes
+    colours only: tests/web/test_web_themes.py).  Both themes are still drawn and screenshotted
+    across the combinations; the tests that look at colours run in each theme whole."""
+    combinations = list(itertools.product(*dimensions))
+    return [(*combination, ("light", "dark")[index % 2]) for index, combination in enumerate(combinations)]
 
 
 def in_ci() -> bool:

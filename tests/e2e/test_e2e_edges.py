@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from e2e_support import PHONE, SCREENS, LiveServer, api_game, new_context, screenshot
+from e2e_support import PHONE, SCREENS, LiveServer, api_game, in_both_themes, new_context, screenshot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -83,8 +83,7 @@ CONTRACTS_FIT_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("width", [320, 360, 390])
+@pytest.mark.parametrize(("width", "theme"), in_both_themes([320, 360, 390]))
 def test_a_player_s_contracts_show_every_column_on_a_phone(
     width: int, theme: str, browser: Browser, live_server: LiveServer
 ) -> None:

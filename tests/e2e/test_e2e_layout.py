@@ -15,6 +15,7 @@ from e2e_support import (
     TABLET,
     Games,
     LiveServer,
+    in_both_themes,
     kierki_game,
     new_context,
     scorer_context,
@@ -207,8 +208,7 @@ KIERKI_GAMES = {
 }
 
 
-@pytest.mark.parametrize("width", [320, 360, 390])
-@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("width", "theme"), in_both_themes([320, 360, 390]))
 def test_a_kierki_log_fits_every_phone(
     width: int, theme: str, browser: Browser, live_server: LiveServer
 ) -> None:

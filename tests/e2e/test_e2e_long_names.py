@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from babel.numbers import format_decimal
-from e2e_support import OUTPUT, PHONE, LiveServer, new_context, screenshot
+from e2e_support import OUTPUT, PHONE, LiveServer, in_both_themes, new_context, screenshot
 from test_e2e_layout import OVERFLOW_JS
 from test_e2e_print import _pixels, poppler
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 # Phones upright (tall enough that a short page does not hide a problem below the fold) and sideways.
 VIEWPORTS = {"320": (320, 800), "360": (360, 800), "390": (390, 800), "740x360": (740, 360)}
-THEMES = ["light", "dark"]
 LANGUAGES = ["en", "pl", "it"]
 PAPER = ["A4", "Letter"]
 
@@ -286,9 +285,7 @@ def number(value: int, language: str) -> str:
 REMATCH = {"en": "Rematch", "pl": "Rewanż", "it": "Rivincita"}
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize(("viewport", "language", "theme"), in_both_themes(VIEWPORTS, LANGUAGES))
 def test_long_names_and_big_totals_fit_every_phone(
     viewport: str,
     theme: str,
@@ -451,9 +448,7 @@ BOARD_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("language", ["en", "pl", "it"])
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("size", BOARD_SIZES)
+@pytest.mark.parametrize(("size", "language", "theme"), in_both_themes(BOARD_SIZES, LANGUAGES))
 def test_the_scoreboard_is_one_strip(
     size: str,
     theme: str,
