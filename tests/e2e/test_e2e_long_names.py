@@ -19,7 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from babel.numbers import format_decimal
-from e2e_support import OUTPUT, PHONE, LiveServer, new_context, screenshot
+from e2e_support import (
+    KIERKI_LONG_NAMES,
+    KIERKI_WIDEST,
+    OUTPUT,
+    PHONE,
+    ApiGame,
+    LiveServer,
+    kierki_game,
+    new_context,
+    screenshot,
+)
 from test_e2e_layout import OVERFLOW_JS
 from test_e2e_print import _pixels, poppler
 
@@ -488,5 +498,72 @@ def test_the_scoreboard_is_one_strip(
             problems.append(f"{name}: wider than the screen: {overflow}")
         if language == "pl" or size in ("320x640", "740x360"):
             screenshot(page, f"board-{size}-{theme}-{language}-{name}")
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+# -- every link and button of a game page takes a tap anywhere on it ------------------------------------
+
+# What a finger aims at in the page's main (links, buttons, fields, summaries, a player's or a suit's
+# button), with every <details> panel opened: at nine points of each box it draws (each line of a link
+# that wraps), what the browser finds under the finger is the element itself or inside it (a radio
+# button's label counts as the radio), never a neighbour painted over it.
+COVERED_JS = """() => {
+  document.querySelectorAll('main details').forEach((d) => { d.open = true; });
+  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, label.taker';
+  const out = [];
+  for (const e of document.querySelectorAll(`main :is(${sel})`)) {
+    if (!e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
+    e.scrollIntoView({block: 'center', inline: 'nearest'});
+    const mine = (hit) => hit && (e.contains(hit) || [...(e.labels || [])].some((l) => l.contains(hit)));
+    const name = (x) => (x ? `${x.tagName.toLowerCase()}.${x.className}` : '-');
+    for (const r of e.getClientRects()) {
+      if (r.width < 2 || r.height < 2) continue;  // hidden from sight, read aloud
+      const missed = [];
+      for (const fx of [0.2, 0.5, 0.8]) for (const fy of [0.2, 0.5, 0.8]) {
+        const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+        if (!mine(hit)) missed.push(`(${fx}, ${fy}) ${name(hit)}`);
+      }
+      if (missed.length) {
+        const text = (e.innerText || e.getAttribute('aria-label') || e.value || '').trim().slice(0, 30);
+        out.push(`${name(e)} "${text}" under ${missed.slice(0, 3).join(', ')}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+# Each phone width in another language: longer words wrap the deal's line and the export links elsewhere.
+TAP_WIDTHS = {320: "pl", 360: "it", 390: "en"}
+
+
+@pytest.fixture(scope="module")
+def kierki_robbed(live_server: LiveServer) -> ApiGame:
+    """A Kierki game of the four 40-character names, its negative part played up to the robber."""
+    return kierki_game(live_server, KIERKI_LONG_NAMES, KIERKI_WIDEST[:7], preset="no-fan-tan")
+
+
+@pytest.mark.parametrize("width", TAP_WIDTHS)
+def test_every_link_and_button_of_a_game_page_takes_a_tap_anywhere_on_it(
+    width: int,
+    browser: Browser,
+    live_server: LiveServer,
+    seeded: dict[str, dict[str, Any]],
+    kierki_robbed: ApiGame,
+) -> None:
+    """The Correct link beside a deal's line that wraps (40-character names) is not half covered by
+    that line, nor the buttons above the export links by those links' tap areas, in any of the games:
+    finished, entering the tricks, and Kierki up to the robber, the scorer's pencil on the phone."""
+    device = {**PHONE, "viewport": {"width": width, "height": 800}, "device_scale_factor": 1}
+    context = new_context(browser, device)
+    context.add_cookies([{"name": "lang", "value": TAP_WIDTHS[width], "url": live_server.origin}])
+    context.add_cookies([*pencil_cookies(live_server, seeded), kierki_robbed.cookie(live_server)])  # type: ignore[list-item]
+    page = context.new_page()
+    problems = []
+    paths = [f"/games/{seeded[name]['id']}" for name in ("misere", "misere-tricks", "mizerka-tricks")]
+    for path in [*paths, kierki_robbed.path()]:
+        page.goto(live_server.origin + path)
+        assert page.locator("main a.fix").count() >= 3, path
+        problems += [f"{path}: {item}" for item in page.evaluate(COVERED_JS)]
     context.close()
     assert problems == [], "\n".join(problems)
