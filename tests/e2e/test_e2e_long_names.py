@@ -25,13 +25,14 @@ from e2e_support import (
     OUTPUT,
     PHONE,
     ApiGame,
+    Games,
     LiveServer,
     kierki_game,
     new_context,
     screenshot,
 )
 from test_e2e_layout import OVERFLOW_JS
-from test_e2e_print import _pixels, poppler
+from test_e2e_print import PRINTABLE_PX, _pixels, poppler
 
 from scorekeeper.rules.misere import BIDDING_DEALS, CIAPA_CIAPA, bid_score, trick_score
 
@@ -441,6 +442,108 @@ def test_every_sheet_draws_its_deal_table_whole_inside_the_page(
         else {"misere": 8, "mizerka": 18}[game.split("-")[0]]
     )
     assert longest >= rows * 5 / 25.4 * dpi, f"the table's right border is not drawn whole ({longest}px)"
+
+
+# -- the deal log's type on paper: as large as the page holds, in the middle of each cell ----------------
+
+# Each row's words (a dealer's, a chooser's name or mark, the contract) and each player's name over their
+# columns, laid out as on paper: the smallest type of its text in points, and how far (CSS px) the
+# middle of that text lies from the middle of its cell.
+SHEET_TYPE_JS = """() => {
+  const cells = document.querySelectorAll(
+    'table.sheet-log tbody tr:not(.blank) > td:not(.num), table.sheet-log thead th.name-col');
+  const out = [];
+  for (const cell of cells) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let size = Infinity, top = Infinity, bottom = -Infinity, words = '';
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (!text.data.trim() || text.parentElement.closest('.visually-hidden')) continue;
+      size = Math.min(size, parseFloat(getComputedStyle(text.parentElement).fontSize) * 0.75);
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      for (const r of range.getClientRects()) {
+        top = Math.min(top, r.top);
+        bottom = Math.max(bottom, r.bottom);
+      }
+      words += text.data.trim() + ' ';
+    }
+    if (!words) continue;
+    const box = cell.getBoundingClientRect();
+    const offset = cell.closest('thead') ? 0 : (top + bottom) / 2 - (box.top + box.bottom) / 2;
+    out.push({words: words.trim(), size, offset});
+  }
+  return out;
+}"""
+
+# Four names that fit the sheet's dealer column (the Italian table of the issue's first point).
+ITALIAN_NAMES = ["Massimiliano", "Maria Antonietta", "Bartolomeo", "Gianfranco"]
+
+
+@pytest.fixture(scope="module")
+def italian_misere(live_server: LiveServer) -> str:
+    """A finished Misère game of four ordinary Italian names (its id): bids made and missed."""
+    names = ITALIAN_NAMES
+    body = {"ruleset": "misere", "players": names, "first_dealer": names[0]}
+    created = live_server.api("POST", "/api/v1/games", body)
+    game_id, key = created["id"], created["edit_key"]
+    for number in range(1, 7):
+        bids = dict(zip(names, (3, 4, 2, 5), strict=True))
+        live_server.api("POST", f"/api/v1/games/{game_id}/deals", {"number": number, "bids": bids}, key)
+        tricks = dict(zip(names, (3, 4, 1, 5), strict=True))
+        live_server.api("PUT", f"/api/v1/games/{game_id}/deals/{number}", {"tricks": tricks}, key)
+    for number in (7, 8):
+        body = {"number": number, "tricks": dict(zip(names, (3, 4, 1, 5), strict=True))}
+        live_server.api("POST", f"/api/v1/games/{game_id}/deals", body, key)
+    return str(game_id)
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_the_deal_log_is_printed_large_and_centred_on_one_page(
+    paper: str,
+    browser: Browser,
+    live_server: LiveServer,
+    seeded: dict[str, dict[str, Any]],
+    games: Games,
+    italian_misere: str,
+) -> None:
+    """Mizerka's and Misère's printed deal log: every name, mark and contract at 9 pt or more (6.5 pt
+    before), in the middle of its cell's height (at its top before), and the sheet still one page, in
+    each language: three and four names of 40 characters (by their marks), a game still played, and
+    ordinary names written whole (Ann, Bob, Cid; the Italian table)."""
+    sheets = {
+        "misere": seeded["misere"]["id"],
+        "mizerka": seeded["mizerka"]["id"],
+        "misere-tricks": seeded["misere-tricks"]["id"],
+        "mizerka-short-names": games.finished.id,
+        "misere-italian-names": italian_misere,
+    }
+    folder = OUTPUT / "pdf"
+    folder.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    for language in LANGUAGES:
+        context = new_context(browser, {"viewport": {"width": PRINTABLE_PX[paper], "height": 1000}})
+        context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+        page = context.new_page()
+        page.emulate_media(media="print")
+        for name, game_id in sheets.items():
+            page.goto(live_server.origin + f"/games/{game_id}/scoresheet")
+            cells = page.evaluate(SHEET_TYPE_JS)
+            if name == "misere-italian-names":  # each dealer by name, whole (not by a mark)
+                dealers = page.locator("table.sheet-log tbody tr > td:nth-child(2)").all_inner_texts()
+                assert [" ".join(d.split()) for d in dealers] == ITALIAN_NAMES * 2, dealers
+            assert len(cells) >= 8, (name, cells)
+            where = f"{name} in {language} on {paper}"
+            problems += [f"{where}: {c['words']!r} at {c['size']} pt" for c in cells if c["size"] < 9]
+            problems += [
+                f"{where}: {c['words']!r} {c['offset']:+.1f}px off" for c in cells if abs(c["offset"]) > 1
+            ]
+            path = folder / f"type-{name}-{language}-{paper}.pdf"
+            page.pdf(path=str(path), format=paper, print_background=True)
+            info = poppler("pdfinfo", str(path)).decode()
+            if not re.search(r"^Pages:\s+1$", info, re.MULTILINE):
+                problems.append(f"{where}: more than one page")
+        context.close()
+    assert problems == [], "\n".join(problems[:30])
 
 
 # -- the sticky scoreboard: one strip, at most a fifth of the screen upright and a third sideways -------
