@@ -19,9 +19,21 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from babel.numbers import format_decimal
-from e2e_support import OUTPUT, PHONE, LiveServer, in_both_themes, new_context, screenshot
+from e2e_support import (
+    KIERKI_LONG_NAMES,
+    KIERKI_WIDEST,
+    OUTPUT,
+    PHONE,
+    ApiGame,
+    Games,
+    LiveServer,
+    in_both_themes,
+    kierki_game,
+    new_context,
+    screenshot,
+)
 from test_e2e_layout import OVERFLOW_JS
-from test_e2e_print import _pixels, poppler
+from test_e2e_print import PRINTABLE_PX, _pixels, poppler
 
 from scorekeeper.rules.misere import BIDDING_DEALS, CIAPA_CIAPA, bid_score, trick_score
 
@@ -430,6 +442,108 @@ def test_every_sheet_draws_its_deal_table_whole_inside_the_page(
     assert longest >= rows * 5 / 25.4 * dpi, f"the table's right border is not drawn whole ({longest}px)"
 
 
+# -- the deal log's type on paper: as large as the page holds, in the middle of each cell ----------------
+
+# Each row's words (a dealer's, a chooser's name or mark, the contract) and each player's name over their
+# columns, laid out as on paper: the smallest type of its text in points, and how far (CSS px) the
+# middle of that text lies from the middle of its cell.
+SHEET_TYPE_JS = """() => {
+  const cells = document.querySelectorAll(
+    'table.sheet-log tbody tr:not(.blank) > td:not(.num), table.sheet-log thead th.name-col');
+  const out = [];
+  for (const cell of cells) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let size = Infinity, top = Infinity, bottom = -Infinity, words = '';
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (!text.data.trim() || text.parentElement.closest('.visually-hidden')) continue;
+      size = Math.min(size, parseFloat(getComputedStyle(text.parentElement).fontSize) * 0.75);
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      for (const r of range.getClientRects()) {
+        top = Math.min(top, r.top);
+        bottom = Math.max(bottom, r.bottom);
+      }
+      words += text.data.trim() + ' ';
+    }
+    if (!words) continue;
+    const box = cell.getBoundingClientRect();
+    const offset = cell.closest('thead') ? 0 : (top + bottom) / 2 - (box.top + box.bottom) / 2;
+    out.push({words: words.trim(), size, offset});
+  }
+  return out;
+}"""
+
+# Four names that fit the sheet's dealer column (the Italian table of the issue's first point).
+ITALIAN_NAMES = ["Massimiliano", "Maria Antonietta", "Bartolomeo", "Gianfranco"]
+
+
+@pytest.fixture(scope="module")
+def italian_misere(live_server: LiveServer) -> str:
+    """A finished Misère game of four ordinary Italian names (its id): bids made and missed."""
+    names = ITALIAN_NAMES
+    body = {"ruleset": "misere", "players": names, "first_dealer": names[0]}
+    created = live_server.api("POST", "/api/v1/games", body)
+    game_id, key = created["id"], created["edit_key"]
+    for number in range(1, 7):
+        bids = dict(zip(names, (3, 4, 2, 5), strict=True))
+        live_server.api("POST", f"/api/v1/games/{game_id}/deals", {"number": number, "bids": bids}, key)
+        tricks = dict(zip(names, (3, 4, 1, 5), strict=True))
+        live_server.api("PUT", f"/api/v1/games/{game_id}/deals/{number}", {"tricks": tricks}, key)
+    for number in (7, 8):
+        body = {"number": number, "tricks": dict(zip(names, (3, 4, 1, 5), strict=True))}
+        live_server.api("POST", f"/api/v1/games/{game_id}/deals", body, key)
+    return str(game_id)
+
+
+@pytest.mark.parametrize("paper", PAPER)
+def test_the_deal_log_is_printed_large_and_centred_on_one_page(
+    paper: str,
+    browser: Browser,
+    live_server: LiveServer,
+    seeded: dict[str, dict[str, Any]],
+    games: Games,
+    italian_misere: str,
+) -> None:
+    """Mizerka's and Misère's printed deal log: every name, mark and contract at 9 pt or more (6.5 pt
+    before), in the middle of its cell's height (at its top before), and the sheet still one page, in
+    each language: three and four names of 40 characters (by their marks), a game still played, and
+    ordinary names written whole (Ann, Bob, Cid; the Italian table)."""
+    sheets = {
+        "misere": seeded["misere"]["id"],
+        "mizerka": seeded["mizerka"]["id"],
+        "misere-tricks": seeded["misere-tricks"]["id"],
+        "mizerka-short-names": games.finished.id,
+        "misere-italian-names": italian_misere,
+    }
+    folder = OUTPUT / "pdf"
+    folder.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    for language in LANGUAGES:
+        context = new_context(browser, {"viewport": {"width": PRINTABLE_PX[paper], "height": 1000}})
+        context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+        page = context.new_page()
+        page.emulate_media(media="print")
+        for name, game_id in sheets.items():
+            page.goto(live_server.origin + f"/games/{game_id}/scoresheet")
+            cells = page.evaluate(SHEET_TYPE_JS)
+            if name == "misere-italian-names":  # each dealer by name, whole (not by a mark)
+                dealers = page.locator("table.sheet-log tbody tr > td:nth-child(2)").all_inner_texts()
+                assert [" ".join(d.split()) for d in dealers] == ITALIAN_NAMES * 2, dealers
+            assert len(cells) >= 8, (name, cells)
+            where = f"{name} in {language} on {paper}"
+            problems += [f"{where}: {c['words']!r} at {c['size']} pt" for c in cells if c["size"] < 9]
+            problems += [
+                f"{where}: {c['words']!r} {c['offset']:+.1f}px off" for c in cells if abs(c["offset"]) > 1
+            ]
+            path = folder / f"type-{name}-{language}-{paper}.pdf"
+            page.pdf(path=str(path), format=paper, print_background=True)
+            info = poppler("pdfinfo", str(path)).decode()
+            if not re.search(r"^Pages:\s+1$", info, re.MULTILINE):
+                problems.append(f"{where}: more than one page")
+        context.close()
+    assert problems == [], "\n".join(problems[:30])
+
+
 # -- the sticky scoreboard: one strip, at most a fifth of the screen upright and a third sideways -------
 
 # Every step of both games, and both finished with the largest totals (40-character names, one a word).
@@ -483,5 +597,72 @@ def test_the_scoreboard_is_one_strip(
             problems.append(f"{name}: wider than the screen: {overflow}")
         if language == "pl" or size in ("320x640", "740x360"):
             screenshot(page, f"board-{size}-{theme}-{language}-{name}")
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+# -- every link and button of a game page takes a tap anywhere on it ------------------------------------
+
+# What a finger aims at in the page's main (links, buttons, fields, summaries, a player's or a suit's
+# button), with every <details> panel opened: at nine points of each box it draws (each line of a link
+# that wraps), what the browser finds under the finger is the element itself or inside it (a radio
+# button's label counts as the radio), never a neighbour painted over it.
+COVERED_JS = """() => {
+  document.querySelectorAll('main details').forEach((d) => { d.open = true; });
+  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, label.taker';
+  const out = [];
+  for (const e of document.querySelectorAll(`main :is(${sel})`)) {
+    if (!e.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) continue;
+    e.scrollIntoView({block: 'center', inline: 'nearest'});
+    const mine = (hit) => hit && (e.contains(hit) || [...(e.labels || [])].some((l) => l.contains(hit)));
+    const name = (x) => (x ? `${x.tagName.toLowerCase()}.${x.className}` : '-');
+    for (const r of e.getClientRects()) {
+      if (r.width < 2 || r.height < 2) continue;  // hidden from sight, read aloud
+      const missed = [];
+      for (const fx of [0.2, 0.5, 0.8]) for (const fy of [0.2, 0.5, 0.8]) {
+        const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+        if (!mine(hit)) missed.push(`(${fx}, ${fy}) ${name(hit)}`);
+      }
+      if (missed.length) {
+        const text = (e.innerText || e.getAttribute('aria-label') || e.value || '').trim().slice(0, 30);
+        out.push(`${name(e)} "${text}" under ${missed.slice(0, 3).join(', ')}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+# Each phone width in another language: longer words wrap the deal's line and the export links elsewhere.
+TAP_WIDTHS = {320: "pl", 360: "it", 390: "en"}
+
+
+@pytest.fixture(scope="module")
+def kierki_robbed(live_server: LiveServer) -> ApiGame:
+    """A Kierki game of the four 40-character names, its negative part played up to the robber."""
+    return kierki_game(live_server, KIERKI_LONG_NAMES, KIERKI_WIDEST[:7], preset="no-fan-tan")
+
+
+@pytest.mark.parametrize("width", TAP_WIDTHS)
+def test_every_link_and_button_of_a_game_page_takes_a_tap_anywhere_on_it(
+    width: int,
+    browser: Browser,
+    live_server: LiveServer,
+    seeded: dict[str, dict[str, Any]],
+    kierki_robbed: ApiGame,
+) -> None:
+    """The Correct link beside a deal's line that wraps (40-character names) is not half covered by
+    that line, nor the buttons above the export links by those links' tap areas, in any of the games:
+    finished, entering the tricks, and Kierki up to the robber, the scorer's pencil on the phone."""
+    device = {**PHONE, "viewport": {"width": width, "height": 800}, "device_scale_factor": 1}
+    context = new_context(browser, device)
+    context.add_cookies([{"name": "lang", "value": TAP_WIDTHS[width], "url": live_server.origin}])
+    context.add_cookies([*pencil_cookies(live_server, seeded), kierki_robbed.cookie(live_server)])  # type: ignore[list-item]
+    page = context.new_page()
+    problems = []
+    paths = [f"/games/{seeded[name]['id']}" for name in ("misere", "misere-tricks", "mizerka-tricks")]
+    for path in [*paths, kierki_robbed.path()]:
+        page.goto(live_server.origin + path)
+        assert page.locator("main a.fix").count() >= 3, path
+        problems += [f"{path}: {item}" for item in page.evaluate(COVERED_JS)]
     context.close()
     assert problems == [], "\n".join(problems)

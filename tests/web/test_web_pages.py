@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import Node, csrf_from, follow, page, parse_html, start_game, start_mizerka, submit, text_of
+from helpers import (
+    Node,
+    csrf_from,
+    follow,
+    page,
+    parse_html,
+    play,
+    start_game,
+    start_mizerka,
+    submit,
+    text_of,
+)
 
 from scorekeeper import stats
 
@@ -207,6 +218,48 @@ def test_the_scoresheet_of_a_game_in_progress(client: FlaskClient) -> None:
     ]
     assert rows[2].find("th").text == "3"
     assert "blank" in rows[2].classes
+
+
+def test_the_scoresheet_gives_names_too_long_for_its_column_by_their_marks(client: FlaskClient) -> None:
+    """On paper a Mizerka row holds each name on one line (16 letters); longer, the dealer and the
+    chooser are given by their marks, each name whole in the column heads and beside its mark in the
+    standings, and read out whole. Misère's column holds four lines of 12 letters."""
+    names = ["Anna-Karin Lindqvist", "Massimiliano", "Bartolomeo Rossi"]
+    game_id = start_game(client, names, first_dealer="2")
+    play(client, game_id, [("hearts", [7, 5, 1])])
+    sheet = parse_html(page(client, f"/games/{game_id}/scoresheet"))
+    table = sheet.find("table", cls="sheet-log")
+    assert "keyed" in table.classes
+    row = table.find("tbody").find_all("tr")[0]
+    dealer, chooser = row.find_all("td")[:2]
+    assert [m.text for m in (dealer.find("span", cls="mark"), chooser.find("span", cls="mark"))] == [
+        "BR",
+        "AL",
+    ]
+    assert [dealer.text, chooser.text] == [
+        "BRBartolomeo Rossi",
+        "ALAnna-Karin Lindqvist",
+    ]  # mark, then read out
+    assert [th.text for th in table.find_all("th", cls="name-col")] == names
+    standings = sheet.find("section", aria_labelledby="standings-heading")
+    assert sorted(li.text.split(" ", 1)[1].rsplit(" ", 1)[0] for li in standings.find_all("li")) == [
+        "AL Anna-Karin Lindqvist",
+        "BR Bartolomeo Rossi",
+        "Ma Massimiliano",
+    ]
+
+    fits = ["Anna Karin", "Massimiliano", "Bartolomeo Rossi"]  # 16 letters at most: names on paper
+    game_id = start_game(client, fits, first_dealer="2")
+    play(client, game_id, [("hearts", [7, 5, 1])])
+    table = parse_html(page(client, f"/games/{game_id}/scoresheet")).find("table", cls="sheet-log")
+    assert "keyed" not in table.classes
+    row = table.find("tbody").find_all("tr")[0]
+    assert [td.text for td in row.find_all("td")[:3]] == ["Bartolomeo Rossi", "Anna Karin", "Hearts"]
+
+    italian = ["Massimiliano", "Maria Antonietta", "Bartolomeo", "Gianfranco"]
+    game_id = start_game(client, italian, game="misere")
+    table = parse_html(page(client, f"/games/{game_id}/scoresheet")).find("table", cls="sheet-log")
+    assert "keyed" not in table.classes
 
 
 def test_the_home_page_lists_games_with_their_leader(client: FlaskClient) -> None:

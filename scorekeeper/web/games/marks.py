@@ -37,6 +37,29 @@ def fits_a_column(name: str) -> bool:
     return len(name) <= COLUMN_NAME and max(map(len, name.split()), default=0) <= COLUMN_WORD
 
 
+# On paper (the printed sheet's dealer and chooser columns, static/css/print.css), by the number of
+# players: the characters a line of the column holds, and the lines a name may take there while the
+# sheet's deals stay on one page (three players: 18 deals, two names a deal, one line; four: 8 deals,
+# one name, up to four lines).
+SHEET_COLUMN = {3: (16, 1), 4: (12, 4)}
+
+
+def fits_a_sheet_column(name: str, seats: int) -> bool:
+    """Whether ``name``, wrapped at its spaces, takes at most the printed sheet's lines for a table of
+    ``seats`` players, no word broken."""
+    chars, most = SHEET_COLUMN.get(seats, SHEET_COLUMN[4])
+    lines, line = 1, 0
+    for word in name.split():
+        size = len(graphemes(word))
+        if size > chars:
+            return False
+        if line and line + 1 + size > chars:
+            lines, line = lines + 1, size
+        else:
+            line = line + 1 + size if line else size
+    return lines <= most
+
+
 def name_marks(names: Sequence[str]) -> tuple[str, ...]:
     """A short mark per seat: the initials of the first two words ("GF"), the first two letters of a
     one-word name ("Wo"); the seat numbers when two marks would look alike."""

@@ -12,7 +12,15 @@ from ...messages import term
 from ...rules import TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
 from ...rules.kierki import COUNTS, SUIT_LABELS, Kierki
 from ...services import Snapshot
-from .marks import SUIT_MARKS, contract_mark, fits_a_column, name_marks, name_tails, role_label
+from .marks import (
+    SUIT_MARKS,
+    contract_mark,
+    fits_a_column,
+    fits_a_sheet_column,
+    name_marks,
+    name_tails,
+    role_label,
+)
 from .parts import PartColumn, negative_part, part_columns, taken
 
 
@@ -245,6 +253,15 @@ class GameView:
     def keyed(self) -> bool:
         """Whether the log heads its columns with marks, a key above it naming them in full."""
         return any(not fits_a_column(name) for name in self.names)
+
+    @functools.cached_property
+    def sheet_keyed(self) -> bool:
+        """Whether the printed sheet's deal log gives the dealer (and the chooser) by their mark, the
+        standings naming each mark: Kierki's log when the phone's does; the other games' when a name
+        does not fit the sheet's column (its words too long, or too many lines for one page)."""
+        if self.kierki:
+            return self.keyed
+        return not all(fits_a_sheet_column(name, len(self.names)) for name in self.names)
 
     def deal(self, number: int) -> DealRow:
         return self.deals[number - 1]
