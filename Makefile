@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-test
 LINTED := $(wildcard scorekeeper tests bench scripts)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup runtime run serve test e2e audit bench lint typecheck db-upgrade translations clean
+.PHONY: setup runtime run serve test e2e screens audit bench lint typecheck db-upgrade translations clean
 
 setup: $(STAMP)
 runtime: $(RUNTIME)
@@ -64,6 +64,11 @@ test: setup lint typecheck
 # Browser tests only (Playwright driving Debian's /usr/bin/chromium; also part of `make test`).
 e2e: setup
 	$(BIN)/pytest $(PARALLEL) tests/e2e
+
+# The browser tests again, keeping a picture of each key screen (phones, themes, languages) under
+# test-output/screens/ for people to look at; `make test` does not spend its minutes drawing them.
+screens: setup
+	SCREENSHOTS=1 $(BIN)/pytest $(PARALLEL) tests/e2e
 
 # Lighthouse CI (lighthouserc.json) on home, game pages and scoresheet; reports under test-output/lighthouse/.
 audit: runtime node_modules/.package-lock.json

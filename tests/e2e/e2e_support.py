@@ -68,10 +68,25 @@ def new_context(browser: Browser, device: dict[str, Any], **options: Any) -> Bro
     return context
 
 
-def screenshot(page: Page, name: str) -> None:
-    """Keep a picture of a key screen under test-output/screens/ (the whole page)."""
+#: Pictures of key screens, for people to look at (test-output/screens/): `make screens` takes them
+#: (SCREENSHOTS=1) as it runs the browser tests.  They assert nothing, and drawing a whole tall page
+#: at twice its size takes up to half a second, so `make test` leaves them out.
+SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
+
+
+def screenshot(page: Page | Locator, name: str) -> None:
+    """Keep a picture of a key screen (the whole page) or of one element under test-output/screens/,
+    when pictures are asked for (``SCREENSHOTS``)."""
+    if not SCREENSHOTS:
+        return
+    from playwright.sync_api import Page
+
     SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
+    path = str(SCREENS / f"{name}.png")
+    if isinstance(page, Page):
+        page.screenshot(path=path, full_page=True)
+    else:
+        page.screenshot(path=path)
 
 
 def tap_and_load(page: Page, target: Locator) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from e2e_support import PHONE, SCREENS, LiveServer, api_game, in_both_themes, new_context, screenshot
+from e2e_support import PHONE, LiveServer, api_game, in_both_themes, new_context, screenshot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -101,9 +101,7 @@ def test_a_player_s_contracts_show_every_column_on_a_phone(
         "(e) => getComputedStyle(e, '::before').content)"
     )
     assert all(label not in ("none", "normal", '""') for label in labels), labels[:5]
-    page.locator("table.contract-stats").screenshot(
-        path=str(SCREENS / f"edges-contracts-{width}-{theme}.png")
-    )
+    screenshot(page.locator("table.contract-stats"), f"edges-contracts-{width}-{theme}")
     page.context.close()
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import running_server
-from e2e_support import PHONE, SCREENS, LiveServer, in_both_themes, new_context, screenshot
+from e2e_support import PHONE, LiveServer, in_both_themes, new_context, screenshot
 from test_e2e_layout import check_page
 
 if TYPE_CHECKING:
@@ -108,7 +108,6 @@ def test_the_rules_page_with_kierki_fits_a_small_phone(
         if found:
             problems[f"{language} {scheme}"] = found
         if width in (320, 360):  # light and dark
-            SCREENS.mkdir(parents=True, exist_ok=True)
-            page.locator("#kierki").screenshot(path=str(SCREENS / f"rules-kierki-{language}-{scheme}.png"))
+            screenshot(page.locator("#kierki"), f"rules-kierki-{language}-{scheme}")
     context.close()
     assert problems == {}, "\n".join(f"{name}: {p}" for name, found in problems.items() for p in found)
