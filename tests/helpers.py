@@ -18,9 +18,10 @@ from sqlalchemy import func, select
 
 #: Ports for servers a test starts by number (a subprocess told PORT=N): below the range the kernel
 #: draws outgoing connections' ports from (32768 and up by default), so that a port found free stays
-#: free until the server takes it; a block of them per parallel worker, tried in turn.
+#: free until the server takes it; a block of them per parallel worker, tried in turn from a place
+#: of this process's own (another test run on the machine, with its own workers, starts elsewhere).
 PORTS_FROM, PORTS_PER_WORKER = 20000, 1000
-_next_port = itertools.count()
+_next_port = itertools.count(os.getpid() % PORTS_PER_WORKER)
 
 
 def free_port() -> int:
