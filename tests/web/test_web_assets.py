@@ -37,7 +37,10 @@ def node() -> str:
     ("url", "mimetype"),
     [
         ("/static/js/app.js", "text/javascript"),
+        ("/static/js/entry.js", "text/javascript"),
+        ("/static/js/game.js", "text/javascript"),
         ("/static/js/offline.js", "text/javascript"),
+        ("/static/js/offline_parts.js", "text/javascript"),
         ("/static/js/queue.js", "text/javascript"),
         ("/static/js/sw.js", "text/javascript"),
         ("/static/css/app.css", "text/css"),
@@ -66,7 +69,7 @@ def test_the_queue_as_served_passes_its_node_tests_and_every_script_parses(
     runner = node()
     (tmp_path / "static" / "js").mkdir(parents=True)
     (tmp_path / "tests" / "js").mkdir(parents=True)
-    for name in ("app.js", "offline.js", "queue.js", "sw.js", "standings.js", "new_game.js"):
+    for name in sorted(script.name for script in (ROOT / "static" / "js").glob("*.js")):
         script = tmp_path / "static" / "js" / name
         script.write_bytes(fetch(client, f"/static/js/{name}").data)
         check = subprocess.run([runner, "--check", str(script)], capture_output=True, text=True, timeout=60)
