@@ -13,7 +13,7 @@
   const TRICKS = +b.dataset.tricks || 13;
   const sum = (ns) => (ns.includes(null) ? null : ns.reduce((s, n) => s + n, 0));
 
-  // Counts add up (13 tricks; Kierki's 13 hearts, 4 queens...: data-sum): when all but one are known,
+  // Counts add up (13 tricks, or whatever the fieldset's data-sum says): when all but one are known,
   // fill in the last. Only boxes filled here (data-auto) are ever rewritten; what the user typed stays.
   function autofill(fs) {
     const inputs = all('input[type=number]', fs);
@@ -82,7 +82,7 @@
     now(fs, empty || row);
     flow(form);
   }
-  // A form with several counts (Kierki's robber: tricks, hearts, queens, kings and jacks) opens the
+  // A form with several counts (tricks, and the other counts a deal may take) opens the
   // taps of one at a time: the first with a count still empty (or wrong); the others stay closed
   // until a tap on a player's line opens them.
   function flow(form) {
@@ -138,7 +138,7 @@
       out.textContent = answer.scores ? `${signed(answer.scores[seat])} \u2192 ${signed(answer.totals[seat])}` : '';
       out.classList.toggle('is-minus', !!answer.scores && answer.scores[seat] < 0);
     });
-    // Each player's score of a Kierki deal, in its own line under the facts.
+    // Each player's score of a deal entered by its facts, in its own line under them.
     const strip = form.querySelector('.deal-preview');
     if (strip) strip.classList.toggle('is-shown', !!answer.scores);
     const error = answer.error, seats = (error && error.seats) || {};
@@ -157,7 +157,7 @@
       forbid(dealer.closest('fieldset'));
     }
     // A sum that is not 13 is the counting hint's business; any other refusal is said here, at the
-    // field it names where the form has one (Kierki's: the robber's king of hearts...).
+    // field it names where the form has one (a player who took this or that).
     const say = error && !['tricks_sum', 'count_sum', 'hook_rule'].includes(error.code) ? error.message : '';
     const notes = all('[data-preview-note]', form);
     const at = say && (notes.find((n) => n.dataset.field === error.field) || notes.find((n) => !n.dataset.field) || notes[0]);
@@ -229,7 +229,7 @@
     else forbid(fs);
     preview(e.target.form);
   });
-  // A player or a suit tapped (Kierki's king of hearts, trumps...): the deal's scores again.
+  // A player or a suit tapped (who took this or that, the trump suit): the deal's scores again.
   d.addEventListener('change', (e) => {
     if (e.target.matches && e.target.matches('fieldset.takers input[type=radio]')) preview(e.target.form);
   });

@@ -21,7 +21,7 @@
   const t = self.Scorekeeper.t;
   // The parts drawn from the page's templates, for the plan as this page last read it.
   const parts = self.ScorekeeperOfflineParts({ get plan() { return plan; } });
-  const { slot, label, kierki, drawn, dealPart, read, readFacts, showForbidden, check, drawLog, entryForm, editor, undoBox,
+  const { slot, label, factsCard, drawn, dealPart, read, readFacts, showForbidden, check, drawLog, entryForm, editor, undoBox,
     blockedPanel } = parts;
   const readPlan = () => {
     const box = d.getElementById('offline-plan');
@@ -45,7 +45,7 @@
       if (op.kind === 'record') {
         // Over the deal the server has declared (pending), its declaration kept: the bids, the suit.
         const base = deals[i] && deals[i].server && !Q.complete(deals[i]) && !op.state ? deals[i] : {};
-        deals[i] = { number: op.number, ...Q.given(base, ['bids', 'trumps']), ...Q.given(op, Q.FIELDS),
+        deals[i] = { number: op.number, ...Q.given(base, Q.DECLARATION), ...Q.given(op, Q.FIELDS),
           contract: op.contract || base.contract || slot(op.number).contract, op };
       } else if (op.kind === 'correct' && deals[i]) {
         deals[i] = { ...deals[i], ...Q.given(op, Q.FIELDS), op, corrected: true };
@@ -167,7 +167,7 @@
     box.replaceWith(fresh);
   }
 
-  // Mizerka's contracts table follows the deals as this phone knows them: a contract kept here is
+  // The contracts table (a game whose players choose contracts) follows the deals as this phone knows them: a contract kept here is
   // in its chooser's box ("#5 …", scored when sent), one undone or changed here leaves its box.
   let gridAsDrawn = null;
   function grid(m) {
@@ -238,8 +238,8 @@
     if (!check(form, number)) return;
     stepped = step !== 'correct';
     const bids = read(form, 'bids'), tricks = read(form, 'tricks');
-    // What the form gives: Kierki's facts, or the bids and the tricks.
-    const entered = kierki(number) ? readFacts(form) : { bids, tricks };
+    // What the form gives: the deal's facts (its card asks them all), or the bids and the tricks.
+    const entered = factsCard(number) ? readFacts(form) : { bids, tricks };
     const m = model(), deal = m.deals[number - 1];
     if (step === 'correct') {
       const select = form.querySelector('select[name=contract]');
@@ -257,7 +257,7 @@
       return;
     }
     const mine = opFor(number, ['record']);
-    const result = kierki(number) ? entered : { tricks };
+    const result = factsCard(number) ? entered : { tricks };
     if (step === 'tricks' && mine && !Q.complete(mine) && !mine.state) {
       // The result of a deal declared on this phone and not sent yet: one deal, one request.
       await Q.putOp({ ...mine, ...result });
@@ -265,10 +265,10 @@
       sync();
     } else if (step === 'tricks' && deal && !Q.complete(deal)) {
       // The result of a deal declared as the page shows it: for that declaration only.
-      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, ...Q.given(deal, ['trumps']), ...result,
+      await keep({ kind: 'record', number, contract: deal.contract, bids: deal.bids, ...Q.given(deal, Q.DECLARATION), ...result,
         base: deal.server ? Q.facts(deal) : null });
     } else if (step === 'facts') {
-      // A Kierki deal: its facts as entered (a trump deal with its suit alone is declared, pending).
+      // A deal entered by its facts: as entered (a trump deal with its suit alone is declared, pending).
       await keep({ kind: 'record', number, contract: slot(number).contract, ...entered });
     } else {
       // A deal without a declaration, or a chooser's last contract (the form carries it) with its tricks.

@@ -14,11 +14,24 @@ self.ScorekeeperOfflineParts = function (page) {
   const slot = (number) => page.plan.schedule[number - 1];
   const label = (id) => page.plan.contracts[id] || id;
   const shown = (count) => (count == null ? '?' : count); // a count left blank
-  const SUITS = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠' };
-  // A deal's contract as the log names it: a Kierki trump deal with its suit.
-  const contractName = (deal) => label(deal.contract) + (deal.trumps ? ` ${SUITS[deal.trumps] || ''}` : '');
-  // Kierki: the deal's facts are entered on one card (the engine's list for the deal: slot.fields).
-  const kierki = (number) => slot(number).fields.length > 0;
+  // A suit's mark as the page draws it on the suit's tap (#offline-numbers, fieldset.suits).
+  const suitMark = (id) => {
+    const box = d.getElementById('offline-numbers');
+    const mark = box && box.content.querySelector(`fieldset.suits input[value="${id}"] ~ .suit`);
+    return mark ? mark.textContent : '';
+  };
+  // A deal's contract as the log names it: a trump deal with its suit.
+  const contractName = (deal) => label(deal.contract) + (deal.trumps ? ` ${suitMark(deal.trumps)}` : '');
+  // What a tap fieldset (web/_entry.html's takers and suits) gives, as its markup says: the suit
+  // itself (.suits), else a player by name; a place in an order of players where its inputs are
+  // named `field-N` (a fieldset per place, N from 0).
+  const isSuit = (fs) => fs.classList.contains('suits');
+  const placeOf = (fs) => {
+    const input = fs.querySelector('input'), at = input && /-(\d+)$/.exec(input.name);
+    return at && input.name !== fs.dataset.field ? +at[1] : null;
+  };
+  // A deal whose facts are entered on one card (the engine's list for the deal: slot.fields).
+  const factsCard = (number) => slot(number).fields.length > 0;
 
   function contractsLeft(deals, chooser) {
     const left = page.plan.remaining[chooser].slice();
@@ -58,7 +71,7 @@ self.ScorekeeperOfflineParts = function (page) {
     order.forEach((seat) => {
       const row = fs.querySelector(`.number-row[data-seat="${seat}"]`);
       const chips = row.nextElementSibling;
-      // A seat's role beside its counts (Kierki's hearts, queens... as beside its tricks).
+      // A seat's role beside its counts (each as beside its tricks).
       let what = dealPart(number, `.what[data-what="${kind}-${seat}"]`) || (kind !== 'bids' && dealPart(number, `.what[data-what="tricks-${seat}"]`));
       if (what) what.dataset.what = `${kind}-${seat}`;
       if (kind === 'tricks' && pending) {
@@ -101,42 +114,44 @@ self.ScorekeeperOfflineParts = function (page) {
     inputs.forEach((input) => { values[+input.name.split('-')[1]] = /^\d+$/.test(input.value.trim()) ? +input.value : null; });
     return values;
   };
-  // A Kierki deal's facts (`fields`, the engine's list, in its order) as the page draws them
+  // A deal's facts (`fields`, the engine's list, in its order) as the page draws them
   // (#offline-numbers): counts as numbers() draws them, a player or the suit by one tap; `values`
   // (a deal's facts) fills them in, for a correction.
   function factsFields(number, fields, values, prefix) {
     const box = d.getElementById('offline-numbers'), part = d.createDocumentFragment();
     fields.forEach((field) => {
       if (Q.BY_SEAT.includes(field)) { part.append(numbers(field, number, values && values[field], prefix)); return; }
-      box.content.querySelectorAll(`fieldset.takers[data-field="${field}"]`).forEach((source, i) => {
-        const fs = source.cloneNode(true);
-        const chosen = !values ? null : field === 'places' ? (values.places || [])[i] : values[field];
+      box.content.querySelectorAll(`fieldset.takers[data-field="${field}"]`).forEach((source) => {
+        const fs = source.cloneNode(true), at = placeOf(fs);
+        const chosen = !values ? null : at !== null ? (values[field] || [])[at] : values[field];
         fs.querySelectorAll('input').forEach((input) => {
           input.id = input.id.replace(/^offline-/, `${prefix}-`);
-          input.defaultChecked = chosen != null && (field === 'trumps' ? input.value === chosen : name(+input.value) === chosen);
+          input.defaultChecked = chosen != null && (isSuit(fs) ? input.value === chosen : name(+input.value) === chosen);
         });
         part.append(fs);
       });
     });
     return part;
   }
-  // A Kierki form's facts as the API takes them: counts by seat (a count left wholly blank is not
-  // given: a trump deal saved with its suit alone), a player by name, the suit.
+  // A facts card's facts as the API takes them: counts by seat (a count left wholly blank is not
+  // given: a trump deal saved with its suit alone), a player by name, an order of players by name
+  // (not given when no place is tapped), the suit.
   function readFacts(form) {
-    const out = {};
+    const out = {}, orders = new Set();
     form.querySelectorAll('fieldset[data-kind]').forEach((fs) => {
       const values = read(form, fs.dataset.kind);
       if (values && values.some((n) => n !== null)) out[fs.dataset.kind] = values;
     });
     form.querySelectorAll('fieldset.takers[data-field]').forEach((fs) => {
-      const field = fs.dataset.field, chosen = fs.querySelector('input:checked');
-      const value = !chosen ? null : field === 'trumps' ? chosen.value : name(+chosen.value);
-      if (field === 'places') {
-        out.places = out.places || [null, null];
-        out.places[+fs.querySelector('input').name.split('-')[1]] = value;
+      const field = fs.dataset.field, chosen = fs.querySelector('input:checked'), at = placeOf(fs);
+      const value = !chosen ? null : isSuit(fs) ? chosen.value : name(+chosen.value);
+      if (at !== null) {
+        orders.add(field);
+        out[field] = out[field] || Array.from(form.querySelectorAll(`fieldset.takers[data-field="${field}"]`), () => null);
+        out[field][at] = value;
       } else if (value !== null) out[field] = value;
     });
-    if (out.places && out.places.every((who) => who === null)) delete out.places;
+    orders.forEach((field) => { if (out[field].every((who) => who === null)) delete out[field]; });
     return out;
   }
   function forbidden(form, number) {
@@ -162,7 +177,7 @@ self.ScorekeeperOfflineParts = function (page) {
   }
   // What a form holds, checked for what a person can see at a glance (every box filled, every
   // player tapped, the counts add up), said at the field that is wrong; the rules themselves are
-  // the server's, which judges the deal when it arrives (Kierki's robber: R1-R3).
+  // the server's, which judges the deal when it arrives.
   function check(form, number) {
     const error = form.querySelector('.offline-error');
     const say = (text, field) => {
@@ -172,7 +187,7 @@ self.ScorekeeperOfflineParts = function (page) {
       error.hidden = !text;
       return !text;
     };
-    const suit = form.querySelector('fieldset[data-field="trumps"]');
+    const suit = form.querySelector('fieldset.takers.suits');
     for (const fs of form.querySelectorAll('fieldset[data-kind]')) {
       const kind = fs.dataset.kind, values = read(form, kind);
       // A trump deal's tricks left wholly blank: its suit saved alone (the cards are being played).
@@ -188,12 +203,14 @@ self.ScorekeeperOfflineParts = function (page) {
         return say(t('offline.forbidden', { player: name(slot(number).dealer), bid: forbidden(form, number), total: slot(number).hook_total }), fs);
       }
     }
-    const out = [];
+    const placed = {}; // each order's players so far: a player has one place in it
     for (const fs of form.querySelectorAll('fieldset.takers[data-field]')) {
-      const field = fs.dataset.field, chosen = fs.querySelector('input:checked');
-      if (!chosen) return say(field === 'trumps' ? t('offline.tap_trumps') : field === 'places' ? t('offline.places') : t('offline.tap_player'), fs);
-      if (field === 'places' && out.includes(chosen.value)) return say(t('offline.places_twice', { player: name(+chosen.value) }), fs);
-      if (field === 'places') out.push(chosen.value);
+      const field = fs.dataset.field, chosen = fs.querySelector('input:checked'), order = placeOf(fs) !== null;
+      if (!chosen) return say(isSuit(fs) ? t('offline.tap_trumps') : order ? t('offline.places') : t('offline.tap_player'), fs);
+      if (!order) continue;
+      placed[field] = placed[field] || [];
+      if (placed[field].includes(chosen.value)) return say(t('offline.places_twice', { player: name(+chosen.value) }), fs);
+      placed[field].push(chosen.value);
     }
     return say('');
   }
@@ -208,7 +225,7 @@ self.ScorekeeperOfflineParts = function (page) {
     e.textContent = text;
     return e;
   };
-  // What a seat took in a deal, as the log says it short ("5 tr"; Kierki's "4 ♥", "1 Q", "K♥",
+  // What a seat took in a deal, as the log says it short ("5 tr"; "4 ♥", "1 Q", "K♥",
   // "1st out"); "playing…" while the deal is played.
   function took(deal, seat) {
     if (!Q.complete(deal)) return t('offline.playing');
@@ -318,7 +335,7 @@ self.ScorekeeperOfflineParts = function (page) {
     if (roles) card.querySelector('.card-head').after(roles);
     if (asks) form.after(asks);
     const save = actions.querySelector('button');
-    if (kierki(number)) {
+    if (factsCard(number)) {
       // As online: every fact of the deal on one card; a trump deal's suit may be saved alone, its
       // tricks then asked on their own.
       heading.textContent = dealText(number, pending && pending.trumps ? `[data-text="pending"][data-trumps="${pending.trumps}"]` : '[data-text="declare"]');
@@ -382,7 +399,7 @@ self.ScorekeeperOfflineParts = function (page) {
     form.dataset.step = 'correct';
     card.querySelectorAll('ol.schedule').forEach((e) => e.remove());
     actions.remove();
-    if (s.chooser !== null && !kierki(number)) {
+    if (s.chooser !== null && !factsCard(number)) {
       const field = drawn('offline-correct', 'p.field')[0];
       const select = field.querySelector('select');
       const options = Array.from(select.options);
@@ -391,9 +408,9 @@ self.ScorekeeperOfflineParts = function (page) {
       select.value = deal.contract;
       form.insertBefore(field, error);
     }
-    if (kierki(number)) form.insertBefore(factsFields(number, s.fields, deal, 'offline-fix'), error);
+    if (factsCard(number)) form.insertBefore(factsFields(number, s.fields, deal, 'offline-fix'), error);
     if (deal.bids) form.insertBefore(numbers('bids', number, deal.bids, 'offline-fix'), error);
-    if (deal.tricks && !kierki(number)) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
+    if (deal.tricks && !factsCard(number)) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
     form.append(...drawn('offline-correct', 'p.actions'));
     return card;
   }
@@ -440,6 +457,6 @@ self.ScorekeeperOfflineParts = function (page) {
     return box;
   }
 
-  return { name, slot, label, kierki, contractsLeft, drawn, dealPart, read, readFacts, showForbidden, check, drawLog,
+  return { name, slot, label, factsCard, contractsLeft, drawn, dealPart, read, readFacts, showForbidden, check, drawLog,
     entryForm, editor, undoBox, blockedPanel };
 };

@@ -9,7 +9,7 @@
    made: { kind: 'record' | 'correct' | 'undo', number, contract, bids, tricks, version,
    base: the deal as the page showed it (null: no such deal), key: its Idempotency-Key,
    sending: the request last sent with that key whose answer never came (sent again as it was) }.
-   Bids and tricks are by seat. A Kierki deal has more facts (API.md K4; FIELDS below): its
+   Bids and tricks are by seat. A deal may have more facts (API.md K4; FIELDS below): its
    counts by seat too (hearts, queens, kings_jacks), its takers and places by name, its suit.
 
    Exactly once: every change carries an Idempotency-Key made when it was made; a request whose
@@ -48,15 +48,17 @@
     return text.slice(0, 36);
   }
 
-  // What a deal's result may be (the tricks; Kierki's counts, takers and places), and what a
+  // What a deal's result may be (the tricks; other counts, takers and places), and what a
   // change may give: these, the contract, the bids and a trump deal's suit. Counts are by seat.
   const RESULTS = ['tricks', 'hearts', 'queens', 'kings_jacks', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places'];
   const FIELDS = ['contract', 'bids', 'trumps', ...RESULTS];
   const BY_SEAT = ['bids', 'tricks', 'hearts', 'queens', 'kings_jacks'];
+  // What declares a deal beside its contract (before its cards are played): the bids, a trump suit.
+  const DECLARATION = ['bids', 'trumps'];
   const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
   // The fields of `from` among `names` that are given (not null).
   const given = (from, names) => Object.fromEntries(names.filter((k) => from && from[k] != null).map((k) => [k, from[k]]));
-  // A deal's facts: contract, bids and tricks (null when not given), and whichever Kierki facts it has.
+  // A deal's facts: contract, bids and tricks (null when not given), and whichever more facts it has.
   const MORE = FIELDS.filter((k) => !['contract', 'bids', 'tricks'].includes(k));
   const facts = (deal) => (deal ? { contract: deal.contract || null, bids: deal.bids || null, tricks: deal.tricks || null,
     ...given(deal, MORE) } : null);
@@ -65,8 +67,8 @@
   const matches = (deal, want) => !!deal && (want.contract == null || deal.contract === want.contract) &&
     FIELDS.slice(1).every((k) => same(deal[k], want[k]));
   // The declaration of a deal (its contract, bids, trump suit): what another phone's result must not land on.
-  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract && same(deal.bids, seen.bids) &&
-    same(deal.trumps, seen.trumps);
+  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract &&
+    DECLARATION.every((k) => same(deal[k], seen[k]));
 
   // What to do with a change, given the game as the server has it now ({ deals: facts by number
   // order }): { done } (the server holds it already), { send: [method, number, body], after: the
@@ -78,7 +80,7 @@
       // Made on a deal the page showed as the server's: that deal, declared as it was, or nothing.
       if (op.base && !declared(deal, op.base)) return conflict;
       if (deal) {
-        const declaration = given(op, ['contract', 'bids', 'trumps']);
+        const declaration = given(op, ['contract', ...DECLARATION]);
         if (Object.entries(declaration).some(([k, v]) => !same(deal[k], v))) return conflict;
         const result = given(op, RESULTS);
         if (!complete(op) || RESULTS.every((k) => same(deal[k], result[k]))) return { done: true };
@@ -164,14 +166,14 @@
     if (!which || !info || info.game !== which.game || !info.players) return null;
     const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
       ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
-    // A Kierki form (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
+    // A form of a deal's facts (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
     // with its suit alone); a player is posted by seat, kept by name.
-    const kierki = ['trumps', 'hearts-0', 'queens-0', 'kings_jacks-0', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places-0']
+    const moreFacts = ['trumps', 'hearts-0', 'queens-0', 'kings_jacks-0', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places-0']
       .some((k) => form.has(k));
-    const count = (kind) => { const c = counts(kind); return kierki && c && c.every((n) => n === null) ? null : c; };
+    const count = (kind) => { const c = counts(kind); return moreFacts && c && c.every((n) => n === null) ? null : c; };
     const player = (value) => { const seat = whole(value); return seat !== null && seat < info.players.length ? info.players[seat] : null; };
     const more = () => {
-      if (!kierki) return {};
+      if (!moreFacts) return {};
       const out = { trumps: form.get('trumps') || null };
       ['hearts', 'queens', 'kings_jacks'].forEach((k) => { out[k] = count(k); });
       ['king_of_hearts', 'seventh_trick', 'last_trick'].forEach((k) => { out[k] = player(form.get(k)); });
@@ -213,11 +215,11 @@
       // The result of the deal the page showed declared: it belongs to that declaration (its
       // contract, its bids, its suit) and to no other deal of the same number.
       if (!seen || complete(seen)) return null;
-      fields = { contract: seen.contract, bids: seen.bids || null, ...given(seen, ['trumps']), tricks: count('tricks'), ...more(), base: facts(seen) };
+      fields = { contract: seen.contract, bids: seen.bids || null, ...given(seen, DECLARATION), tricks: count('tricks'), ...more(), base: facts(seen) };
       if (!complete(fields)) return null;
     } else {
       fields = { contract: form.get('contract') || null, bids: counts('bids'), tricks: count('tricks'), ...more(), base: null };
-      if (!fields.contract && !fields.bids && !fields.tricks && !kierki) return null;
+      if (!fields.contract && !fields.bids && !fields.tricks && !moreFacts) return null;
     }
     const blank = blanks(fields);
     // A count left blank is said on the page, where the deal can be corrected or discarded.
@@ -415,7 +417,7 @@
     return { ops, putOp, deleteOp, patch, putGame, getGame, forget, flush, flushAll, keepForm };
   }
 
-  const logic = { KEY, FIELDS, RESULTS, BY_SEAT, WAIT, newKey, same, given, facts, complete, matches, declared, judge, request,
+  const logic = { KEY, FIELDS, RESULTS, BY_SEAT, DECLARATION, WAIT, newKey, same, given, facts, complete, matches, declared, judge, request,
     holds, settle, formGame, fromForm, lastDeal, open };
   // The browser's queue (the page's, the worker's): its IndexedDB, its fetch, its Web Locks.
   return { ...logic, ...open({ indexedDB: () => root.indexedDB, fetch: (url, init) => root.fetch(url, init),

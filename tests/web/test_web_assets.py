@@ -86,3 +86,12 @@ def test_other_static_files_are_sent_as_they_are(client: FlaskClient) -> None:
     assert icon.status_code == 200 and icon.data == (ROOT / "static" / "icons" / "icon.svg").read_bytes()
     assert fetch(client, "/static/js/nothing.js").status_code == 404
     assert fetch(client, "/static/../pyproject.toml").status_code == 404
+
+
+def test_no_script_of_ours_is_over_500_lines() -> None:
+    """A script is read whole by the person changing it: split along its seams before it grows past 500."""
+    lines = {
+        script.name: len(script.read_text(encoding="utf-8").splitlines())
+        for script in (ROOT / "static" / "js").glob("*.js")
+    }
+    assert lines and {name: count for name, count in lines.items() if count > 500} == {}
