@@ -1,7 +1,7 @@
 /* Scorekeeper: the game page's deals entered while the phone cannot reach the server: the
    offline mark, the deals kept on this phone (queue.js keeps and sends them), entering the next
    ones and correcting or undoing them, each drawn as the page draws it online (offline_parts.js)
-   until what is kept has reached the server. Loaded by app.js on the game page only, after
+   until what is kept has reached the server. Loaded by game.js on the game page only, after
    queue.js and offline_parts.js. */
 (function () {
   'use strict';
@@ -11,7 +11,7 @@
   const seenKey = `sk-seen-${game}`;
   const note = d.getElementById('offline-status');
   let plan = null, list = [], editing = null, message = '', busySending = false;
-  // A deal was just kept: the next card is put in view as the page puts a step (app.js, sk:step).
+  // A deal was just kept: the next card is put in view as the page puts a step (entry.js, sk:step).
   let stepped = false;
   // The server could not be reached (a request failed, or no answer came), whatever
   // navigator.onLine says: the page is then as offline, until the server answers again.
