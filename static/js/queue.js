@@ -1,19 +1,35 @@
-/* Scorekeeper: the logic of the changes a phone keeps while it cannot reach the server. Pure: no
-   page, no IndexedDB, no network; loaded by the game page, by the service worker (importScripts)
-   and by Node (tests/js). offline.js keeps the changes and sends them by this logic.
+/* Scorekeeper: the changes a phone keeps while it cannot reach the server, and their sending.
+   Loaded by the game page (before offline_parts.js and offline.js, its page), by the service
+   worker (importScripts: Background Sync, and a deal form whose post failed) and by Node
+   (tests/js). No page here: the logic is pure (no storage, no network), and the queue keeps the
+   changes in IndexedDB and sends them through the API, both taken from `open`'s surroundings
+   (the browser's own, or a test's). Nothing here scores a deal: the server does, when it has it.
 
    A kept change (an "op") says what the scorer asked for and what the page showed when it was
    made: { kind: 'record' | 'correct' | 'undo', number, contract, bids, tricks, version,
    base: the deal as the page showed it (null: no such deal), key: its Idempotency-Key,
    sending: the request last sent with that key whose answer never came (sent again as it was) }.
-   Bids and tricks are by seat. A Kierki deal has more facts (API.md K4; FIELDS below): its
-   counts by seat too (hearts, queens, kings_jacks), its takers and places by name, its suit. */
+   Bids and tricks are by seat. A deal may have more facts (API.md K4; FIELDS below): its
+   counts by seat too (hearts, queens, kings_jacks), its takers and places by name, its suit.
+
+   Exactly once: every change carries an Idempotency-Key made when it was made; a request whose
+   answer was lost is sent again as it was, under the same key, and the server answers it with
+   its first answer and changes nothing (API.md). A replayed answer whose change the game no
+   longer holds (the deal was undone or changed on another phone since) is said to the person,
+   who enters it again or drops it. Before a change is sent, the game is read again: a deal
+   already stored as entered is done, a deal another phone declared differently is a conflict
+   the person settles. One sender at a time: the page's tabs and the service worker take the
+   same Web Lock around a flush.
+
+   The phone may believe it is online and have no route (Wi-Fi without an upstream, mobile
+   data that hangs): every request here gives up after WAIT, and the service worker keeps a
+   deal form whose post fails the same way (fromForm), so nothing depends on navigator.onLine. */
 (function (root, factory) {
   'use strict';
-  const logic = factory();
-  if (typeof module === 'object' && module.exports) module.exports = logic;
-  else root.ScorekeeperLogic = logic;
-}(typeof self !== 'undefined' ? self : this, () => {
+  const queue = factory(root);
+  if (typeof module === 'object' && module.exports) module.exports = queue;
+  else root.ScorekeeperQueue = queue;
+}(typeof self !== 'undefined' ? self : this, (root) => {
   'use strict';
 
   // An Idempotency-Key (API.md): 1-64 of [A-Za-z0-9_-], made once per change and kept with it,
@@ -32,15 +48,17 @@
     return text.slice(0, 36);
   }
 
-  // What a deal's result may be (the tricks; Kierki's counts, takers and places), and what a
+  // What a deal's result may be (the tricks; other counts, takers and places), and what a
   // change may give: these, the contract, the bids and a trump deal's suit. Counts are by seat.
   const RESULTS = ['tricks', 'hearts', 'queens', 'kings_jacks', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places'];
   const FIELDS = ['contract', 'bids', 'trumps', ...RESULTS];
   const BY_SEAT = ['bids', 'tricks', 'hearts', 'queens', 'kings_jacks'];
+  // What declares a deal beside its contract (before its cards are played): the bids, a trump suit.
+  const DECLARATION = ['bids', 'trumps'];
   const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
   // The fields of `from` among `names` that are given (not null).
   const given = (from, names) => Object.fromEntries(names.filter((k) => from && from[k] != null).map((k) => [k, from[k]]));
-  // A deal's facts: contract, bids and tricks (null when not given), and whichever Kierki facts it has.
+  // A deal's facts: contract, bids and tricks (null when not given), and whichever more facts it has.
   const MORE = FIELDS.filter((k) => !['contract', 'bids', 'tricks'].includes(k));
   const facts = (deal) => (deal ? { contract: deal.contract || null, bids: deal.bids || null, tricks: deal.tricks || null,
     ...given(deal, MORE) } : null);
@@ -49,8 +67,8 @@
   const matches = (deal, want) => !!deal && (want.contract == null || deal.contract === want.contract) &&
     FIELDS.slice(1).every((k) => same(deal[k], want[k]));
   // The declaration of a deal (its contract, bids, trump suit): what another phone's result must not land on.
-  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract && same(deal.bids, seen.bids) &&
-    same(deal.trumps, seen.trumps);
+  const declared = (deal, seen) => !!deal && !!seen && deal.contract === seen.contract &&
+    DECLARATION.every((k) => same(deal[k], seen[k]));
 
   // What to do with a change, given the game as the server has it now ({ deals: facts by number
   // order }): { done } (the server holds it already), { send: [method, number, body], after: the
@@ -62,7 +80,7 @@
       // Made on a deal the page showed as the server's: that deal, declared as it was, or nothing.
       if (op.base && !declared(deal, op.base)) return conflict;
       if (deal) {
-        const declaration = given(op, ['contract', 'bids', 'trumps']);
+        const declaration = given(op, ['contract', ...DECLARATION]);
         if (Object.entries(declaration).some(([k, v]) => !same(deal[k], v))) return conflict;
         const result = given(op, RESULTS);
         if (!complete(op) || RESULTS.every((k) => same(deal[k], result[k]))) return { done: true };
@@ -148,14 +166,14 @@
     if (!which || !info || info.game !== which.game || !info.players) return null;
     const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
       ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
-    // A Kierki form (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
+    // A form of a deal's facts (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
     // with its suit alone); a player is posted by seat, kept by name.
-    const kierki = ['trumps', 'hearts-0', 'queens-0', 'kings_jacks-0', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places-0']
+    const moreFacts = ['trumps', 'hearts-0', 'queens-0', 'kings_jacks-0', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places-0']
       .some((k) => form.has(k));
-    const count = (kind) => { const c = counts(kind); return kierki && c && c.every((n) => n === null) ? null : c; };
+    const count = (kind) => { const c = counts(kind); return moreFacts && c && c.every((n) => n === null) ? null : c; };
     const player = (value) => { const seat = whole(value); return seat !== null && seat < info.players.length ? info.players[seat] : null; };
     const more = () => {
-      if (!kierki) return {};
+      if (!moreFacts) return {};
       const out = { trumps: form.get('trumps') || null };
       ['hearts', 'queens', 'kings_jacks'].forEach((k) => { out[k] = count(k); });
       ['king_of_hearts', 'seventh_trick', 'last_trick'].forEach((k) => { out[k] = player(form.get(k)); });
@@ -197,16 +215,211 @@
       // The result of the deal the page showed declared: it belongs to that declaration (its
       // contract, its bids, its suit) and to no other deal of the same number.
       if (!seen || complete(seen)) return null;
-      fields = { contract: seen.contract, bids: seen.bids || null, ...given(seen, ['trumps']), tricks: count('tricks'), ...more(), base: facts(seen) };
+      fields = { contract: seen.contract, bids: seen.bids || null, ...given(seen, DECLARATION), tricks: count('tricks'), ...more(), base: facts(seen) };
       if (!complete(fields)) return null;
     } else {
       fields = { contract: form.get('contract') || null, bids: counts('bids'), tricks: count('tricks'), ...more(), base: null };
-      if (!fields.contract && !fields.bids && !fields.tricks && !kierki) return null;
+      if (!fields.contract && !fields.bids && !fields.tricks && !moreFacts) return null;
     }
     const blank = blanks(fields);
     // A count left blank is said on the page, where the deal can be corrected or discarded.
     return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
   }
 
-  return { KEY, FIELDS, RESULTS, BY_SEAT, newKey, same, given, facts, complete, matches, declared, judge, request, holds, settle, formGame, fromForm, lastDeal };
+  // -- the queue: kept in IndexedDB, sent through the API ---------------------------------------
+  // How long a request may take before the network counts as gone (it may still arrive: it is
+  // sent again under the same key, so a deal that did arrive is never stored twice).
+  const WAIT = 8000;
+  const DB = 'scorekeeper', OPS = 'ops', GAMES = 'games';
+
+  // A queue over `around`: { indexedDB(), fetch(url, init), locks() (optional), wait (WAIT) },
+  // each asked when used (a page that wraps its fetch is heard). The page and the worker use the
+  // browser's own (ScorekeeperQueue itself); a test opens one over a fake database and server.
+  function open(around) {
+    const wait = around.wait || WAIT;
+    function timed(url, init) {
+      const stop = new AbortController();
+      const timer = setTimeout(() => stop.abort(), wait);
+      return around.fetch(url, { ...init, signal: stop.signal }).finally(() => clearTimeout(timer));
+    }
+    let opening = null;
+    const asPromise = (req) => new Promise((resolve, reject) => {
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    function db() {
+      if (!opening) {
+        opening = new Promise((resolve, reject) => {
+          const req = around.indexedDB().open(DB, 1);
+          req.onupgradeneeded = () => {
+            const ops = req.result.createObjectStore(OPS, { keyPath: 'id', autoIncrement: true });
+            ops.createIndex('game', 'game');
+            req.result.createObjectStore(GAMES, { keyPath: 'game' });
+          };
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+      }
+      return opening;
+    }
+    async function store(name, mode) { return (await db()).transaction(name, mode).objectStore(name); }
+    async function ops(game) {
+      const list = await asPromise((await store(OPS, 'readonly')).index('game').getAll(game));
+      return list.sort((a, b) => a.id - b.id);
+    }
+    // A change kept: it has its key from the moment it is made (one kept by an older script gets one).
+    async function putOp(op) { return asPromise((await store(OPS, 'readwrite')).put(op.key ? op : { ...op, key: newKey() })); }
+    async function deleteOp(id) { return asPromise((await store(OPS, 'readwrite')).delete(id)); }
+    async function putGame(info) { return asPromise((await store(GAMES, 'readwrite')).put(info)); }
+    async function getGame(game) { return asPromise((await store(GAMES, 'readonly')).get(game)); }
+    async function allGames() { return asPromise((await store(GAMES, 'readonly')).getAll()); }
+    // Fields of a kept change set in one transaction (what the person changed meanwhile stays).
+    async function patch(id, fields) {
+      const kept = await store(OPS, 'readwrite');
+      const now = await asPromise(kept.get(id));
+      return now ? asPromise(kept.put({ ...now, ...fields })) : undefined;
+    }
+    // Everything this phone kept for a game: dropped when it no longer holds the game's key.
+    async function forget(game) {
+      for (const op of await ops(game)) await deleteOp(op.id);
+      return asPromise((await store(GAMES, 'readwrite')).delete(game));
+    }
+
+    // The game as the server has it now: deals as facts (counts by seat), contracts left, its tag.
+    async function readState(info) {
+      const r = await timed(info.api, { cache: 'no-store', headers: { 'Accept-Language': info.lang || 'en' } });
+      if (!r.ok) throw new Error(`state ${r.status}`);
+      const body = await r.json();
+      const seats = (byName) => (byName ? info.players.map((name) => byName[name]) : null);
+      const deal = (d) => {
+        const kept = { number: d.number, contract: d.contract };
+        FIELDS.slice(1).forEach((k) => { if (k in d) kept[k] = BY_SEAT.includes(k) ? seats(d[k]) : d[k]; });
+        return kept;
+      };
+      return {
+        // The game's version: a gzipped answer's tag has ':gzip' added (its bytes are another copy's).
+        etag: (r.headers.get('ETag') || '').replace(/:gzip"$/, '"') || null,
+        deals: body.deals.map(deal),
+        remaining: info.players.map((name) => body.remaining_contracts[name] || []),
+      };
+    }
+
+    async function send(info, req, key) {
+      // The page's key cookie authorises it: the key itself never reaches a script.
+      const url = req.method === 'POST' ? info.sync : `${info.sync}/${req.number}`;
+      const headers = { 'Accept-Language': info.lang || 'en', 'Idempotency-Key': key };
+      if (req.etag) headers['If-Match'] = req.etag;
+      const named = {};
+      if (req.body) {
+        Object.entries(req.body).forEach(([k, v]) => {
+          named[k] = BY_SEAT.includes(k) ? Object.fromEntries(info.players.map((name, seat) => [name, v[seat]])) : v;
+        });
+        headers['Content-Type'] = 'application/json';
+      }
+      const r = await timed(url, { method: req.method, headers, body: req.body ? JSON.stringify(named) : undefined,
+        cache: 'no-store', credentials: 'same-origin' });
+      let error = {};
+      if (!r.ok) { try { error = (await r.json()).error || {}; } catch (err) { error = {}; } }
+      return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status),
+        replayed: (r.headers.get('Idempotent-Replayed') || '').toLowerCase() === 'true' };
+    }
+
+    // A change the server took is done, unless the person changed it while it was on its way
+    // (corrected it, or entered the tricks of the deal it declared): what is left of it is then
+    // a correction of the deal as the server now has it (`after`), a new change with a key of its
+    // own, sent next. Read and settled in one transaction, so an edit cannot slip in between.
+    const asked = (op) => JSON.stringify([op.kind, FIELDS.map((k) => (op[k] == null ? null : op[k]))]);
+    async function sent(op, after) {
+      const kept = await store(OPS, 'readwrite');
+      const now = await asPromise(kept.get(op.id));
+      if (!now) return undefined;
+      if (now.kind === 'undo' || asked(now) === asked(op)) return asPromise(kept.delete(op.id));
+      const { state, theirs, message, code, server, sending, key, ...rest } = now;
+      return asPromise(kept.put({ ...rest, kind: 'correct', base: after, key: newKey(), sending: null }));
+    }
+
+    // One sender at a time for a game, across this phone's tabs and its service worker: a Web Lock
+    // where the browser has them; elsewhere each page sends on its own, which the keys make harmless.
+    function exclusive(game, task) {
+      const locks = around.locks && around.locks();
+      if (locks && typeof locks.request === 'function') return locks.request(`scorekeeper-queue-${game}`, task);
+      return task();
+    }
+
+    const running = {};
+    // Sends the game's kept changes in order until none is left, one waits for the person
+    // (a conflict, a refusal, a change undone elsewhere), or the network fails (thrown: try again later).
+    function flush(game, onState) {
+      if (!running[game]) {
+        running[game] = exclusive(game, async () => {
+          const info = await getGame(game);
+          if (!info || !info.sync) return 'none';
+          let races = 0;
+          for (;;) {
+            let op = (await ops(game))[0];
+            if (!op) return 'empty';
+            if (op.state) return 'blocked';
+            if (!op.key) { op = { ...op, key: newKey() }; await patch(op.id, { key: op.key }); }
+            const server = await readState(info);
+            if (onState) onState(server);
+            let req = op.sending;
+            if (!req) {
+              const verdict = judge(op, server);
+              if (verdict.done) { await deleteOp(op.id); continue; }
+              if (verdict.conflict) {
+                await patch(op.id, { state: 'conflict', theirs: verdict.theirs });
+                return 'blocked';
+              }
+              // Kept before it goes: if its answer is lost, this very request is sent again.
+              req = request(verdict, server.etag);
+              await patch(op.id, { sending: req });
+            }
+            const answer = await send(info, req, op.key);
+            const now = answer.ok && !answer.replayed ? null : await readState(info);
+            if (now && onState) onState(now);
+            const outcome = now ? settle(req, answer, now, op.fromPage) : { done: true };
+            if (outcome.done) { races = 0; await sent(op, req.after); continue; }
+            if (outcome.gone) {
+              await patch(op.id, { sending: null, key: newKey(), fromPage: false, state: 'gone', undone: outcome.undone, theirs: outcome.theirs });
+              return 'blocked';
+            }
+            // Not applied: the change is judged again, under a key of its own.
+            await patch(op.id, { sending: null, key: newKey(), fromPage: false });
+            if (outcome.again) { races += 1; if (races < 4) continue; }
+            await patch(op.id, { state: 'refused', message: answer.message, code: answer.code });
+            return 'blocked';
+          }
+        }).finally(() => { delete running[game]; });
+      }
+      return running[game];
+    }
+
+    // Every game's kept changes; fails if the network did, so Background Sync tries again later.
+    async function flushAll() {
+      let failed = null;
+      for (const info of await allGames()) {
+        try { await flush(info.game); } catch (err) { failed = err; }
+      }
+      if (failed) throw failed;
+    }
+
+    // Keeps a posted form's change; resolves to the game's page address, or null if it is not
+    // one this phone can keep (an unknown game, a form that is not a deal's).
+    async function keepForm(path, form) {
+      const which = formGame(path);
+      const info = which && await getGame(which.game);
+      const op = info && fromForm(path, form, info, { ops: await ops(which.game) });
+      if (!op || !info.sync) return null;
+      await putOp(op);
+      return `/games/${op.game}`;
+    }
+
+    return { ops, putOp, deleteOp, patch, putGame, getGame, forget, flush, flushAll, keepForm };
+  }
+
+  const logic = { KEY, FIELDS, RESULTS, BY_SEAT, DECLARATION, WAIT, newKey, same, given, facts, complete, matches, declared, judge, request,
+    holds, settle, formGame, fromForm, lastDeal, open };
+  // The browser's queue (the page's, the worker's): its IndexedDB, its fetch, its Web Locks.
+  return { ...logic, ...open({ indexedDB: () => root.indexedDB, fetch: (url, init) => root.fetch(url, init),
+    locks: () => root.navigator && root.navigator.locks }) };
 }));

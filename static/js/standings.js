@@ -1,4 +1,4 @@
-/* Scorekeeper: a finished game's standings as a picture for the group chat. Loaded by app.js at the
+/* Scorekeeper: a finished game's standings as a picture for the group chat. Loaded by game.js at the
    first tap on "Share standings" (a finished game's page only), so no other page carries it. Every
    text is the page's own, in its language: the game, the date, the heading, each place, name (as
    written, emoji included) and total. Shared as a PNG file through the phone's share sheet where the
@@ -133,7 +133,7 @@
     } else download();
   }
 
-  // Loaded by the first tap (app.js): that tap's picture now, and every later tap's from here.
+  // Loaded by the first tap (game.js): that tap's picture now, and every later tap's from here.
   const button = d.querySelector('[data-standings]');
   const share = () => {
     const data = read(button);

@@ -12,8 +12,8 @@ const PAGES = 'pages';
 const GAME_PAGE = /^\/games\/[A-Za-z0-9_-]+$/;
 const MANIFEST = '/manifest.webmanifest';
 
-// The queue's logic, then the queue (the same files the game page runs).
-importScripts(PRECACHE.find((url) => url.includes('/js/queue.js')), PRECACHE.find((url) => url.includes('/js/offline.js')));
+// The queue (the same file the game page runs; its page, offline.js, is the page's alone).
+importScripts(PRECACHE.find((url) => url.includes('/js/queue.js')));
 const WAIT = ScorekeeperQueue.WAIT;
 
 self.addEventListener('install', (event) => {

@@ -16,9 +16,12 @@ from tests.i18n.texts import english_catalog
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 JS = Path(__file__).resolve().parents[2] / "static" / "js"
-# The script that reads the block, and the one that speaks through its t (the offline entry,
-# whose texts, offline.*, only the game page carries: the page that loads it).
-READER, OFFLINE = JS / "app.js", JS / "offline.js"
+# The script that reads the block and those that speak through its t on every page that loads
+# them, and the offline entry's (whose texts, offline.*, only the game page carries: the page
+# that loads it).
+READER = JS / "app.js"
+PAGE = (READER, JS / "entry.js", JS / "game.js")
+OFFLINE = (JS / "offline.js", JS / "offline_parts.js")
 CALL = re.compile(r"\bt\(\s*'([^']*)'")
 ANY_CALL = re.compile(r"(?<![\w.])t\(")
 
@@ -49,13 +52,15 @@ def test_every_page_carries_the_texts_as_valid_json(client: FlaskClient) -> None
 
 
 def test_the_keys_are_those_the_scripts_use(client: FlaskClient) -> None:
-    # One block, one t: only app.js reads the block, offline.js speaks through app.js's t.
+    # One block, one t: only app.js reads the block, the other scripts speak through app.js's t.
     readers = sorted(script.name for script in JS.glob("*.js") if "ui-strings" in script.read_text())
     assert readers == ["app.js"]
-    assert "self.Scorekeeper.t" in OFFLINE.read_text()
+    for script in PAGE[1:] + OFFLINE:
+        assert "self.Scorekeeper.t" in script.read_text(), script.name
     own = re.compile(r"(?:const|let|function)\s+t\b\s*(?:=\s*\(|\()")
     assert [script.name for script in JS.glob("*.js") if own.search(script.read_text())] == ["app.js"]
-    page_keys, offline_keys = keys_used(READER), keys_used(OFFLINE)
+    page_keys = set().union(*(keys_used(script) for script in PAGE))
+    offline_keys = set().union(*(keys_used(script) for script in OFFLINE))
     assert page_keys and offline_keys, "a script reads no text"
     assert all(key.startswith("offline.") for key in offline_keys)
     assert not any(key.startswith("offline.") for key in page_keys)

@@ -327,8 +327,9 @@ def test_a_kept_pending_deals_bids_are_said_as_the_page_says_them(client: FlaskC
 
 
 def test_the_offline_script_draws_no_element_of_its_own() -> None:
-    """Every element of the offline entry is cloned from the page's templates; the script fills in text."""
-    script = Path(__file__).resolve().parents[2] / "static" / "js" / "offline.js"
-    source = script.read_text(encoding="utf-8")
-    for drawing in ("createElement", "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
-        assert drawing not in source, drawing
+    """Every element of the offline entry is cloned from the page's templates; the scripts fill in text."""
+    for name in ("offline.js", "offline_parts.js", "queue.js"):
+        script = Path(__file__).resolve().parents[2] / "static" / "js" / name
+        source = script.read_text(encoding="utf-8")
+        for drawing in ("createElement", "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+            assert drawing not in source, (name, drawing)

@@ -72,6 +72,15 @@ def is_data_block(node: Node) -> bool:
 
 
 SCRIPT = "<script>alert(1)</script>"
+GAME_SCRIPTS = ["/static/js/app.js", "/static/js/entry.js", "/static/js/game.js"]
+OWN_SCRIPTS = {
+    "game": GAME_SCRIPTS,
+    "home": ["/static/js/app.js"],
+    "scoresheet": ["/static/js/app.js"],
+    "take": ["/static/js/app.js"],
+    "correct": ["/static/js/app.js", "/static/js/entry.js"],
+    "refusal": GAME_SCRIPTS,
+}
 QUOTES = 'O\'Brien "Bob"'
 
 
@@ -111,9 +120,9 @@ def test_names_are_escaped_everywhere(client: FlaskClient) -> None:
         # ...and the names read right once decoded.
         assert SCRIPT in text_of(html), name
         assert QUOTES in text_of(html), name
-        # Only the site's own script tag.
+        # Only the site's own script tags: app.js, and the count entry's and the game page's where they are.
         scripts = [s for s in parse_html(html).find_all("script") if not is_data_block(s)]
-        assert [s.attrs.get("src") for s in scripts] == ["/static/js/app.js"], name
+        assert [s.attrs.get("src") for s in scripts] == OWN_SCRIPTS[name], name
 
 
 def test_the_not_found_page_is_in_the_site_style(client: FlaskClient) -> None:
