@@ -304,6 +304,7 @@
       };
     }
 
+    const UNAVAILABLE = [502, 503, 504];
     async function send(info, req, key) {
       // The page's key cookie authorises it: the key itself never reaches a script.
       const url = req.method === 'POST' ? info.sync : `${info.sync}/${req.number}`;
@@ -318,6 +319,9 @@
       }
       const r = await timed(url, { method: req.method, headers, body: req.body ? JSON.stringify(named) : undefined,
         cache: 'no-store', credentials: 'same-origin' });
+      // The server or its database is down for now (a proxy's 502 or 504, the app's 503): not applied,
+      // so thrown as the network down is, and sent again later as it is, under the same key.
+      if (UNAVAILABLE.includes(r.status)) throw new Error(`unavailable ${r.status}`);
       let error = {};
       if (!r.ok) { try { error = (await r.json()).error || {}; } catch (err) { error = {}; } }
       return { ok: r.ok, status: r.status, code: error.code || '', message: error.message || String(r.status),

@@ -32,6 +32,7 @@ function server(deals) {
     const method = (init && init.method) || 'GET', headers = (init && init.headers) || {};
     game.asked.push([method, url, headers['Idempotency-Key'] || null]);
     if (game.down) throw new TypeError('Failed to fetch');
+    if (game.unavailable && method !== 'GET') { game.unavailable -= 1; return refuse(503, 'unavailable'); }
     if (method === 'GET') {
       return json(200, { deals: game.deals, remaining_contracts: { Ann: ['clubs'], Bob: [], Cid: [] } }, { ETag: etag() });
     }
@@ -146,6 +147,20 @@ test('a refusal is kept with the server\'s words; the network down is thrown, th
   const [kept] = await q.ops('g1');
   assert.equal(kept.state, undefined);
   assert.equal(kept.sending, null);
+});
+
+test('a write answered 503 (the database down) is sent again later under the same key, never refused', { skip }, async () => {
+  const { game, q } = await setUp([hearts]);
+  await q.putOp(record(2, 'clubs', [3, 6, 4]));
+  game.unavailable = 1;
+  await assert.rejects(q.flush('g1'), /unavailable 503/);
+  const [waiting] = await q.ops('g1');
+  assert.equal(waiting.state, undefined, 'not refused: nothing for the person to do');
+  assert.equal(waiting.sending.number, 2);
+  assert.equal(await q.flush('g1'), 'empty');
+  assert.equal(game.deals.length, 2);
+  const posts = game.asked.filter(([method]) => method === 'POST');
+  assert.deepEqual(posts.map(([, , key]) => key), [waiting.key, waiting.key]);
 });
 
 test('a request with no answer gives up after the wait, so the change is tried again later', { skip }, async () => {
