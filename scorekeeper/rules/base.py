@@ -556,6 +556,15 @@ class Ruleset(ABC):
             **facts,
         )
 
+    def takes_no(self, name: str) -> RuleError:
+        """The refusal of a fact this game's deals never take (``unknown_field``)."""
+        return RuleError(
+            "unknown_field",
+            N_("%(game)s takes no %(given)s."),
+            name,
+            {"game": self.term, "given": repr(name)},
+        )
+
     # -- the hooks each game fills in ----------------------------------------------------
 
     def check_setup(self, setup: GameSetup) -> None:
@@ -594,12 +603,7 @@ class Ruleset(ABC):
         """
         for name in DEAL_FACTS:
             if name != "tricks" and getattr(record, name) is not None:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
 
     def check_declaration(
         self,
@@ -695,12 +699,7 @@ class Ruleset(ABC):
         """
         for name, value in facts.items():
             if value is not None:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
         return DealRecord(
             contract=self.parse_contract(setup, number, contract),
             bids=self.parse_bids(setup, number, bids),
@@ -769,12 +768,7 @@ class Ruleset(ABC):
         """
         for name, value in fields.items():
             if name in DEAL_FACTS and name != "tricks" and value is not None:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
         contract = (
             self.parse_contract(setup, number, fields["contract"]) if "contract" in fields else old.contract
         )

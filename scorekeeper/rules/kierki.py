@@ -31,7 +31,7 @@ from .state import (
     Preset,
     SeatValueMessages,
 )
-from .words import N_, Term, n_
+from .words import N_, n_
 
 DEALER = "dealer"
 LEADER = "leader"
@@ -327,7 +327,6 @@ FACTS = (
         places_short=(N_("1st out"), N_("2nd out")),
     ),
 )
-FIELD_TERMS: Mapping[str, Term] = {fact.id: fact for fact in FACTS}
 #: The per-player counts: field -> (the cards of that kind in the deck).
 COUNTS: Mapping[str, int] = {fact.id: fact.total for fact in FACTS if fact.kind == COUNT and fact.total}
 #: The fields naming one player (``unknown_player`` when it names nobody at the table).
@@ -601,12 +600,7 @@ class Kierki(Ruleset):
         """
         for name in facts:
             if name not in DEAL_FACTS:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
         self.check_setup(setup)
         if not 1 <= number <= self.deals_in(setup):
             self.contract_of(setup, number)  # game_finished
@@ -685,7 +679,7 @@ class Kierki(Ruleset):
                     "field_not_allowed",
                     N_("Deal %(deal)d (%(contract)s) takes no “%(field)s”."),
                     name,
-                    {"deal": number, "contract": self.contract(contract), "field": FIELD_TERMS[name]},
+                    {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
                 )
         if contract == TRUMPS and "trumps" not in given:
             dealer = setup.players[self.dealer_of(setup, number)]
@@ -706,7 +700,7 @@ class Kierki(Ruleset):
                             "result of the deal, or none while it is played."
                         ),
                         name,
-                        {"deal": number, "contract": self.contract(contract), "field": FIELD_TERMS[name]},
+                        {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
                     )
 
     def suit(self, trumps: object) -> str:
