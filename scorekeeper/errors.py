@@ -99,6 +99,7 @@ HTTP_CODES: Mapping[int, str] = {
     413: "too_large",
     429: "rate_limited",
     500: "server_error",
+    503: "unavailable",
 }
 
 _CLASS_OF_KIND: Mapping[Kind, type[Refusal]] = {

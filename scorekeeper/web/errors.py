@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from ..errors import HTTP_CODES
@@ -21,6 +22,9 @@ MESSAGES = {
     413: N_("That request is too large."),
     429: N_("Too many requests; wait a moment and try again."),
     500: N_("Something went wrong on our side. Nothing you entered was lost; try again."),
+    503: N_(
+        "The scores cannot be read or saved just now: the database does not answer. Try again in a moment."
+    ),
 }
 
 #: An error page's heading, by HTTP status (message ids; another status keeps the framework's name).
@@ -31,7 +35,12 @@ TITLES = {
     413: N_("Request Entity Too Large"),
     429: N_("Too Many Requests"),
     500: N_("Server error"),
+    503: N_("Service Unavailable"),
 }
+
+
+#: Seconds a client is asked to wait when the database does not answer.
+UNAVAILABLE_RETRY_AFTER = 5
 
 
 def _wants_json() -> bool:
@@ -90,6 +99,20 @@ def register(app: Flask) -> None:
             status,
             _retry_after(error),
         )
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(InterfaceError)
+    def database_unavailable(error: Exception) -> Any:
+        """The database did not answer (down, restarting, unreachable, or busy past its wait): 503 with
+        ``Retry-After``, so a phone's queue and a client try again, rather than a server error."""
+        current_app.logger.warning("The database did not answer: %s", str(error).splitlines()[0])
+        headers = {"Retry-After": str(UNAVAILABLE_RETRY_AFTER), "Cache-Control": "no-store"}
+        if _wants_json():
+            body = {"code": HTTP_CODES[503], "message": message_for(503), "field": None}
+            return jsonify(error=body), 503, headers
+        title = title_for(503, "Service Unavailable")
+        page = render_template("errors/error.html", status=503, title=title, message=message_for(503))
+        return page, 503, headers
 
     @app.errorhandler(500)
     def server_error(error: Exception) -> Any:

@@ -30,8 +30,11 @@ def _plain(text: str, status: int) -> Response:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Liveness and database check: one trivial query."""
-    services.ping()
+    """Liveness and database check: one trivial query (503 ``missing: database`` when it fails)."""
+    try:
+        services.ping()
+    except SQLAlchemyError:
+        return _plain("missing: database\n", 503)
     return _plain("ok\n", 200)
 
 
