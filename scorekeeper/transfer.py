@@ -2,8 +2,8 @@
 
 The JSON export holds only what happened at the table, like the database:
 ruleset, options, seating, first dealer, when and where (date, note), and
-per deal its number, contract, bids and tricks keyed by player name (Kierki: and the
-deal's other facts, API.md K4).
+per deal its number, contract, bids and tricks keyed by player name (and the deal's other facts
+its game declares, API.md K4).
 Importing replays those facts through the rules engine exactly as if they
 had been entered one by one, so a file that breaks a rule is refused with
 the engine's own message and nothing is stored; a good file becomes a new
@@ -24,9 +24,19 @@ from . import services
 from .errors import Kind, about_deal, kind_of
 from .extensions import db
 from .models import Game, utcnow
-from .rules import EXTRA_FACTS, N_, DealRecord, GameSetup, GameState, RuleError, Ruleset, get_ruleset
-from .rules.base import SEAT_VALUE_MESSAGES
-from .rules.kierki import SUIT_LABELS
+from .rules import (
+    COUNT,
+    N_,
+    ORDER,
+    SUIT,
+    DealRecord,
+    GameSetup,
+    GameState,
+    RuleError,
+    Ruleset,
+    every_fact,
+    get_ruleset,
+)
 from .services import Snapshot
 
 FORMAT = "scorekeeper-game"
@@ -44,7 +54,12 @@ FIELDS = (
     "note",
     "deals",
 )
-DEAL_FIELDS = ("number", "contract", "bids", "tricks", *EXTRA_FACTS)
+
+
+def deal_fields() -> tuple[str, ...]:
+    """The fields of an exported deal, of every registered game."""
+    return ("number", "contract", "bids", "tricks", *every_fact())
+
 
 #: A cell starting with one of these is read as a formula by spreadsheets (OWASP, CSV injection:
 #: = + - @, a tab, a line break), and the minus sign some read as "-".  Judged once the text is
@@ -73,11 +88,6 @@ def export_game(loaded: Snapshot) -> dict[str, Any]:
     def by_name(values: Sequence[int] | None) -> dict[str, int] | None:
         return None if values is None else dict(zip(names, values, strict=True))
 
-    def facts(record: DealRecord) -> dict[str, object]:
-        """The deal's Kierki facts (all of them, null where absent), as the API gives them."""
-        said = ruleset.deal_input(setup, record)
-        return {name: said.get(name) for name in ruleset.facts}
-
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -94,7 +104,7 @@ def export_game(loaded: Snapshot) -> dict[str, Any]:
                 "contract": deal.contract,
                 "bids": by_name(deal.bids),
                 "tricks": by_name(deal.tricks),
-                **facts(record),
+                **ruleset.named_facts(setup, record),
             }
             for deal, record in zip(state.deals, loaded.records, strict=True)
         ],
@@ -123,19 +133,21 @@ def _same(message: str) -> str:
 def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str:
     """The deal log as CSV: a header row, then one row per deal.
 
-    Columns: deal, dealer, chooser, contract (Kierki: then the trump suit and who took the king of
-    hearts, the 7th and the last trick, who went out first and second), then for each figure in
-    turn (bid, only in a game with bids; tricks; Kierki's hearts, queens, kings and jacks; score;
-    running total) one column per player in seating order, as on the scoresheet.  A pending deal
-    leaves its figures empty.  Every text cell is made formula-safe (``spreadsheet_safe``): names,
-    headings and contracts alike; numbers stay numbers, so a score of -2 is still -2 in the
-    spreadsheet.  The header and the contracts are in English, or in the language ``translate``
-    (gettext) speaks.
+    Columns: deal, dealer, chooser, contract, then the game's facts that are not counts (a suit, who
+    took a card or a trick, an order of players: Kierki's trump suit, king of hearts, 7th and last
+    trick, first and second out), then for each figure in turn (bid, only in a game with bids;
+    tricks; the game's counts, Kierki's hearts, queens, kings and jacks; score; running total) one
+    column per player in seating order, as on the scoresheet.  A pending deal leaves its figures
+    empty.  Every text cell is made formula-safe (``spreadsheet_safe``): names, headings and
+    contracts alike; numbers stay numbers, so a score of -2 is still -2 in the spreadsheet.  The
+    header and the contracts are in English, or in the language ``translate`` (gettext) speaks.
     """
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
     names = list(setup.players)
     with_bids = any(ruleset.bids_in(number) for number in range(1, ruleset.deal_count + 1))
-    kierki = bool(ruleset.facts)
+    facts = [ruleset.fact(name) for name in ruleset.facts]
+    counts = [fact for fact in facts if fact.kind == COUNT]
+    single = [fact for fact in facts if fact.kind != COUNT]
     # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
     bid, tricks, score, total = (
         N_("%(player)s bid"),
@@ -143,25 +155,15 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
         N_("%(player)s score"),
         N_("%(player)s total"),
     )
-    # NOTE: column headings of a Kierki CSV deal log, one per player and card ("Ala hearts").
-    cards = [N_("%(player)s hearts"), N_("%(player)s queens"), N_("%(player)s kings and jacks")]
-    per_player = ([bid] if with_bids else []) + [tricks] + (cards if kierki else []) + [score, total]
+    per_player = (
+        ([bid] if with_bids else []) + [tricks] + [fact.columns[0] for fact in counts] + [score, total]
+    )
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     # NOTE: column headings of the CSV deal log.
     heading = [N_("deal"), N_("dealer"), N_("chooser"), N_("contract")]
-    if kierki:
-        # NOTE: column headings of a Kierki CSV deal log: the trump suit named, who took each card or trick.
-        heading += [
-            N_("trumps"),
-            N_("king of hearts"),
-            N_("seventh trick"),
-            N_("last trick"),
-            N_("first out"),
-        ]
-        # NOTE: a column heading of a Kierki CSV deal log: who went out second in the Fan Tan.
-        heading.append(N_("second out"))
+    heading += [column for fact in single for column in fact.columns]
     writer.writerow(
         _cells(
             [translate(word) for word in heading]
@@ -179,14 +181,18 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
             name(deal.chooser),
             translate(ruleset.contract_label(deal.contract)),
         ]
-        if kierki:
-            row.append("" if deal.trumps is None else translate(SUIT_LABELS[deal.trumps]))
-            row += [name(deal.king_of_hearts), name(deal.seventh_trick), name(deal.last_trick)]
-            row += [name(seat) for seat in deal.places or (None, None)]
+        for fact in single:
+            value = deal.fact(fact.id)
+            if fact.kind == SUIT:
+                row.append("" if value is None else translate(dict(fact.choices)[value]))
+            elif fact.kind == ORDER:
+                row += [name(seat) for seat in value or (None,) * len(fact.places)]
+            else:
+                row.append(name(value))
         columns = (
             ([deal.bids] if with_bids else [])
             + [deal.tricks]
-            + ([deal.hearts, deal.queens, deal.kings_jacks] if kierki else [])
+            + [deal.fact(fact.id) for fact in counts]
             + [deal.scores, deal.totals]
         )
         for values in columns:
@@ -324,12 +330,13 @@ def validate_export(data: object) -> CheckedExport:
 def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -> DealRecord:
     if not isinstance(raw, Mapping):
         raise _refuse(N_("each deal must be an object with number, contract, bids and tricks."))
-    unknown = [str(key) for key in raw if key not in DEAL_FIELDS]
+    fields = deal_fields()
+    unknown = [str(key) for key in raw if key not in fields]
     if unknown:
         raise _refuse(
             N_("unknown field %(given)s; a deal has %(fields)s."),
             given=repr(unknown[0][:40]),
-            fields=", ".join(DEAL_FIELDS),
+            fields=", ".join(fields),
         )
     given = raw.get("number")
     if not isinstance(given, int) or isinstance(given, bool) or given != number:
@@ -342,10 +349,10 @@ def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -
         raise RuleError("bids_required", N_("the bids must be an object keyed by player name."), "bids")
     if tricks is not None and not isinstance(tricks, Mapping):
         raise RuleError("tricks_players", N_("the tricks must be an object keyed by player name."), "tricks")
-    for name in ("hearts", "queens", "kings_jacks"):
-        if raw.get(name) is not None and not isinstance(raw.get(name), Mapping):
-            raise RuleError("count_players", SEAT_VALUE_MESSAGES[name].each, name)
-    facts = {name: raw.get(name) for name in EXTRA_FACTS}
+    facts = {name: raw.get(name) for name in every_fact()}
+    for name, fact in every_fact().items():
+        if fact.messages and facts[name] is not None and not isinstance(facts[name], Mapping):
+            raise RuleError("count_players", fact.messages.each, name)
     return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks, **facts)
 
 

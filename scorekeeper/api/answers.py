@@ -5,10 +5,11 @@ request bodies of ``shapes``.  They do not forbid extra properties (the contract
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
+from ..rules import COUNT, ONE_PLAYER, ORDER, SUIT, every_fact
 from .shapes import CONTRACT_IDS, ROLES, RULESET_IDS, ContractId, Count, Name
 
 
@@ -54,7 +55,7 @@ class Rulesets(Response):
     rulesets: list[Ruleset]
 
 
-class Deal(Response):
+class DealFields(Response):
     """A recorded deal and everything the rules derive from it."""
 
     number: Annotated[int, Field(ge=1)]
@@ -101,18 +102,28 @@ class Deal(Response):
             description="True while the result is not in (Kierki: tell a pending deal by this, not tricks)."
         ),
     ]
-    trumps: Annotated[str | None, Field(description="Kierki, trump deal: the suit named; else null.")] = None
-    hearts: Annotated[dict[str, Count] | None, Field(description="Kierki: hearts taken; else null.")] = None
-    queens: Annotated[dict[str, Count] | None, Field(description="Kierki: queens taken; else null.")] = None
-    kings_jacks: Annotated[
-        dict[str, Count] | None, Field(description="Kierki: kings and jacks taken; else null.")
-    ] = None
-    king_of_hearts: Annotated[str | None, Field(description="Kierki: who took the king of hearts.")] = None
-    seventh_trick: Annotated[str | None, Field(description="Kierki: who took the 7th trick.")] = None
-    last_trick: Annotated[str | None, Field(description="Kierki: who took the last trick.")] = None
-    places: Annotated[
-        list[Name] | None, Field(description="Kierki, Fan Tan: [first out, second out]; else null.")
-    ] = None
+
+
+#: A fact's type in a deal answered, by its kind (``Fact.kind``): null where the deal has none.
+FACT_TYPES: dict[str, Any] = {
+    COUNT: dict[str, Count] | None,
+    ONE_PLAYER: str | None,
+    SUIT: str | None,
+    ORDER: list[Name] | None,
+}
+
+if TYPE_CHECKING:
+    Deal = DealFields
+else:
+    Deal = create_model(
+        "Deal",
+        __base__=DealFields,
+        __doc__=DealFields.__doc__,
+        **{
+            name: (Annotated[FACT_TYPES[fact.kind], Field(description=fact.answered)], None)
+            for name, fact in every_fact().items()
+        },
+    )
 
 
 class NextDeal(Response):

@@ -19,7 +19,7 @@ from .. import caching, services, transfer
 from ..errors import not_found, refusal, status_for
 from ..extensions import limit_game_creation
 from ..messages import say
-from ..rules import N_, Refusal
+from ..rules import N_, Refusal, default_ruleset
 from ..services import Replayed, Snapshot
 from . import bp, shapes
 from .errors import error_body
@@ -172,7 +172,7 @@ def create_game() -> Response:
     """201: a new game's state plus its ``edit_key`` (shown only here), with a Location header."""
     body = parse_body(shapes.CreateGame)
     loaded, key = services.create_game(
-        "mizerka" if body.ruleset is None else body.ruleset,
+        default_ruleset().id if body.ruleset is None else body.ruleset,
         # The engine refuses anything but a list of names (an absent list is an empty one).
         body.players if "players" in body.model_fields_set else (),
         body.first_dealer,

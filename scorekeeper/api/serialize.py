@@ -8,7 +8,7 @@ every per-player value by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar, overload
+from typing import TypeVar, overload
 
 from flask_babel import gettext
 
@@ -77,21 +77,10 @@ def deal_body(setup: GameSetup, deal: DealState) -> answers.Deal:
     """A recorded deal: declaration, tricks and everything the rules derive from them.
 
     ``quotas`` are the engine's: per role for Mizerka, the bids for Misère's
-    bidding deals, and null for Misère's deals without bids.  A Kierki deal carries every
-    Kierki field, null where its contract takes none; the other games' deals none of them.
+    bidding deals, and null for Misère's deals without bids.  A deal carries every fact its game
+    declares, null where its contract takes none (``Ruleset.named_facts``).
     """
-    facts: dict[str, Any] = {}
-    if get_ruleset(setup.ruleset).facts:
-        facts = {
-            "trumps": deal.trumps,
-            "hearts": by_name(setup, deal.hearts),
-            "queens": by_name(setup, deal.queens),
-            "kings_jacks": by_name(setup, deal.kings_jacks),
-            "king_of_hearts": _name(setup, deal.king_of_hearts),
-            "seventh_trick": _name(setup, deal.seventh_trick),
-            "last_trick": _name(setup, deal.last_trick),
-            "places": None if deal.places is None else [setup.players[seat] for seat in deal.places],
-        }
+    facts = get_ruleset(setup.ruleset).named_facts(setup, deal)
     return answers.Deal(
         number=deal.number,
         dealer=setup.players[deal.dealer],

@@ -16,12 +16,11 @@ coerced on the way.  ``raw`` fields document their JSON Schema all the same.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from ..rules import MAX_NAME_LENGTH, N_, RULESETS
-from ..rules.kierki import SUITS, TRICKS_BY_PLAYERS
+from ..rules import COUNT, MAX_NAME_LENGTH, N_, ONE_PLAYER, ORDER, RULESETS, Fact, every_fact
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})
@@ -33,7 +32,7 @@ for _ruleset in RULESETS.values():
 ROLES = ["dealer", "forehand", "middlehand", "leader", "player"]
 MAX_DEALS = max(ruleset.most_deals for ruleset in RULESETS.values())
 #: The most tricks a deal has (Kierki with 3 players: 17); every count is at most this.
-MOST_TRICKS = max(TRICKS_BY_PLAYERS.values())
+MOST_TRICKS = max(ruleset.most_tricks for ruleset in RULESETS.values())
 
 
 def raw(schema: dict[str, Any], description: str | None = None) -> Any:
@@ -59,14 +58,18 @@ PER_PLAYER_COUNTS_IN = {
     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_TRICKS},
 }
 PLAYER_IN = {"type": ["string", "null"], "description": "A player's name (ignoring case)."}
-SUIT_IN = {"type": ["string", "null"], "enum": [*SUITS, None]}
-PLACES_IN = {
-    "type": ["array", "null"],
-    "description": "Kierki, Fan Tan: [first out, second out], two different players' names.",
-    "items": {"type": "string"},
-    "minItems": 2,
-    "maxItems": 2,
-}
+
+
+def fact_in(fact: Fact) -> dict[str, Any]:
+    """A fact's JSON Schema in a request, by its kind (``Fact.kind``)."""
+    if fact.kind == COUNT:
+        return PER_PLAYER_COUNTS_IN
+    if fact.kind == ONE_PLAYER:
+        return PLAYER_IN
+    if fact.kind == ORDER:
+        size = len(fact.places)
+        return {"type": ["array", "null"], "items": {"type": "string"}, "minItems": size, "maxItems": size}
+    return {"type": ["string", "null"], "enum": [*(choice for choice, _ in fact.choices), None]}
 
 
 NAMES_IN = {
@@ -107,22 +110,22 @@ def fields_at(shape: type[Request], location: tuple[int | str, ...]) -> list[str
 # -- requests --------------------------------------------------------------------------------------
 
 
-class KierkiFields(Request):
-    """The facts of a Kierki deal beyond tricks (API.md K4); each deal takes those of its contract,
-    the other games none.  Absent or null: not given."""
+if TYPE_CHECKING:
 
-    trumps: Any = raw(SUIT_IN, "Kierki, trump deal: the suit the dealer named (also when pending).")
-    hearts: Any = raw(PER_PLAYER_COUNTS_IN, "Kierki: hearts taken (13 in all).")
-    queens: Any = raw(PER_PLAYER_COUNTS_IN, "Kierki: queens taken (4 in all).")
-    kings_jacks: Any = raw(PER_PLAYER_COUNTS_IN, "Kierki: kings and jacks taken (8 in all).")
-    king_of_hearts: Any = raw(PLAYER_IN, "Kierki: who took the king of hearts.")
-    seventh_trick: Any = raw(PLAYER_IN, "Kierki: who took the 7th trick.")
-    last_trick: Any = raw(PLAYER_IN, "Kierki: who took the last trick (13th; 17th with 3 players).")
-    places: Any = raw(PLACES_IN)
+    class DealFacts(Request):
+        """The facts beyond tricks of the registered games' deals (below)."""
 
+else:
+    DealFacts = create_model(
+        "DealFacts",
+        __base__=Request,
+        __doc__="The facts of a deal beyond tricks that its game declares (API.md K4: Kierki's); each deal "
+        "takes those of its contract, the other games none.  Absent or null: not given.",
+        **{name: (Any, raw(fact_in(fact), fact.about)) for name, fact in every_fact().items()},
+    )
 
-#: The fields of ``KierkiFields`` (``rules.EXTRA_FACTS``), in API.md K5's order.
-KIERKI_FIELDS = tuple(KierkiFields.model_fields)
+#: The fields of ``DealFacts`` (``rules.every_fact``), in API.md K5's order.
+FACT_FIELDS = tuple(every_fact())
 
 
 class CreateGame(Request):
@@ -151,7 +154,7 @@ class NextDealFields(Request):
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; omit to record a pending deal.")
 
 
-class RecordDeal(KierkiFields, NextDealFields):
+class RecordDeal(DealFacts, NextDealFields):
     """The next deal: its declaration and, optionally, its result (pending without it)."""
 
 
@@ -161,7 +164,7 @@ class ChangedFields(Request):
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; null makes the last deal pending again.")
 
 
-class CorrectDeal(KierkiFields, ChangedFields):
+class CorrectDeal(DealFacts, ChangedFields):
     """Only the fields present change (Kierki: a per-player map is replaced whole; null clears a
     field); the game is then re-validated as a whole."""
 
@@ -196,7 +199,7 @@ class ExportedFields(Request):
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; null while the deal is pending.")
 
 
-class ExportedDeal(KierkiFields, ExportedFields):
+class ExportedDeal(DealFacts, ExportedFields):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["number"]})
 
 

@@ -15,7 +15,7 @@ from flask import Response, current_app, request
 from .. import services
 from ..access import bearer_key
 from ..errors import refusal
-from ..rules import N_
+from ..rules import COUNT, N_, every_fact
 from ..services import Once, Written
 from . import bp, shapes
 from .routes import _per_player, etag, given, json_body, parse_body
@@ -95,7 +95,7 @@ def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
 
 
 #: The fields whose values are keyed by player name.
-PER_PLAYER = ("bids", "tricks", "hearts", "queens", "kings_jacks")
+PER_PLAYER = ("bids", "tricks", *(name for name, fact in every_fact().items() if fact.kind == COUNT))
 
 
 def _as_given(fields: dict[str, Any]) -> dict[str, Any]:
@@ -106,13 +106,13 @@ def _as_given(fields: dict[str, Any]) -> dict[str, Any]:
 def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:
     """A correction's given fields as the service takes them: Kierki's under ``facts``."""
     changes = _as_given(given(body))
-    facts = {field: changes.pop(field) for field in shapes.KIERKI_FIELDS if field in changes}
+    facts = {field: changes.pop(field) for field in shapes.FACT_FIELDS if field in changes}
     return {**changes, "facts": facts} if facts else changes
 
 
 def _facts(body: shapes.RecordDeal) -> dict[str, Any]:
     """A new deal's Kierki facts as the service takes them (absent ones left out)."""
-    return {field: value for field, value in _as_given(given(body)).items() if field in shapes.KIERKI_FIELDS}
+    return {field: value for field, value in _as_given(given(body)).items() if field in shapes.FACT_FIELDS}
 
 
 @bp.post("/games/<game_id>/deals")

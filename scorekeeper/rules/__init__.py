@@ -21,14 +21,19 @@ from .names import (
     validate_note,
 )
 from .refusal import Refusal, RuleError
-from .registry import RULESETS, get_ruleset
+from .registry import RULESETS, default_ruleset, every_fact, get_ruleset, register
 from .state import (
+    COUNT,
     DEAL_FACTS,
     EXTRA_FACTS,
+    ONE_PLAYER,
+    ORDER,
+    SUIT,
     TRICKS_PER_DEAL,
     Contract,
     DealRecord,
     DealState,
+    Fact,
     GameSetup,
     GameState,
     NextDeal,
@@ -41,18 +46,31 @@ from .state import (
 )
 from .words import ENGLISH, N_, Plural, Speech, Term, english_list, n_
 
+# Our own games, each registering its ruleset; the first registered is the default game.
+# isort: off
+from . import mizerka  # noqa: F401
+from . import misere  # noqa: F401
+from . import kierki  # noqa: F401
+
+# isort: on
+
 __all__ = [
+    "COUNT",
     "DEAL_FACTS",
     "ENGLISH",
     "EXTRA_FACTS",
     "MAX_NAME_LENGTH",
     "NAME_KEY_LENGTH",
     "N_",
+    "ONE_PLAYER",
+    "ORDER",
     "RULESETS",
+    "SUIT",
     "TRICKS_PER_DEAL",
     "Contract",
     "DealRecord",
     "DealState",
+    "Fact",
     "GameSetup",
     "GameState",
     "NextDeal",
@@ -65,8 +83,10 @@ __all__ = [
     "Speech",
     "Standing",
     "Term",
+    "default_ruleset",
     "emoji_sequences",
     "english_list",
+    "every_fact",
     "facts_from_stored",
     "get_ruleset",
     "graphemes",
@@ -75,6 +95,7 @@ __all__ = [
     "n_",
     "name_key",
     "normalise_name",
+    "register",
     "standings_for",
     "storable_text",
     "stored_facts",

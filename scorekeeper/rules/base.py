@@ -10,21 +10,26 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .names import name_key, player_key, validate_name
 from .refusal import RuleError
 from .state import (
     DEAL_FACTS,
+    SUIT,
+    TRICKS,
     TRICKS_PER_DEAL,
     Contract,
     DealRecord,
     DealState,
+    Fact,
     GameSetup,
     GameState,
     NextDeal,
     OptionSpec,
     Preset,
     ScheduledDeal,
+    SeatValueMessages,
     standings_for,
     totals_after,
 )
@@ -34,20 +39,7 @@ from .words import N_, Term
 STANDARD = Preset("standard", N_("Standard"))
 
 
-@dataclass(frozen=True)
-class SeatValueMessages:
-    """The refusals of per-player values of one kind (tricks, bids): whole sentences each,
-    so that no language has to build them from a noun."""
-
-    not_playing: str
-    twice: str
-    missing: str
-    count: str
-    each: str
-    value_range: str
-
-
-#: By kind (``seat_values``' ``noun``).
+#: By kind (``seat_values``' ``noun``); a counted fact's are its declaration's (``Fact.messages``).
 SEAT_VALUE_MESSAGES = {
     "tricks": SeatValueMessages(
         not_playing=N_("%(player)s is not playing in this game; give tricks for %(players)s."),
@@ -64,32 +56,6 @@ SEAT_VALUE_MESSAGES = {
         count=N_("Give bids for exactly the %(count)d players."),
         each=N_("Give bids for each player."),
         value_range=N_("%(player)s's bid must be a whole number from 0 to %(most)d (got %(value)s)."),
-    ),
-    "hearts": SeatValueMessages(
-        not_playing=N_("%(player)s is not playing in this game; give hearts for %(players)s."),
-        twice=N_("%(player)s appears twice in the hearts."),
-        missing=N_("Hearts missing for %(players)s."),
-        count=N_("Give hearts for exactly the %(count)d players."),
-        each=N_("Give the hearts each player took."),
-        value_range=N_("%(player)s's hearts must be a whole number from 0 to %(most)d (got %(value)s)."),
-    ),
-    "queens": SeatValueMessages(
-        not_playing=N_("%(player)s is not playing in this game; give queens for %(players)s."),
-        twice=N_("%(player)s appears twice in the queens."),
-        missing=N_("Queens missing for %(players)s."),
-        count=N_("Give queens for exactly the %(count)d players."),
-        each=N_("Give the queens each player took."),
-        value_range=N_("%(player)s's queens must be a whole number from 0 to %(most)d (got %(value)s)."),
-    ),
-    "kings_jacks": SeatValueMessages(
-        not_playing=N_("%(player)s is not playing in this game; give kings and jacks for %(players)s."),
-        twice=N_("%(player)s appears twice in the kings and jacks."),
-        missing=N_("Kings and jacks missing for %(players)s."),
-        count=N_("Give kings and jacks for exactly the %(count)d players."),
-        each=N_("Give the kings and jacks each player took."),
-        value_range=N_(
-            "%(player)s's kings and jacks must be a whole number from 0 to %(most)d (got %(value)s)."
-        ),
     ),
 }
 
@@ -119,6 +85,12 @@ class Ruleset(ABC):
     player_counts: tuple[int, ...] = ()
     """The numbers of players the game is played by; empty: ``player_count`` alone.
     ``player_count`` and ``deal_count`` are the default game's (first preset, ``player_count``)."""
+
+    deal_facts: tuple[Fact, ...] = ()
+    """The facts a deal may carry beyond its contract and bids, tricks among them, in the order the
+    table enters them and API.md K5 checks them; empty: a deal takes tricks alone."""
+    made_apart: str | None = None
+    """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
 
     def __post_init__(self) -> None:
         if self.preset_option is not None:
@@ -175,8 +147,18 @@ class Ruleset(ABC):
         """The most deals a game of this ruleset can have, whatever its preset and player count."""
         return self.deal_count
 
+    def negative_part(self, setup: GameSetup) -> int:
+        """How many deals the first part of a game in two parts has (Kierki's negative part); 0 for a
+        game not in parts.  A game in parts has the pages' part grid and the log's sum of the totals."""
+        return 0
+
     def tricks_per_deal(self, setup: GameSetup) -> int:
         """Tricks in each deal of the game ``setup`` (the cards each player holds)."""
+        return TRICKS_PER_DEAL
+
+    @property
+    def most_tricks(self) -> int:
+        """The most tricks a deal of this ruleset can have, whatever its player count."""
         return TRICKS_PER_DEAL
 
     def bids_in(self, number: int) -> bool:
@@ -354,7 +336,8 @@ class Ruleset(ABC):
         kind of value, ``"tricks"``, ``"bids"``, ``"hearts"``, ``"queens"`` or ``"kings_jacks"``
         (the refusals' sentences: ``SEAT_VALUE_MESSAGES``).
         """
-        says = SEAT_VALUE_MESSAGES[noun]
+        says = SEAT_VALUE_MESSAGES.get(noun) or self.fact(noun).messages
+        assert says is not None, f"{noun}: a counted fact says its refusals"
         if isinstance(values, Mapping):
             by_seat: dict[int, object] = {}
             for raw_name, value in values.items():
@@ -573,6 +556,15 @@ class Ruleset(ABC):
             **facts,
         )
 
+    def takes_no(self, name: str) -> RuleError:
+        """The refusal of a fact this game's deals never take (``unknown_field``)."""
+        return RuleError(
+            "unknown_field",
+            N_("%(game)s takes no %(given)s."),
+            name,
+            {"game": self.term, "given": repr(name)},
+        )
+
     # -- the hooks each game fills in ----------------------------------------------------
 
     def check_setup(self, setup: GameSetup) -> None:
@@ -611,12 +603,7 @@ class Ruleset(ABC):
         """
         for name in DEAL_FACTS:
             if name != "tricks" and getattr(record, name) is not None:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
 
     def check_declaration(
         self,
@@ -712,12 +699,7 @@ class Ruleset(ABC):
         """
         for name, value in facts.items():
             if value is not None:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
         return DealRecord(
             contract=self.parse_contract(setup, number, contract),
             bids=self.parse_bids(setup, number, bids),
@@ -726,8 +708,35 @@ class Ruleset(ABC):
 
     @property
     def facts(self) -> tuple[str, ...]:
-        """The facts a deal of this game may carry beyond contract, bids and tricks (Kierki's)."""
-        return ()
+        """The facts a deal of this game may carry beyond contract, bids and tricks (``deal_facts``)."""
+        return tuple(fact.id for fact in self.deal_facts if fact.id != "tricks")
+
+    @property
+    def named_suit(self) -> Fact | None:
+        """The fact of a suit named before the cards are played (Kierki's trump suit); None: none."""
+        return next((fact for fact in self.deal_facts if fact.kind == SUIT), None)
+
+    def suit_of(self, deal: DealRecord | DealState) -> str | None:
+        """The suit named in ``deal`` (``named_suit``), None where none is."""
+        return None if self.named_suit is None else deal.fact(self.named_suit.id)
+
+    def results(self, fields: Sequence[str]) -> tuple[str, ...]:
+        """Of a deal's ``fields``, those that are its result (its declaration, a suit named, aside)."""
+        return tuple(name for name in fields if not self.fact(name).declared)
+
+    def fact(self, name: str) -> Fact:
+        """The declaration of the fact ``name`` (one of ``deal_facts``, or the tricks of every game)."""
+        for fact in self.deal_facts:
+            if fact.id == name:
+                return fact
+        if name == "tricks":
+            return TRICKS
+        raise KeyError(f"{self.id} declares no fact {name}")
+
+    def named_facts(self, setup: GameSetup, deal: DealRecord | DealState) -> dict[str, Any]:
+        """``deal``'s facts beyond tricks with players by name, as the API gives them: every fact the
+        game declares, None where the deal has none (``Fact.by_name``)."""
+        return {name: self.fact(name).by_name(setup.players, deal.fact(name)) for name in self.facts}
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the complete ``deal``'s contract counts that the player took (a player's
@@ -739,10 +748,15 @@ class Ruleset(ABC):
         return False
 
     def deal_input(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
-        """``record``'s result as ``parse_deal`` takes it (names as keys; absent facts left out)."""
-        return (
-            {} if record.tricks is None else {"tricks": dict(zip(setup.players, record.tricks, strict=True))}
-        )
+        """``record``'s result as ``parse_deal`` takes it (names as keys; absent facts left out).
+
+        A correction (API.md K4) replaces some of these and parses the whole again."""
+        said: dict[str, object] = {}
+        if record.tricks is not None:
+            said["tricks"] = dict(zip(setup.players, record.tricks, strict=True))
+        return said | {
+            name: value for name, value in self.named_facts(setup, record).items() if value is not None
+        }
 
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
@@ -754,12 +768,7 @@ class Ruleset(ABC):
         """
         for name, value in fields.items():
             if name in DEAL_FACTS and name != "tricks" and value is not None:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
         contract = (
             self.parse_contract(setup, number, fields["contract"]) if "contract" in fields else old.contract
         )

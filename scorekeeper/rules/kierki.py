@@ -14,8 +14,24 @@ from dataclasses import dataclass
 
 from .base import Ruleset
 from .refusal import RuleError
-from .state import DEAL_FACTS, Contract, DealRecord, DealState, GameSetup, OptionSpec, Preset
-from .words import N_, Term, n_
+from .registry import register
+from .state import (
+    COUNT,
+    DEAL_FACTS,
+    ONE_PLAYER,
+    ORDER,
+    SUIT,
+    TRICKS,
+    Contract,
+    DealRecord,
+    DealState,
+    Fact,
+    GameSetup,
+    OptionSpec,
+    Preset,
+    SeatValueMessages,
+)
+from .words import N_, n_
 
 DEALER = "dealer"
 LEADER = "leader"
@@ -35,22 +51,57 @@ FAN_TAN = "fan-tan"
 NEGATIVE_DEALS = (NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_KINGS_JACKS, NO_KING_OF_HEARTS, NO_SEVENTH_LAST)
 
 CONTRACTS = (
-    # NOTE: a Kierki deal (Polish "Bez lew"): every trick taken costs points.
-    Contract(NO_TRICKS, N_("No tricks"), None, N_("Every trick taken costs points.")),
-    # NOTE: a Kierki deal (Polish "Bez kierów"): every heart taken costs points.
-    Contract(NO_HEARTS, N_("No hearts"), None, N_("Every heart taken costs points.")),
-    # NOTE: a Kierki deal (Polish "Bez dam"): every queen taken costs points.
-    Contract(NO_QUEENS, N_("No queens"), None, N_("Every queen taken costs points.")),
-    # NOTE: a Kierki deal (Polish "Bez panów"): every king and every jack taken costs points.
-    Contract(NO_KINGS_JACKS, N_("No kings or jacks"), None, N_("Every king and jack taken costs points.")),
-    # NOTE: a Kierki deal (Polish "Bez króla kier"): taking the king of hearts costs points.
-    Contract(NO_KING_OF_HEARTS, N_("No king of hearts"), None, N_("Taking the king of hearts costs points.")),
+    Contract(
+        NO_TRICKS,
+        # NOTE: a Kierki deal (Polish "Bez lew"): every trick taken costs points.
+        N_("No tricks"),
+        None,
+        N_("Every trick taken costs points."),
+        # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No tricks.
+        mark=N_("Tr"),
+    ),
+    Contract(
+        NO_HEARTS,
+        # NOTE: a Kierki deal (Polish "Bez kierów"): every heart taken costs points.
+        N_("No hearts"),
+        None,
+        N_("Every heart taken costs points."),
+        mark="♥",
+    ),
+    Contract(
+        NO_QUEENS,
+        # NOTE: a Kierki deal (Polish "Bez dam"): every queen taken costs points.
+        N_("No queens"),
+        None,
+        N_("Every queen taken costs points."),
+        # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No queens.
+        mark=N_("Q"),
+    ),
+    Contract(
+        NO_KINGS_JACKS,
+        # NOTE: a Kierki deal (Polish "Bez panów"): every king and every jack taken costs points.
+        N_("No kings or jacks"),
+        None,
+        N_("Every king and jack taken costs points."),
+        # NOTE A Kierki contract's mark atop a narrow column (a letter or two): No kings or jacks.
+        mark=N_("KJ"),
+    ),
+    Contract(
+        NO_KING_OF_HEARTS,
+        # NOTE: a Kierki deal (Polish "Bez króla kier"): taking the king of hearts costs points.
+        N_("No king of hearts"),
+        None,
+        N_("Taking the king of hearts costs points."),
+        mark=N_("K♥"),
+    ),
     Contract(
         NO_SEVENTH_LAST,
         # NOTE: a Kierki deal (Polish "Bez siódmej i ostatniej"): the 7th and the last trick cost points.
         N_("No seventh or last trick"),
         None,
         N_("Taking the seventh trick or the last trick costs points."),
+        # NOTE A Kierki contract's mark atop a narrow column (2 or 3 characters): No seventh or last trick.
+        mark=N_("7/L"),
     ),
     Contract(
         ROBBER,
@@ -61,6 +112,8 @@ CONTRACTS = (
             "Tricks, hearts, queens, kings and jacks, the king of hearts, the seventh and the last trick: "
             "everything costs points."
         ),
+        # NOTE A Kierki contract's mark atop a narrow column (two or three letters): the Robber.
+        mark=N_("Rob"),
     ),
     Contract(
         TRUMPS,
@@ -75,6 +128,8 @@ CONTRACTS = (
         N_("Fan Tan"),
         None,
         N_("Get rid of your cards first: the first and the second out win points."),
+        # NOTE A Kierki contract's mark atop a narrow column (two or three letters): the Fan Tan.
+        mark=N_("FT"),
     ),
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
@@ -113,46 +168,169 @@ HEARTS_IN_DECK = 13
 QUEENS_IN_DECK = 4
 KINGS_JACKS_IN_DECK = 8
 
-#: The per-player counts: field -> (the cards of that kind in the deck).
-COUNTS: Mapping[str, int] = {
-    "hearts": HEARTS_IN_DECK,
-    "queens": QUEENS_IN_DECK,
-    "kings_jacks": KINGS_JACKS_IN_DECK,
-}
 
 #: The contracts whose ``taken`` says yes or no (the king of hearts taken; among the first two out).
 TAKEN_OR_NOT = (NO_KING_OF_HEARTS, FAN_TAN)
 
+
+#: The facts of a deal (RULES.md 3.8, API.md K4), in API.md K5's order: the trump suit, the tricks, the
+#: counts of hearts, queens, kings and jacks, who took the king of hearts, the 7th and the last trick,
+#: who went out first and second in the Fan Tan.  Each label names the fact in a refusal about a fact
+#: a deal does not take ("Deal 2 (No hearts) takes no “Trump suit”.").
+FACTS = (
+    Fact(
+        "trumps",
+        # NOTE: a Kierki deal fact, named in a refusal ("Deal 2 (No hearts) takes no “Trump suit”.").
+        N_("Trump suit"),
+        SUIT,
+        declared=True,
+        choices=tuple(SUIT_LABELS.items()),
+        answered="Kierki, trump deal: the suit named; else null.",
+        about="Kierki, trump deal: the suit the dealer named (also when pending).",
+        # NOTE: column headings of a Kierki CSV deal log: the trump suit named, who took each card or trick.
+        columns=(N_("trumps"),),
+    ),
+    TRICKS,
+    Fact(
+        "hearts",
+        # NOTE: a Kierki deal fact, named in a refusal: the hearts each player took.
+        N_("Hearts taken"),
+        COUNT,
+        total=HEARTS_IN_DECK,
+        messages=SeatValueMessages(
+            not_playing=N_("%(player)s is not playing in this game; give hearts for %(players)s."),
+            twice=N_("%(player)s appears twice in the hearts."),
+            missing=N_("Hearts missing for %(players)s."),
+            count=N_("Give hearts for exactly the %(count)d players."),
+            each=N_("Give the hearts each player took."),
+            value_range=N_("%(player)s's hearts must be a whole number from 0 to %(most)d (got %(value)s)."),
+            enter_named=N_("Enter the hearts for %(players)s."),
+            enter_every=N_("Enter the hearts for every player."),
+            enter_one=N_("%(player)s: enter the hearts."),
+        ),
+        sum_message=N_("Hearts must add up to %(total)d (got %(got)d)."),
+        answered="Kierki: hearts taken; else null.",
+        about="Kierki: hearts taken (13 in all).",
+        # NOTE: column headings of a Kierki CSV deal log, one per player and card ("Ala hearts").
+        columns=(N_("%(player)s hearts"),),
+        hint=N_("Each player's hearts: %(count)s in all."),
+        chip=N_("%(player)s: hearts"),
+        short="%(tricks)s ♥",
+    ),
+    Fact(
+        "queens",
+        # NOTE: a Kierki deal fact, named in a refusal: the queens each player took.
+        N_("Queens taken"),
+        COUNT,
+        total=QUEENS_IN_DECK,
+        messages=SeatValueMessages(
+            not_playing=N_("%(player)s is not playing in this game; give queens for %(players)s."),
+            twice=N_("%(player)s appears twice in the queens."),
+            missing=N_("Queens missing for %(players)s."),
+            count=N_("Give queens for exactly the %(count)d players."),
+            each=N_("Give the queens each player took."),
+            value_range=N_("%(player)s's queens must be a whole number from 0 to %(most)d (got %(value)s)."),
+            enter_named=N_("Enter the queens for %(players)s."),
+            enter_every=N_("Enter the queens for every player."),
+            enter_one=N_("%(player)s: enter the queens."),
+        ),
+        sum_message=N_("Queens must add up to %(total)d (got %(got)d)."),
+        answered="Kierki: queens taken; else null.",
+        about="Kierki: queens taken (4 in all).",
+        columns=(N_("%(player)s queens"),),
+        hint=N_("Each player's queens: %(count)s in all."),
+        chip=N_("%(player)s: queens"),
+        # NOTE The queens a player took in a Kierki deal, short ("1 Q"): a letter for the queen.
+        short=N_("%(tricks)s Q"),
+    ),
+    Fact(
+        "kings_jacks",
+        # NOTE: a Kierki deal fact, named in a refusal: the kings and jacks each player took.
+        N_("Kings and jacks taken"),
+        COUNT,
+        total=KINGS_JACKS_IN_DECK,
+        messages=SeatValueMessages(
+            not_playing=N_("%(player)s is not playing in this game; give kings and jacks for %(players)s."),
+            twice=N_("%(player)s appears twice in the kings and jacks."),
+            missing=N_("Kings and jacks missing for %(players)s."),
+            count=N_("Give kings and jacks for exactly the %(count)d players."),
+            each=N_("Give the kings and jacks each player took."),
+            value_range=N_(
+                "%(player)s's kings and jacks must be a whole number from 0 to %(most)d (got %(value)s)."
+            ),
+            enter_named=N_("Enter the kings and jacks for %(players)s."),
+            enter_every=N_("Enter the kings and jacks for every player."),
+            enter_one=N_("%(player)s: enter the kings and jacks."),
+        ),
+        sum_message=N_("Kings and jacks must add up to %(total)d (got %(got)d)."),
+        answered="Kierki: kings and jacks taken; else null.",
+        about="Kierki: kings and jacks taken (8 in all).",
+        columns=(N_("%(player)s kings and jacks"),),
+        hint=N_("Each player's kings and jacks: %(count)s in all."),
+        chip=N_("%(player)s: kings and jacks"),
+        # NOTE The kings and jacks a player took in a Kierki deal, short ("2 K/J"): a letter for each.
+        short=N_("%(tricks)s K/J"),
+    ),
+    Fact(
+        "king_of_hearts",
+        # NOTE: a Kierki deal fact, named in a refusal: the player who took the king of hearts.
+        N_("Who took the king of hearts"),
+        ONE_PLAYER,
+        answered="Kierki: who took the king of hearts.",
+        about="Kierki: who took the king of hearts.",
+        columns=(N_("king of hearts"),),
+        # NOTE The mark, in a Kierki deal's log, of the player who took the king of hearts.
+        short=N_("K♥"),
+    ),
+    Fact(
+        "seventh_trick",
+        # NOTE: a Kierki deal fact, named in a refusal: the player who took the 7th trick.
+        N_("Who took the seventh trick"),
+        ONE_PLAYER,
+        answered="Kierki: who took the 7th trick.",
+        about="Kierki: who took the 7th trick.",
+        columns=(N_("seventh trick"),),
+        # NOTE The mark, in a Kierki deal's log, of the player who took the seventh trick: keep it short.
+        short=N_("7th"),
+    ),
+    Fact(
+        "last_trick",
+        # NOTE: a Kierki deal fact, named in a refusal: the player who took the last trick.
+        N_("Who took the last trick"),
+        ONE_PLAYER,
+        answered="Kierki: who took the last trick.",
+        about="Kierki: who took the last trick (13th; 17th with 3 players).",
+        columns=(N_("last trick"),),
+        # NOTE The mark, in a Kierki deal's log, of the player who took the last trick: keep it short.
+        short=N_("last"),
+    ),
+    Fact(
+        "places",
+        # NOTE: a Kierki deal fact, named in a refusal: the first and the second player out in the Fan Tan.
+        N_("First and second out"),
+        ORDER,
+        places=(
+            # NOTE Kierki's Fan Tan: the first player to get rid of all their cards.
+            N_("First out"),
+            # NOTE Kierki's Fan Tan: the second player to get rid of all their cards.
+            N_("Second out"),
+        ),
+        refusal=("places_invalid", N_("Give the first and the second player out: two names.")),
+        answered="Kierki, Fan Tan: [first out, second out]; else null.",
+        about="Kierki, Fan Tan: [first out, second out], two different players' names.",
+        columns=(
+            N_("first out"),
+            # NOTE: a column heading of a Kierki CSV deal log: who went out second in the Fan Tan.
+            N_("second out"),
+        ),
+        # NOTE The marks, in the log of Kierki's Fan Tan, of the first and the second player out of cards.
+        places_short=(N_("1st out"), N_("2nd out")),
+    ),
+)
+#: The per-player counts: field -> (the cards of that kind in the deck).
+COUNTS: Mapping[str, int] = {fact.id: fact.total for fact in FACTS if fact.kind == COUNT and fact.total}
 #: The fields naming one player (``unknown_player`` when it names nobody at the table).
-TAKERS = ("king_of_hearts", "seventh_trick", "last_trick")
-
-#: The deal's facts as a phone form names them, said in a refusal about a fact a deal does not take.
-FIELD_TERMS: Mapping[str, Term] = {
-    # NOTE: a Kierki deal fact, named in a refusal ("Deal 2 (No hearts) takes no “Trump suit”.").
-    "trumps": Term("trumps", N_("Trump suit")),
-    # NOTE: a Kierki deal fact, named in a refusal: the tricks each player took.
-    "tricks": Term("tricks", N_("Tricks taken")),
-    # NOTE: a Kierki deal fact, named in a refusal: the hearts each player took.
-    "hearts": Term("hearts", N_("Hearts taken")),
-    # NOTE: a Kierki deal fact, named in a refusal: the queens each player took.
-    "queens": Term("queens", N_("Queens taken")),
-    # NOTE: a Kierki deal fact, named in a refusal: the kings and jacks each player took.
-    "kings_jacks": Term("kings_jacks", N_("Kings and jacks taken")),
-    # NOTE: a Kierki deal fact, named in a refusal: the player who took the king of hearts.
-    "king_of_hearts": Term("king_of_hearts", N_("Who took the king of hearts")),
-    # NOTE: a Kierki deal fact, named in a refusal: the player who took the 7th trick.
-    "seventh_trick": Term("seventh_trick", N_("Who took the seventh trick")),
-    # NOTE: a Kierki deal fact, named in a refusal: the player who took the last trick.
-    "last_trick": Term("last_trick", N_("Who took the last trick")),
-    # NOTE: a Kierki deal fact, named in a refusal: the first and the second player out in the Fan Tan.
-    "places": Term("places", N_("First and second out")),
-}
-
-COUNT_SUMS: Mapping[str, str] = {
-    "hearts": N_("Hearts must add up to %(total)d (got %(got)d)."),
-    "queens": N_("Queens must add up to %(total)d (got %(got)d)."),
-    "kings_jacks": N_("Kings and jacks must add up to %(total)d (got %(got)d)."),
-}
+TAKERS = tuple(fact.id for fact in FACTS if fact.kind == ONE_PLAYER)
 
 
 @dataclass(frozen=True)
@@ -320,6 +498,10 @@ class Kierki(Ruleset):
             if preset.plays_with(count)
         )
 
+    @property
+    def most_tricks(self) -> int:
+        return max(TRICKS_BY_PLAYERS[count] for count in self.seat_counts)
+
     def tricks_per_deal(self, setup: GameSetup) -> int:
         return TRICKS_BY_PLAYERS[len(setup.players)]
 
@@ -418,12 +600,7 @@ class Kierki(Ruleset):
         """
         for name in facts:
             if name not in DEAL_FACTS:
-                raise RuleError(
-                    "unknown_field",
-                    N_("%(game)s takes no %(given)s."),
-                    name,
-                    {"game": self.term, "given": repr(name)},
-                )
+                raise self.takes_no(name)
         self.check_setup(setup)
         if not 1 <= number <= self.deals_in(setup):
             self.contract_of(setup, number)  # game_finished
@@ -448,26 +625,6 @@ class Kierki(Ruleset):
             last_trick=self.taker_or_none(setup, "last_trick", given["last_trick"]),
             places=None if given["places"] is None else self.places_for(setup, given["places"]),
         )
-
-    def deal_input(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
-        """``record``'s facts as ``parse_deal`` takes them (names as keys; absent facts left out).
-
-        A correction (API.md K4) replaces some of these and parses the whole again.
-        """
-        said: dict[str, object] = {}
-        if record.trumps is not None:
-            said["trumps"] = record.trumps
-        for name in ("tricks", *COUNTS):
-            values = getattr(record, name)
-            if values is not None:
-                said[name] = dict(zip(setup.players, values, strict=True))
-        for name in TAKERS:
-            seat = getattr(record, name)
-            if seat is not None:
-                said[name] = setup.players[seat]
-        if record.places is not None:
-            said["places"] = [setup.players[seat] for seat in record.places]
-        return said
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks (no tricks, robber, trumps), hearts, queens,
@@ -494,10 +651,6 @@ class Kierki(Ruleset):
 
     def taken_or_not(self, contract: str) -> bool:
         return contract in TAKEN_OR_NOT
-
-    @property
-    def facts(self) -> tuple[str, ...]:
-        return tuple(name for name in DEAL_FACTS if name != "tricks")
 
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
@@ -526,7 +679,7 @@ class Kierki(Ruleset):
                     "field_not_allowed",
                     N_("Deal %(deal)d (%(contract)s) takes no “%(field)s”."),
                     name,
-                    {"deal": number, "contract": self.contract(contract), "field": FIELD_TERMS[name]},
+                    {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
                 )
         if contract == TRUMPS and "trumps" not in given:
             dealer = setup.players[self.dealer_of(setup, number)]
@@ -547,7 +700,7 @@ class Kierki(Ruleset):
                             "result of the deal, or none while it is played."
                         ),
                         name,
-                        {"deal": number, "contract": self.contract(contract), "field": FIELD_TERMS[name]},
+                        {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
                     )
 
     def suit(self, trumps: object) -> str:
@@ -573,7 +726,9 @@ class Kierki(Ruleset):
             most=total,
         )
         if sum(counted) != total:
-            raise RuleError("count_sum", COUNT_SUMS[name], name, {"total": total, "got": sum(counted)})
+            raise RuleError(
+                "count_sum", self.fact(name).sum_message, name, {"total": total, "got": sum(counted)}
+            )
         return counted
 
     def counts_or_none(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...] | None:
@@ -585,9 +740,7 @@ class Kierki(Ruleset):
     def places_for(self, setup: GameSetup, places: object) -> tuple[int, ...]:
         """The first and the second player out: a list of two different players (``places_invalid``)."""
         if isinstance(places, (str, bytes)) or not isinstance(places, Sequence) or len(places) != 2:
-            raise RuleError(
-                "places_invalid", N_("Give the first and the second player out: two names."), "places"
-            )
+            raise RuleError(*self.fact("places").refusal, "places")
         seats: list[int] = []
         for name in places:
             try:
@@ -808,4 +961,7 @@ KIERKI = Kierki(
     presets=PRESETS,
     preset_option=PRESET.id,
     player_counts=(3, 4),
+    deal_facts=FACTS,
 )
+
+register(KIERKI)

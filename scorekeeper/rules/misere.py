@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .base import Ruleset
 from .refusal import RuleError
+from .registry import register
 from .state import TRICKS_PER_DEAL, Contract, DealState, GameSetup, OptionSpec, Preset
 from .words import N_
 
@@ -285,3 +286,5 @@ MISERE = Misere(
     seating_direction="counter-clockwise",
     summary=N_("Italian, 4 players, 8 fixed deals: six played to exact bids, then ciapa-ciapa and misère."),
 )
+
+register(MISERE)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .base import Ruleset
 from .refusal import RuleError
+from .registry import register
 from .state import Contract, DealState, GameSetup
 from .words import N_
 
@@ -161,4 +162,7 @@ MIZERKA = Mizerka(
     contracts=CONTRACTS,
     seating_direction="clockwise",
     summary=N_("Polish, 3 players, 18 deals; each player chooses each of six contracts once."),
+    made_apart="mizerka",
 )
+
+register(MIZERKA)

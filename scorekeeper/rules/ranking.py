@@ -11,10 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .base import Ruleset
-from .registry import RULESETS
+from .registry import RULESETS, default_ruleset
 from .state import GameSetup, Preset
-
-DEFAULT_RULESET = "mizerka"
 
 
 @dataclass(frozen=True)
@@ -52,7 +50,7 @@ def default_ranking(ruleset: Ruleset) -> Ranking:
     return Ranking(ruleset, ruleset.presets[0], ruleset.player_count)
 
 
-DEFAULT_RANKING = default_ranking(RULESETS[DEFAULT_RULESET]).key
+DEFAULT_RANKING = default_ranking(default_ruleset()).key
 
 
 def every_ranking() -> tuple[Ranking, ...]:
@@ -67,5 +65,5 @@ def find_ranking(game: str) -> Ranking:
         return default_ranking(RULESETS[game])
     return next(
         (ranking for ranking in every_ranking() if ranking.key == game),
-        default_ranking(RULESETS[DEFAULT_RULESET]),
+        default_ranking(default_ruleset()),
     )

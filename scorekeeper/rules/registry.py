@@ -1,15 +1,38 @@
-"""Every ruleset by id.  Adding a game means adding a module and one line here."""
+"""Every ruleset by id.  Adding a game is one module: it declares its ruleset and ``register``s it
+(the package imports our own games' modules, ``rules/__init__.py``)."""
 
 from __future__ import annotations
 
 from .base import Ruleset
-from .kierki import KIERKI
-from .misere import MISERE
-from .mizerka import MIZERKA
 from .refusal import RuleError
+from .state import Fact
 from .words import N_
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (MIZERKA, MISERE, KIERKI)}
+#: The registered rulesets by id, in the order registered: the first is the default game.
+RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Make ``ruleset`` a game the app scores (its pages, the API, export and import); returns it.
+
+    Registering a ruleset again under its id replaces it, so a module may be reloaded."""
+    RULESETS[ruleset.id] = ruleset
+    return ruleset
+
+
+def default_ruleset() -> Ruleset:
+    """The game a new game is of when nobody says which: the first registered."""
+    return next(iter(RULESETS.values()))
+
+
+def every_fact() -> dict[str, Fact]:
+    """The facts beyond tricks a deal of some registered game may carry, by id, in the order the games
+    declare them (the first game to declare a fact gives its declaration)."""
+    facts: dict[str, Fact] = {}
+    for ruleset in RULESETS.values():
+        for name in ruleset.facts:
+            facts.setdefault(name, ruleset.fact(name))
+    return facts
 
 
 def get_ruleset(ruleset_id: object) -> Ruleset:

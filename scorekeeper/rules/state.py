@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .words import Term
+from .words import N_, Term
 
 TRICKS_PER_DEAL = 13
 
@@ -23,6 +23,8 @@ class Contract(Term):
     trumps: str | None
     """The trump suit's id, or None for a deal without trumps."""
     description: str = ""
+    mark: str = ""
+    """Its mark atop a narrow column of the part grid (a message id: a letter or two); empty: none."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,98 @@ class GameSetup:
         return dict(self.options)
 
 
+@dataclass(frozen=True)
+class SeatValueMessages:
+    """The refusals of per-player values of one kind (tricks, bids, a counted card): whole sentences
+    each, so that no language has to build them from a noun."""
+
+    not_playing: str
+    twice: str
+    missing: str
+    count: str
+    each: str
+    value_range: str
+    enter_named: str = ""
+    """A counted fact's page: the blank inputs of the players named ("Enter the hearts for %(players)s.")."""
+    enter_every: str = ""
+    enter_one: str = ""
+    """A counted fact's page: one player's input left blank ("%(player)s: enter the hearts.")."""
+
+
+#: The kinds of fact a deal may carry (``Fact.kind``), and how each is kept: by seat.
+COUNT = "count"
+"""A whole number per player, adding up to the fact's ``total`` (a tuple by seat)."""
+ONE_PLAYER = "player"
+"""One player: who took a card or a trick (a seat)."""
+SUIT = "suit"
+"""A suit named, one of the fact's ``choices`` (its id)."""
+ORDER = "order"
+"""Players in an order, one per ``places`` (a tuple of seats): who went out first, second."""
+
+
+@dataclass(frozen=True)
+class Fact(Term):
+    """One fact a deal may carry, as its ruleset declares it (``Ruleset.deal_facts``): its id (the
+    API's field, the stored key, the form's), its label (a message id: the entry card's legend, a
+    refusal's name of it)...  Everything generic (the API's shapes, export and import, the pages'
+    entry card and log) works from these declarations."""
+
+    kind: str
+    declared: bool = False
+    """Given before the cards are played (a trump suit named): a declaration, not a result."""
+    total: int = 0
+    """A count's total (the cards of that kind in the deck); 0: the game's tricks."""
+    choices: tuple[tuple[str, str], ...] = ()
+    """A suit's choices: (id, label) pairs, labels being message ids."""
+    places: tuple[str, ...] = ()
+    """An order's places, each a message id ("First out", "Second out")."""
+    messages: SeatValueMessages | None = None
+    """A count's refusals of a player's value."""
+    refusal: tuple[str, str] = ("", "")
+    """An order's refusal (code, message id) when it is not as many different players as places."""
+    sum_message: str = ""
+    """A count's refusal of a sum that is not its total (a message id)."""
+    about: str = ""
+    """The API's description of the field (English, as the OpenAPI document has it)."""
+    answered: str = ""
+    """The API's description of the field in a deal it answers."""
+    columns: tuple[str, ...] = ()
+    """Its CSV headings (message ids): one per player for a count ("%(player)s hearts"), else one
+    per column (an order's, one per place)."""
+    short: str = ""
+    """As the deal log says what a player took, short: a count's "%(tricks)s Q", a taker's "K♥"; an
+    order's are ``places_short``."""
+    places_short: tuple[str, ...] = ()
+    hint: str = ""
+    """A count's hint on the entry card ("Each player's hearts: %(count)s in all.")."""
+    chip: str = ""
+    """A count's taps for one player, as a screen reader names them ("%(player)s: hearts")."""
+
+    def by_name(self, players: Sequence[str], value: Any) -> Any:
+        """``value`` (by seat, as kept) with players by name, as the API and the entry take it:
+        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; None stays None."""
+        if value is None or self.kind == SUIT:
+            return value
+        if self.kind == COUNT:
+            return dict(zip(players, value, strict=True))
+        if self.kind == ONE_PLAYER:
+            return players[value]
+        return [players[seat] for seat in value]
+
+
+#: The tricks each player took: a fact of every game (its refusals are the engine's own).
+TRICKS = Fact(
+    "tricks",
+    # NOTE: a deal fact, named in a refusal and atop the tricks each player took.
+    N_("Tricks taken"),
+    COUNT,
+    # NOTE "tr" is short for "tricks": the tricks a player took in a deal.
+    short=N_("%(tricks)s tr"),
+    hint=N_("Each player's tricks: %(count)s in all."),
+    chip=N_("%(player)s: tricks"),
+)
+
+
 #: The facts that are a deal's result (not its declaration), in API.md K5's order.
 RESULT_FIELDS = (
     "tricks",
@@ -121,6 +215,10 @@ class DealRecord:
     def pending(self) -> bool:
         """Whether no result of the deal is in yet (its declaration may be)."""
         return all(getattr(self, name) is None for name in RESULT_FIELDS)
+
+    def fact(self, name: str) -> Any:
+        """The fact ``name`` as kept (by seat), None where the deal has none."""
+        return getattr(self, name)
 
 
 #: The facts stored beside a deal's contract, bids and tricks (``deals.facts``): Kierki's.
@@ -184,6 +282,10 @@ class DealState:
     def pending(self) -> bool:
         """Whether no result of the deal is in yet (a deal that counts no tricks has ``tricks`` None)."""
         return all(getattr(self, name) is None for name in RESULT_FIELDS)
+
+    def fact(self, name: str) -> Any:
+        """The fact ``name`` as kept (by seat), None where the deal has none."""
+        return getattr(self, name)
 
 
 @dataclass(frozen=True)

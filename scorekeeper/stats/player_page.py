@@ -124,9 +124,9 @@ class PlayerStats:
 
     @property
     def mizerka(self) -> ContractFigures | None:
-        if self.filters.chosen.ruleset.id != "mizerka":
-            return None
-        return next((c for c in self.contracts if c.contract == "mizerka"), None)
+        """The figures of the contract the ruleset counts apart (Mizerka's own), if any."""
+        apart = self.filters.chosen.ruleset.made_apart
+        return next((c for c in self.contracts if c.contract == apart), None) if apart else None
 
 
 def _line(row: Any) -> GameLine:

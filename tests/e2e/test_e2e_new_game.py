@@ -1,8 +1,6 @@
 """The new-game form on small phones: the Misère's scorings and Kierki's presets, each with the line
 saying what it changes, and Kierki's fourth seat, within the screen at 320, 360 and 390 px, in both
-themes and every language; and the rules page's Kierki section at the same widths.  Kierki is
-offered on the form as it will be once its table pages land (it joins ``TABLE_GAMES``): that
-server runs with it added."""
+themes and every language; and the rules page's Kierki section at the same widths."""
 
 from __future__ import annotations
 
@@ -34,14 +32,11 @@ OUTSIDE_THE_CARD_JS = """() => {
   return out.slice(0, 8);
 }"""
 LANGUAGES = ("en", "pl", "it")
-KIERKI_OFFERED = (
-    "import scorekeeper.web.games.routes as routes; routes.TABLE_GAMES = (*routes.TABLE_GAMES, 'kierki')"
-)
 
 
 @pytest.fixture(scope="module")
 def kierki_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with running_server(tmp_path_factory.mktemp("e2e-kierki"), before=KIERKI_OFFERED) as server:
+    with running_server(tmp_path_factory.mktemp("e2e-kierki")) as server:
         yield server
 
 

@@ -268,16 +268,6 @@ def test_emoji_names_through_the_api(client: FlaskClient) -> None:
 
 # -- house rules: each choice with what it changes; Kierki's 3 or 4 players ---------------------------
 
-KIERKI_TABLE = ("mizerka", "misere", "kierki")
-
-
-@pytest.fixture
-def kierki_offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kierki on the new-game form, as it will be once its table pages land (it joins TABLE_GAMES)."""
-    from scorekeeper.web.games import routes
-
-    monkeypatch.setattr(routes, "TABLE_GAMES", KIERKI_TABLE)
-
 
 def offered(html: str, option: str) -> list[tuple[str, str, str]]:
     """The choices of a house-rules option: (value, label, summary) in the page's order."""
@@ -311,7 +301,6 @@ def test_the_misere_s_scoring_is_said_in_the_table_s_language(client: FlaskClien
     assert choices[1][2].startswith("Deklaracja ugrana: 10 plus deklaracja")
 
 
-@pytest.mark.usefixtures("kierki_offered")
 def test_kierki_offers_four_seats_its_presets_and_every_first_dealer(client: FlaskClient) -> None:
     from scorekeeper.rules.kierki import PRESETS
 
@@ -333,7 +322,6 @@ def test_kierki_offers_four_seats_its_presets_and_every_first_dealer(client: Fla
     assert "checked" in form.find("input", name="preset", value="standard").attrs
 
 
-@pytest.mark.usefixtures("kierki_offered")
 @pytest.mark.parametrize(
     ("names", "preset", "first_dealer", "deals"),
     [
@@ -360,7 +348,6 @@ def test_a_kierki_game_is_created_with_its_players_and_preset(
     assert game.state.deal_count == deals
 
 
-@pytest.mark.usefixtures("kierki_offered")
 def test_the_short_game_with_three_players_is_refused_at_its_field(app: Flask, client: FlaskClient) -> None:
     before = db_snapshot(app)
     response = post_new_game_of(client, "kierki", ["Ala", "Bartek", "Celina"], preset="short")
@@ -377,7 +364,6 @@ def test_the_short_game_with_three_players_is_refused_at_its_field(app: Flask, c
     assert db_snapshot(app) == before
 
 
-@pytest.mark.usefixtures("kierki_offered")
 @pytest.mark.parametrize(
     ("names", "message"),
     [
@@ -395,7 +381,6 @@ def test_kierki_needs_three_or_four_names_in_a_row(
     assert game_count(app) == 0
 
 
-@pytest.mark.usefixtures("kierki_offered")
 def test_the_empty_fourth_seat_cannot_deal_first(app: Flask, client: FlaskClient) -> None:
     response = post_new_game_of(client, "kierki", ["Ala", "Bartek", "Celina"], first_dealer="3")
     assert response.status_code == 422

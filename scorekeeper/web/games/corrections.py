@@ -21,7 +21,7 @@ from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import load_game, open_write, require_editor
 from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
-from .forms import COUNTED, TAKERS, CorrectForm, deal_facts, per_seat_numbers
+from .forms import COUNTED, ORDERS, TAKERS, CorrectForm, deal_facts, per_seat_numbers
 from .once import Flashes, answered, done, page_once, write_once
 from .presenters import game_view
 
@@ -65,16 +65,19 @@ def correct_deal(game_id: str, number: int) -> Any:
         form = CorrectForm(formdata=None, version=game.version, contract=deal.contract)
         for seat in range(len(game.setup.players)):
             for name in ("bids", *COUNTED):
-                values = getattr(deal, name)
+                values = deal.bids if name == "bids" else deal.fact(name)
                 if values is not None:
-                    getattr(form, name).entries[seat].data = str(values[seat])
-        # Kierki: the suit, and each player named by seat, as the page posts them.
-        form.trumps.data = deal.trumps
-        for name in TAKERS:
-            seat = getattr(deal, name)
-            getattr(form, name).data = None if seat is None else str(seat)
-        for entry, seat in zip(form.places.entries, deal.places or (), strict=False):
-            entry.data = str(seat)
+                    form[name].entries[seat].data = str(values[seat])
+        # The game's other facts: a suit as it is, each player named by seat, as the page posts them.
+        for name in game.ruleset.facts:
+            value = deal.fact(name)
+            if name in ORDERS:
+                for entry, seat in zip(form[name].entries, value or (), strict=False):
+                    entry.data = str(seat)
+            elif name in TAKERS:
+                form[name].data = None if value is None else str(value)
+            elif name not in COUNTED:
+                form[name].data = value
         return _correction_page(game, number, form, None)
     form = CorrectForm()
 

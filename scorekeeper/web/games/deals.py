@@ -53,8 +53,9 @@ def record_deal(game_id: str) -> Any:
     try:
         facts = deal_fields(write.game, number)
         if facts:
-            # Kierki: the deal's facts; a trump deal may be saved with its suit alone (declared).
-            fields = deal_facts(request.form, names, facts, required="trumps" not in facts)
+            # The deal's facts; a deal with a declaration (a suit named) may be saved with it alone.
+            declared = len(write.game.ruleset.results(facts)) < len(facts)
+            fields = deal_facts(request.form, names, facts, required=not declared)
             others = {name: value for name, value in fields.items() if name != "tricks"}
             after = write_once(
                 lambda key: services.record_deal(
@@ -116,8 +117,8 @@ def enter_tricks(game_id: str, number: int) -> Any:
     home = url_for("web.game", game_id=game_id)
     once = page_once(game_id, home, lambda written: _saved(written, number))
     try:
-        # Kierki: the deal's results (its suit was named when it was declared).
-        results = tuple(name for name in deal_fields(write.game, number) if name != "trumps")
+        # The deal's results (its declaration, a suit named, was saved before).
+        results = write.game.ruleset.results(deal_fields(write.game, number))
         if results:
             fields = deal_facts(request.form, names, results, required=True)
         else:

@@ -17,8 +17,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 
 from ... import services
 from ...messages import say, term
-from ...rules import N_, TRICKS_PER_DEAL, Refusal, RuleError
-from ...rules.kierki import COUNTS
+from ...rules import N_, TRICKS_PER_DEAL, Refusal, RuleError, every_fact
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game
@@ -28,15 +27,13 @@ from .forms import blank_facts, deal_facts, number_or_raw
 _CODES = {
     "tricks": ("tricks_players", "tricks_range"),
     "bids": ("bids_required", "bid_range"),
-    **{name: ("count_players", "count_range") for name in COUNTS},
+    **{name: ("count_players", "count_range") for name, fact in every_fact().items() if fact.messages},
 }
-#: A seat's blank input, by kind.
+#: A seat's blank input, by kind; a counted fact's, its own.
 _BLANK = {
     "tricks": N_("%(player)s: enter the tricks."),
     "bids": N_("%(player)s: enter the bids."),
-    "hearts": N_("%(player)s: enter the hearts."),
-    "queens": N_("%(player)s: enter the queens."),
-    "kings_jacks": N_("%(player)s: enter the kings and jacks."),
+    **{name: fact.messages.enter_one for name, fact in every_fact().items() if fact.messages},
 }
 
 
@@ -50,7 +47,8 @@ def deal_fields(game: Snapshot, number: object) -> tuple[str, ...]:
 
 def _most(game: Snapshot, kind: str) -> int:
     """The largest count a player may have of ``kind`` (the game's tricks, the deck's hearts...)."""
-    return COUNTS.get(kind, game.ruleset.tricks_per_deal(game.setup))
+    fact = every_fact().get(kind)
+    return fact.total if fact and fact.total else game.ruleset.tricks_per_deal(game.setup)
 
 
 def seat_values(raw: Sequence[str | None], players: int) -> list[int | str | None]:
@@ -191,9 +189,9 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
     fields: dict[str, Any] = {}
     facts = deal_fields(game, number)
     if form == "tricks":
-        facts = tuple(name for name in facts if name != "trumps")
+        facts = game.ruleset.results(facts)
     if facts:
-        # Kierki: scored once every fact the deal takes is in (what the save would send).
+        # Scored once every fact the deal takes is in (what the save would send).
         if blank_facts(data, game.setup.players, facts):
             return answer
         fields = deal_facts(data, game.setup.players, facts, required=True)

@@ -17,7 +17,17 @@ from wtforms.widgets import DateInput, HiddenInput, NumberInput
 
 from ...limits import MAX_DB_INT
 from ...models import NOTE_LENGTH
-from ...rules import MAX_NAME_LENGTH, N_, TRICKS_PER_DEAL, RuleError, Ruleset
+from ...rules import (
+    COUNT,
+    MAX_NAME_LENGTH,
+    N_,
+    ONE_PLAYER,
+    ORDER,
+    TRICKS_PER_DEAL,
+    RuleError,
+    Ruleset,
+    every_fact,
+)
 from ...services.idempotency import KEY_RE
 from ..validators import AskTheEngine
 
@@ -33,16 +43,14 @@ def number_or_raw(raw: str | None) -> int | str | None:
     return int(text) if _WHOLE_NUMBER.fullmatch(text) else text
 
 
-#: A blank count refused, by kind: (the players named, every player).
+#: A blank count refused, by kind: (the players named, every player); a counted fact's, its own.
 ENTER = {
     "tricks": (N_("Enter the tricks for %(players)s."), N_("Enter the tricks for every player.")),
     "bids": (N_("Enter the bids for %(players)s."), N_("Enter the bids for every player.")),
-    "hearts": (N_("Enter the hearts for %(players)s."), N_("Enter the hearts for every player.")),
-    "queens": (N_("Enter the queens for %(players)s."), N_("Enter the queens for every player.")),
-    "kings_jacks": (
-        N_("Enter the kings and jacks for %(players)s."),
-        N_("Enter the kings and jacks for every player."),
-    ),
+} | {
+    name: (fact.messages.enter_named, fact.messages.enter_every)
+    for name, fact in every_fact().items()
+    if fact.messages
 }
 #: The engine's code for a count missing, by kind.
 MISSING = {"tricks": "tricks_players", "bids": "bids_required"}
@@ -153,9 +161,11 @@ class NewGameForm(FlaskForm):
         AskTheEngine(self.ruleset.validate_players)(self, _Value(self.names()))
 
 
-#: Kierki's facts on the page: counted per player, or naming one player (a seat).
-COUNTED = ("tricks", "hearts", "queens", "kings_jacks")
-TAKERS = ("king_of_hearts", "seventh_trick", "last_trick")
+#: The facts games declare, on the page: counted per player, naming one player (a seat), naming
+#: players in an order (a seat per place).
+COUNTED = ("tricks", *(name for name, fact in every_fact().items() if fact.kind == COUNT))
+TAKERS = tuple(name for name, fact in every_fact().items() if fact.kind == ONE_PLAYER)
+ORDERS = {name: fact for name, fact in every_fact().items() if fact.kind == ORDER}
 
 
 def fresh_key() -> str:
@@ -173,18 +183,23 @@ class OnceForm(FlaskForm):
 
 
 class DealFacts(OnceForm):
-    """A Kierki deal's facts beyond tricks, as the page posts them: each player's count by seat
-    (``hearts-0``...), a player by seat (``king_of_hearts=2``), the suit, the first and second out
-    (``places-0``, ``places-1``).  Read by ``deal_facts``; the engine says what is legal."""
+    """A deal's facts beyond tricks, as the page posts them: each player's count by seat
+    (``hearts-0``...), a player by seat (``king_of_hearts=2``), the suit, players in an order by
+    place (``places-0``, ``places-1``): a field for each fact a game declares (below).  Read by
+    ``deal_facts``; the engine says what is legal."""
 
-    trumps = StringField()
-    hearts = seat_counts()
-    queens = seat_counts()
-    kings_jacks = seat_counts()
-    king_of_hearts = StringField()
-    seventh_trick = StringField()
-    last_trick = StringField()
-    places = SeatList(StringField(), min_entries=2, max_entries=2)
+
+for _name, _fact in every_fact().items():
+    if _fact.kind == COUNT:
+        setattr(DealFacts, _name, seat_counts())
+    elif _fact.kind == ORDER:
+        setattr(
+            DealFacts,
+            _name,
+            SeatList(StringField(), min_entries=len(_fact.places), max_entries=len(_fact.places)),
+        )
+    else:
+        setattr(DealFacts, _name, StringField())
 
 
 def _blank(raw: str | None) -> bool:
@@ -202,8 +217,8 @@ def blank_facts(data: Mapping[str, str], names: tuple[str, ...], fields: Sequenc
     inputs = {
         name: [f"{name}-{seat}" for seat in range(len(names))]
         if name in COUNTED
-        else ["places-0", "places-1"]
-        if name == "places"
+        else [f"{name}-{place}" for place in range(len(ORDERS[name].places))]
+        if name in ORDERS
         else [name]
         for name in fields
     }
@@ -225,12 +240,10 @@ def deal_facts(
             raw = [data.get(f"{name}-{seat}") for seat in range(len(names))]
             if required or not all(map(_blank, raw)):
                 given[name] = per_seat_numbers(raw, names, name)
-        elif name == "places":
-            raw = [data.get("places-0"), data.get("places-1")]
+        elif name in ORDERS:
+            raw = [data.get(f"{name}-{place}") for place in range(len(ORDERS[name].places))]
             if any(map(_blank, raw)) and (required or not all(map(_blank, raw))):
-                raise RuleError(
-                    "places_invalid", N_("Give the first and the second player out: two names."), "places"
-                )
+                raise RuleError(*ORDERS[name].refusal, name)
             if not any(map(_blank, raw)):
                 given[name] = [_player(value, names) for value in raw]
         elif name in TAKERS:

@@ -5,8 +5,8 @@ recorded so far, the contracts each player has left and the deal schedule, all f
 engine.  The words the script shows are the page's texts (``templates/_ui_strings.html``).
 Nothing here scores a deal: deals entered offline are shown as entered and scored by the server
 when they arrive (the engine checks them again then).  A deal's facts are by seat where they are
-counts (bids, tricks, Kierki's hearts...), by name where they name a player (Kierki's takers and
-places), as the script sends them to the API.
+counts (bids, tricks, a game's counted cards), by name where they name a player, as the script sends
+them to the API.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from flask import url_for
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
-from ...rules import DealState, GameSetup
-from ...rules.kierki import COUNTS
+from ...rules import COUNT, DealState, GameSetup, Ruleset
 from ...services import Snapshot
 
 
@@ -40,8 +39,8 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "contracts": {c.id: term(ruleset.contract_label(c.id)) for c in ruleset.contracts},
         # What each count adds up to (the offline entry checks the sums a person can see).
         "totals": {"tricks": ruleset.tricks_per_deal(setup)}
-        | {name: total for name, total in COUNTS.items() if name in ruleset.facts},
-        "deals": [_deal(setup, deal, ruleset.facts) for deal in state.deals],
+        | {name: ruleset.fact(name).total for name in ruleset.facts if ruleset.fact(name).kind == COUNT},
+        "deals": [_deal(ruleset, setup, deal) for deal in state.deals],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
         # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
         # (the engine's, for the phrase beside a kept deal's tricks; none where the bids are).
@@ -63,22 +62,17 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
     }
 
 
-def _deal(setup: GameSetup, deal: DealState, facts: tuple[str, ...]) -> dict[str, Any]:
-    """A recorded deal's facts as the script keeps them (only those the game's deals take)."""
+def _deal(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> dict[str, Any]:
+    """A recorded deal's facts as the script keeps them (only those the game's deals take): counts
+    by seat, players by name."""
     kept: dict[str, Any] = {
         "number": deal.number,
         "contract": deal.contract,
         "bids": None if deal.bids is None else list(deal.bids),
         "tricks": None if deal.tricks is None else list(deal.tricks),
     }
-    for field in facts:
-        value = getattr(deal, field)
-        if value is None or field == "trumps":
-            kept[field] = value
-        elif field in COUNTS:
-            kept[field] = list(value)
-        elif field == "places":
-            kept[field] = [setup.players[seat] for seat in value]
-        else:  # a taker's seat
-            kept[field] = setup.players[value]
+    for name, value in ruleset.named_facts(setup, deal).items():
+        kept[name] = (
+            list(deal.fact(name)) if value is not None and ruleset.fact(name).kind == COUNT else value
+        )
     return kept

@@ -10,7 +10,6 @@ from flask_babel import gettext
 
 from ...messages import term
 from ...rules import TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
-from ...rules.kierki import COUNTS, SUIT_LABELS, Kierki
 from ...services import Snapshot
 from .marks import (
     SUIT_MARKS,
@@ -21,7 +20,7 @@ from .marks import (
     name_tails,
     role_label,
 )
-from .parts import PartColumn, negative_part, part_columns, taken
+from .parts import PartColumn, part_columns, taken
 
 
 @dataclass(frozen=True)
@@ -33,10 +32,6 @@ class Seat:
     leader: bool
     remaining: tuple[tuple[str, str], ...]
     """(contract id, label) still to choose."""
-
-
-#: The games these pages score at the table.
-TABLE_GAMES = ("mizerka", "misere", "kierki")
 
 
 @dataclass(frozen=True)
@@ -99,14 +94,11 @@ class Turn:
     """The facts the deal takes where the game says (Kierki: ``("trumps", "tricks")``...)."""
     trumps: str | None = None
     """The suit named on a pending trump deal (Kierki)."""
+    results: tuple[str, ...] = ()
+    """The facts that are the deal's result (its declaration, a suit named, aside)."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
-
-    @property
-    def results(self) -> tuple[str, ...]:
-        """The facts that are the deal's result (its declaration, the trump suit, aside)."""
-        return tuple(name for name in self.fields if name != "trumps")
 
     def seat_with(self, role: str) -> int | None:
         return self.roles.index(role) if role in self.roles else None
@@ -162,7 +154,8 @@ class GameView:
 
     def count_total(self, name: str) -> int:
         """What a deal's counts of ``name`` add up to (tricks, or Kierki's hearts, queens...)."""
-        return self.tricks_per_deal if name == "tricks" else COUNTS[name]
+        total = 0 if name == "tricks" else self.ruleset.fact(name).total
+        return total or self.tricks_per_deal
 
     @property
     def total_sum(self) -> int:
@@ -172,7 +165,8 @@ class GameView:
 
     def suits(self) -> tuple[tuple[str, str, str], ...]:
         """The suits a trump deal may name: (id, mark, name)."""
-        return tuple((suit, contract_mark(suit), term(label)) for suit, label in SUIT_LABELS.items())
+        choices = () if self.ruleset.named_suit is None else self.ruleset.named_suit.choices
+        return tuple((suit, contract_mark(suit), term(label)) for suit, label in choices)
 
     @functools.cached_property
     def bidding(self) -> bool:
@@ -302,6 +296,7 @@ class GameView:
 def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
     fields = ruleset.fields_for(setup, deal.number)
+    suit = ruleset.suit_of(deal)
     return DealRow(
         number=deal.number,
         dealer=names[deal.dealer],
@@ -318,11 +313,11 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         pending=deal.pending,
         bidding_order=ruleset.bidding_order(setup, deal.number),
         dealer_seat=deal.dealer,
-        suit=SUIT_MARKS[deal.trumps] if deal.trumps else None,
-        suit_name=term(SUIT_LABELS[deal.trumps]) if deal.trumps else "",
-        took=taken(deal, len(names)) if isinstance(ruleset, Kierki) else None,
+        suit=SUIT_MARKS[suit] if suit else None,
+        suit_name=term(dict(ruleset.named_suit.choices)[suit]) if suit and ruleset.named_suit else "",
+        took=taken(ruleset, deal, len(names)) if ruleset.facts else None,
         fields=fields,
-        facts={name: value for name in fields if (value := getattr(deal, name)) is not None},
+        facts={name: value for name in fields if (value := deal.fact(name)) is not None},
     )
 
 
@@ -362,7 +357,8 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             pending=True,
             bids=pending.bids,
             fields=ruleset.fields_for(setup, pending.number),
-            trumps=pending.trumps,
+            trumps=ruleset.suit_of(pending),
+            results=ruleset.results(ruleset.fields_for(setup, pending.number)),
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal
@@ -389,6 +385,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             else None,
             pending=False,
             fields=upcoming.fields,
+            results=ruleset.results(upcoming.fields),
         )
     schedule = (
         tuple(
@@ -405,6 +402,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
                 quotas=None,
                 pending=False,
                 fields=slot.fields,
+                results=ruleset.results(slot.fields),
             )
             for slot in ruleset.schedule(setup)
         )
@@ -430,11 +428,11 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         played_on=loaded.played_on,
         note=loaded.note,
         schedule=schedule,
-        parts=part_columns(ruleset, setup, state.deals) if isinstance(ruleset, Kierki) else (),
+        parts=part_columns(ruleset, setup, state.deals) if ruleset.negative_part(setup) else (),
         deal_labels=tuple(
             term(ruleset.contract_label(slot.contract)) if slot.contract else ""
             for slot in ruleset.schedule(setup)
         ),
         tricks_per_deal=ruleset.tricks_per_deal(setup),
-        negative_part=negative_part(ruleset, setup),
+        negative_part=ruleset.negative_part(setup),
     )

@@ -27,7 +27,7 @@ from ...extensions import limit_game_creation
 from ...i18n import current_language
 from ...messages import say, shown, term
 from ...models import today
-from ...rules import N_, RULESETS, Refusal, RuleError, get_ruleset
+from ...rules import N_, RULESETS, Refusal, RuleError, default_ruleset
 from ...services import Snapshot
 from .. import bp
 from ..loading import Redraw, load_game, require_editor
@@ -44,7 +44,7 @@ from .forms import (
 )
 from .marks import name_marks
 from .plan import offline_plan
-from .presenters import TABLE_GAMES, game_view
+from .presenters import game_view
 from .sharing import phone_game, share_links
 
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its
@@ -79,7 +79,7 @@ def home() -> str:
     listing = "first" if both else "playing" if playing_after is not None else "finished"
     # A button for each game the pages score, from the registry (the default first), named in the
     # reader's language: the next game registered appears here without a change to this page.
-    new_games = [(ruleset_id, term(RULESETS[ruleset_id].name)) for ruleset_id in TABLE_GAMES]
+    new_games = [(ruleset.id, term(ruleset.name)) for ruleset in RULESETS.values()]
     return render_template("web/home.html", games=games, listing=listing, new_games=new_games)
 
 
@@ -101,10 +101,7 @@ def this_phone_games() -> Response:
 @limit_game_creation
 def new_game() -> Any:
     """New game: the names in seating order and the first dealer (or a random draw)."""
-    ruleset_id = request.values.get("game", TABLE_GAMES[0])
-    if ruleset_id not in TABLE_GAMES:
-        ruleset_id = TABLE_GAMES[0]
-    ruleset = get_ruleset(ruleset_id)
+    ruleset = RULESETS.get(request.values.get("game", "")) or default_ruleset()
     form = NewGameForm()
     form.for_ruleset(ruleset)
     error: Refusal | None = None
@@ -155,7 +152,7 @@ def new_game() -> Any:
             "web/new_game.html",
             form=form,
             ruleset=ruleset,
-            rulesets={ruleset_id: RULESETS[ruleset_id] for ruleset_id in TABLE_GAMES},
+            rulesets=RULESETS,
             error=shown(error),
             known_players=known,
             recent_players=stats.recent_players(TAP_LIST_SIZE),
@@ -211,7 +208,6 @@ def _render_game(
     """The game page; ``editable``: whether this phone holds the pencil, when already known."""
     if editable is None:
         editable = can_edit(request, game)
-    editable = editable and game.ruleset.id in TABLE_GAMES
     # Drawn again after a refused post too: the language switch comes back to the game, not the post.
     caching.drawn_at(url_for("web.game", game_id=game.id))
     view = game_view(game, editable=editable)
