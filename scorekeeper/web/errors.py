@@ -8,7 +8,7 @@ from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from ..errors import HTTP_CODES
@@ -41,6 +41,24 @@ TITLES = {
 
 #: Seconds a client is asked to wait when the database does not answer.
 UNAVAILABLE_RETRY_AFTER = 5
+
+
+#: PostgreSQL's SQLSTATEs of a connection lost or refused (class 08; the server shutting down or
+#: starting up: 57P01-57P03); psycopg gives none when it could not connect at all.
+_GONE_STATES = ("08", "57P01", "57P02", "57P03")
+#: SQLite's errors of a database file that cannot be reached (a missing or unmounted folder, a disk).
+_GONE_SQLITE = {"SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_NOTADB"}
+
+
+def unreachable(error: DBAPIError) -> bool:
+    """Whether ``error`` says the database cannot be reached (rather than a fault in a statement)."""
+    if error.connection_invalidated:
+        return True
+    driver = error.orig
+    if hasattr(driver, "sqlstate"):  # psycopg
+        state = getattr(driver, "sqlstate", None)
+        return state is None or str(state).startswith(_GONE_STATES)
+    return getattr(driver, "sqlite_errorname", None) in _GONE_SQLITE
 
 
 def _wants_json() -> bool:
@@ -102,9 +120,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)
-    def database_unavailable(error: Exception) -> Any:
-        """The database did not answer (down, restarting, unreachable, or busy past its wait): 503 with
-        ``Retry-After``, so a phone's queue and a client try again, rather than a server error."""
+    def database_unavailable(error: DBAPIError) -> Any:
+        """The database does not answer (down, restarting, unreachable): 503 with ``Retry-After``, so a
+        phone's queue and a client try again.  Any other database error is the fault it is: 500."""
+        if not unreachable(error):
+            current_app.logger.error("Exception on %s [%s]", request.path, request.method, exc_info=error)
+            return server_error(error)
         current_app.logger.warning("The database did not answer: %s", str(error).splitlines()[0])
         headers = {"Retry-After": str(UNAVAILABLE_RETRY_AFTER), "Cache-Control": "no-store"}
         if _wants_json():

@@ -27,7 +27,10 @@ def database_down(app: Flask) -> Iterator[None]:
     refused = engine.dialect.loaded_dbapi.OperationalError  # the driver's own error (sqlite3, psycopg)
 
     def refuse(*_: Any) -> None:
-        raise refused("connection refused")
+        error = refused("connection refused")
+        if engine.dialect.name == "sqlite":  # what sqlite3 says of a file it cannot open
+            error.sqlite_errorname = "SQLITE_CANTOPEN"
+        raise error
 
     with app.app_context():
         engine.dispose()
