@@ -323,13 +323,20 @@ class Tally:
 
 
 async def phone(
-    base: tuple[str, int], table: Table, scorer: bool, tally: Tally, pages: list[str], stop: float, seed: int
+    base: tuple[str, int],
+    table: Table,
+    scorer: bool,
+    tally: Tally,
+    pages: list[str],
+    stop: float,
+    seed: int,
+    warmup: float,
 ) -> None:
     rng = random.Random(seed)
     conn = Connection(*base)
     etag, game = "", ""
     loop = asyncio.get_running_loop()
-    await asyncio.sleep(rng.uniform(0, THINK))
+    await asyncio.sleep(rng.uniform(0, max(THINK, warmup - THINK)))  # phones join through the warm-up
     deal_at = tally.window[0] - DEAL_EVERY + (table.number * 7.31) % DEAL_EVERY  # spread over 30 s
     while deal_at < loop.time():
         deal_at += DEAL_EVERY
@@ -411,7 +418,7 @@ async def measure(
     tasks = [lag_watch(tally, stop)]
     for table in tables:
         for seat in range(4):
-            tasks.append(phone(base, table, seat == 0, tally, pages, stop, table.number * 4 + seat))
+            tasks.append(phone(base, table, seat == 0, tally, pages, stop, table.number * 4 + seat, warmup))
     await asyncio.gather(*tasks)
     return tally
 
