@@ -494,6 +494,7 @@ SITE = """\
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Request-Start "t=${{msec}}";
         }}
     }}"""
 

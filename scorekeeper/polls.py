@@ -17,6 +17,11 @@ cookie and ``Accept-Language`` (part of the key).  A phone with no device cookie
 so it needs no check; one with a device cookie is sent to the app at least every
 ``PENCIL_SECONDS`` (a pencil taken or given up since shows then).  A request with an old per-game
 key cookie, or any other method, path or missing header, goes to the app as ever.
+
+Behind a proxy that says when it took the request (nginx: ``X-Request-Start: t=${msec}``), a poll
+that waited longer than ``serving.SHED_SECONDS`` for a worker is told to come back later at once
+(503 and ``Retry-After``, as ``make run`` tells it: ``serving.Shed``), so the workers catch up with
+the room instead of answering phones that gave up, and a scorer's Save is not left behind them.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import Engine, text
 
+from . import serving
 from .access import DEVICE_COOKIE, KEY_COOKIE_PREFIX
 
 #: The game page's path; a game's id is a short URL-safe token.
@@ -67,6 +73,15 @@ class Polls:
         self.engine: Engine | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if "HTTP_X_SCOREKEEPER_POLL" in environ and waited(environ) > serving.SHED_SECONDS:
+            headers = [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Retry-After", str(serving.RETRY_AFTER)),
+                ("Cache-Control", "no-store"),
+                ("Content-Length", str(len(serving.Shed.BODY))),
+            ]
+            start_response("503 SERVICE UNAVAILABLE", headers)
+            return [serving.Shed.BODY]
         key = self.key(environ)
         if key is None:
             return self.wsgi_app(environ, start_response)
@@ -122,6 +137,19 @@ class Polls:
         with self.engine.connect() as connection:
             row = connection.execute(QUERY, {"id": game_id}).first()
         return None if row is None else int(row[0])
+
+
+def waited(environ: dict[str, Any]) -> float:
+    """Seconds since the proxy took the request (``X-Request-Start``: ``t=`` and seconds, or
+    milliseconds or microseconds since 1970); 0 when it does not say."""
+    raw = environ.get("HTTP_X_REQUEST_START", "").removeprefix("t=")
+    try:
+        started = float(raw)
+    except ValueError:
+        return 0.0
+    while started > 1e11:  # milliseconds, microseconds
+        started /= 1000
+    return max(0.0, time.time() - started)
 
 
 def init_app(app: Flask) -> None:

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import functools
+import time
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import polls
+from scorekeeper import polls, serving
 from tests.perf.perf_support import new_game, record, with_pencil
 
 POLL = {"X-Scorekeeper-Poll": "1", "Accept-Encoding": "gzip"}
@@ -98,3 +99,20 @@ def test_what_the_app_must_read_itself_is_never_kept() -> None:
     assert polls.Polls.key(base | {"PATH_INFO": "/games/abc123/scoresheet"}) is None
     assert polls.Polls.key({k: v for k, v in base.items() if k != "HTTP_X_SCOREKEEPER_POLL"}) is None
     assert polls.Polls.key({k: v for k, v in base.items() if k != "HTTP_IF_NONE_MATCH"}) is None
+
+
+def test_a_poll_that_waited_behind_the_proxy_is_told_to_come_back_later(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, _ = new_game(app, 1)
+    tag = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    view = Counted(app)
+    took = time.time()
+    late = {"X-Request-Start": f"t={took - 5:.3f}"}  # nginx took it 5 s ago
+    shed = client.get(f"/games/{game_id}", headers={**POLL, **late, "If-None-Match": tag})
+    assert (shed.status_code, shed.headers["Retry-After"], view.calls) == (503, str(serving.RETRY_AFTER), 0)
+    in_millis = {"X-Request-Start": str(int((took - 5) * 1000))}
+    assert client.get(f"/games/{game_id}", headers={**POLL, **in_millis}).status_code == 503
+    page = client.get(f"/games/{game_id}", headers=late)  # a page opened afresh is never turned away
+    fresh = client.get(f"/games/{game_id}", headers={**POLL, "X-Request-Start": f"t={time.time():.3f}"})
+    assert (page.status_code, fresh.status_code, view.calls) == (200, 200, 2)
