@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-test
 LINTED := $(wildcard scorekeeper tests bench scripts)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup runtime run serve test e2e screens audit bench lint typecheck db-upgrade translations clean
+.PHONY: setup runtime run serve test e2e screens audit bench bench-phones lint typecheck db-upgrade translations clean
 
 setup: $(STAMP)
 runtime: $(RUNTIME)
@@ -86,6 +86,13 @@ bench: setup
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; \
 	  else sudo -n apt-get update -qq && sudo -n apt-get install -y -qq wrk; fi; }
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# A club evening's phones (bench/README.md, "The phones"): four phones a table polling every 3 s, a deal a
+# table every 30 s, table counts stepping up, against the server of PHONES_SETUP: run (`make run`: Waitress,
+# SQLite) or serve (`make serve`'s gunicorn behind nginx, PostgreSQL, Redis).  PHONES_ARGS="--tables 25,50".
+PHONES_SETUP ?= run
+bench-phones: setup
+	$(BIN)/python bench/phones.py --setup $(PHONES_SETUP) $(PHONES_ARGS)
 
 # After changing a message in the code or a template: re-extract the English catalog and merge it
 # into the Polish and Italian ones (then translate what is new; `make test` fails on an out-of-date,

@@ -57,12 +57,12 @@ def seed_demo_command(games: int, players: int, seed: int, misere_share: float, 
 def serve() -> None:
     """Serve the benchmark's app on ``HOST``:``PORT`` as ``scorekeeper serve`` (``make run``) serves
     the product's: Waitress with the same settings, the schema brought up to date first."""
-    from waitress.server import create_server
+    from scorekeeper import serving
 
     app = create_bench_app()
     body_limit = 16 * int(app.config["MAX_CONTENT_LENGTH"])
     host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "5201"))
-    server = create_server(app, host=host, port=port, max_request_body_size=body_limit, **RUN_SERVER)
+    server = serving.create(app, map={}, host=host, port=port, max_request_body_size=body_limit, **RUN_SERVER)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     server.run()
 

@@ -10,7 +10,7 @@ from flask import Flask, Request, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import caching, compression, i18n, limits
+from . import caching, compression, i18n, limits, polls
 from .config import Settings, default_config
 from .extensions import csrf, db, limiter
 
@@ -63,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_errorhandlers(app)
     register_commands(app)
     register_headers(app)
+    polls.init_app(app)  # outermost: a poll answered 304 again without the app
     if app.config["AUTO_MIGRATE"]:
         from .database import upgrade_schema
 

@@ -78,15 +78,15 @@ def _terminal_qr(code: segno.QRCode) -> str:
 #: ``make run``: Waitress, a pure-Python server (Linux, macOS and Windows alike) whose one
 #: event loop reads every request whole, body included, before a thread runs the app: a phone
 #: that sends half a request and waits (or twenty, or fifty) costs a socket and a buffer, never
-#: a thread, and everyone else is answered at once.  The settings (``waitress.create_server``):
+#: a thread, and everyone else is answered at once.  The settings (``waitress.create_server``;
+#: ``serving.create`` adds how many connections, poll(), and the queue that puts a Save first):
 RUN_SERVER: dict[str, Any] = {
     # Threads running the app.  A request holds one for milliseconds, or up to the database's
     # lock timeout (15 s) behind another writer: eight keep a few tables' phones answered.
     "threads": 8,
-    # Connections held open at once.  Phones keep a few each between polls; half-sent requests
-    # count too.  Each is a file descriptor: 150 stays within macOS's default of 256 per process.
-    "connection_limit": 150,
     # A connection silent this long (idle, or stopped mid-request) is closed, checked this often.
+    # A phone polls every few seconds, so its connection stays open between polls (as many as
+    # the OS allows: ``serving.connection_limit``).
     "channel_timeout": 30,
     "cleanup_interval": 10,
     # Headers beyond this are refused (431).  A body is read whole up to a length well past the
@@ -108,8 +108,6 @@ def serve() -> None:
     is printed once it is listening: a person sees it at once, and no development server is
     involved.  Ctrl+C (or SIGTERM) stops it cleanly.
     """
-    from waitress.server import BaseWSGIServer, create_server
-
     from . import create_app, serving
     from .config import Settings
     from .database import upgrade_schema
@@ -120,11 +118,10 @@ def serve() -> None:
         upgrade_schema(app)
     logging.basicConfig(format="%(asctime)s [%(levelname)s] %(name)s: %(message)s", level=logging.WARNING)
     body_limit = 16 * int(app.config["MAX_CONTENT_LENGTH"])
-    sockets: dict[int, Any] = {}
     try:
-        server = create_server(
+        server = serving.create(
             app,
-            map=sockets,
+            map={},
             host=settings.host,
             port=settings.port,
             max_request_body_size=body_limit,
@@ -134,9 +131,6 @@ def serve() -> None:
         reason = error.strerror or str(error)
         where = f"{settings.host}:{settings.port}"
         sys.exit(f"Cannot serve on {where}: {reason}. (Another port: PORT=8001 make run)")
-    for listener in sockets.values():  # one per address listened on (two for "localhost")
-        if isinstance(listener, BaseWSGIServer):
-            listener.channel_class = serving.Channel
     signal.signal(signal.SIGTERM, _stop)
     print(banner(settings.host, settings.port, app.config["ADMIN_KEY"]), flush=True)
     server.run()  # until Ctrl+C; then running requests get up to 5 s to finish

@@ -166,8 +166,9 @@ def compress_defaults() -> dict[str, Any]:
 
 #: How long a page is kept (a write makes its copy unused at once: ``caching``).
 CACHE_SECONDS = 600
-#: Pages one process keeps in memory (5 to 50 kB each) when there is no Redis.
-PAGES_PER_PROCESS = 200
+#: Pages one process keeps in memory (5 to 50 kB each) when there is no Redis: a game page per table
+#: of a club of a few hundred, and its club pages.
+PAGES_PER_PROCESS = 1000
 
 
 def cache_defaults(settings: Settings) -> dict[str, Any]:

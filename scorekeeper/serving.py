@@ -15,17 +15,26 @@ a request must also arrive whole within ``REQUEST_SECONDS`` of its first byte: t
 when its request in progress began, and when the event loop asks whether to read from it (every
 second or sooner) one begun longer ago is closed.  A connection between requests (keep-alive) has
 none in progress, and keeps ``channel_timeout``.
+
+A club's phones each poll their game every few seconds, so the app's threads can fall behind: then
+a scorer's Save must not wait behind a room's polls.  Waitress queues the connections that have a
+request to run (``Dispatcher``): here a write (any method but GET and HEAD) goes to the head of
+the queue, and a page's poll (``X-Scorekeeper-Poll``) that has waited there longer than
+``SHED_SECONDS`` is told to come back later (``Shed``: 503 with ``Retry-After``, without the app,
+the connection kept open), which the page does.  A game page opened afresh, or a club page, is
+never turned away.
 """
 
 from __future__ import annotations
 
 import io
 import socket
+import sys
 import time
 from typing import Any
 
 from waitress.channel import HTTPChannel
-from waitress.task import ErrorTask, Task, WSGITask
+from waitress.task import ErrorTask, Task, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import RequestEntityTooLarge
 
 from .limits import TOO_LARGE
@@ -35,6 +44,18 @@ from .limits import TOO_LARGE
 REQUEST_SECONDS = 10
 #: How long the rest of a refused body is read and dropped, at most, once the answer is sent.
 DRAIN_SECONDS = 30.0
+#: Most connections held open at once (each a file descriptor and a buffer): a thousand tables' phones.
+MOST_CONNECTIONS = 4000
+#: Files kept for the rest: the database and its journal, logs, the listening sockets, the trigger.
+OTHER_FILES = 64
+#: On Windows Waitress waits on its sockets with select(), which takes at most 512 there.
+WINDOWS_CONNECTIONS = 500
+#: A poll that waited this long for a thread is answered "come back later" instead (``Shed``).
+SHED_SECONDS = 1.0
+#: ... in this many seconds (the page polls again then, not at its usual period).
+RETRY_AFTER = 10
+#: The page's header on its polls (``web.games.routes.POLL_HEADER``), as Waitress names it.
+POLL = "X_SCOREKEEPER_POLL"
 
 
 class TooLarge(WSGITask):
@@ -53,11 +74,48 @@ class TooLarge(WSGITask):
         super().execute()
 
 
+class Shed(Task):
+    """A poll that waited too long for a thread: 503 and when to come back, without the app."""
+
+    complete = True
+    BODY = b"Busy: polling again in a few seconds.\n"
+
+    def execute(self) -> None:
+        self.status = "503 Service Unavailable"
+        headers: list[tuple[str, str]] = self.response_headers  # type: ignore[assignment]
+        headers.extend(
+            [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Retry-After", str(RETRY_AFTER)),
+                ("Cache-Control", "no-store"),
+            ]
+        )
+        self.content_length = len(self.BODY)
+        self.write(self.BODY)
+
+
+class Dispatcher(ThreadedTaskDispatcher):
+    """Waitress's queue of connections with a request to run: a write goes first, and each
+    connection notes when it joined (``Channel.service`` sheds a poll that waited too long)."""
+
+    def add_task(self, task: Any) -> None:
+        requests: list[Any] = getattr(task, "requests", None) or []
+        write = bool(requests) and requests[0].command not in ("GET", "HEAD")
+        task.queued_at = time.monotonic()
+        with self.lock:
+            if write:
+                self.queue.appendleft(task)
+            else:
+                self.queue.append(task)
+            self.queue_cv.notify()
+
+
 class Channel(HTTPChannel):
     """Waitress's connection: a request must arrive whole in time, and a body past the limit gets
     the app's answer, then is drained."""
 
     drain = False  # set by ``TooLarge``: once its answer is sent, read the rest of the body
+    queued_at: float | None = None  # when it joined the queue for a thread (``Dispatcher``)
     draining_until: float | None = None
     request_began: float | None = None  # when the request in progress began to arrive
 
@@ -66,6 +124,19 @@ class Channel(HTTPChannel):
         """What answers a request Waitress refused: the app when the body is too large."""
         task = TooLarge if isinstance(request.error, RequestEntityTooLarge) else ErrorTask
         return task(channel, request)
+
+    @staticmethod
+    def task_class(channel: HTTPChannel, request: Any) -> Task:  # type: ignore[override]
+        """What runs a request: the app, or ``Shed`` for a poll that waited too long."""
+        return Shed(channel, request) if getattr(request, "shed", False) else WSGITask(channel, request)
+
+    def service(self) -> None:
+        """Runs the next request, once a thread is free: a poll that waited too long is shed."""
+        queued_at, self.queued_at = self.queued_at, None
+        request: Any = self.requests[0]  # (its command is text, whatever the stubs say)
+        if queued_at is not None and POLL in request.headers and request.command == "GET":
+            request.shed = time.monotonic() - queued_at > SHED_SECONDS
+        super().service()
 
     def handle_close(self) -> None:
         """Once the answer to a body too large is sent: stop writing, and drain what still comes."""
@@ -99,3 +170,40 @@ class Channel(HTTPChannel):
         if began is not None and time.monotonic() - began > REQUEST_SECONDS:
             self.will_close = True  # the event loop closes it next (``writable`` is now true)
         return bool(super().readable())
+
+
+def connection_limit() -> int:
+    """How many connections ``make run`` holds open: up to ``MOST_CONNECTIONS``, as many as the OS
+    lets this process open files (its soft limit raised towards the hard one first: macOS starts
+    processes at 256, many Linux systems at 1,024)."""
+    if sys.platform == "win32":
+        return WINDOWS_CONNECTIONS
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MOST_CONNECTIONS + OTHER_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass  # refused (macOS past its OPEN_MAX): the limit it has
+    files = wanted if soft == resource.RLIM_INFINITY else soft
+    return max(1, min(MOST_CONNECTIONS, files - OTHER_FILES))
+
+
+def create(app: Any, *, map: dict[int, Any], threads: int, **settings: Any) -> Any:
+    """Waitress's server for ``app`` as ``make run`` serves it: ``Dispatcher``'s queue, ``Channel``'s
+    connections, as many as ``connection_limit``, waited on with poll() where there is one (select()
+    takes 1,024 sockets at most on Linux and macOS)."""
+    from waitress.server import BaseWSGIServer, create_server
+
+    dispatcher = Dispatcher()
+    dispatcher.set_thread_count(threads)
+    settings = {"connection_limit": connection_limit(), "asyncore_use_poll": True, **settings}
+    server = create_server(app, map=map, _dispatcher=dispatcher, threads=threads, **settings)
+    for listener in map.values():  # one per address listened on (two for "localhost")
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = Channel
+    return server

@@ -138,7 +138,7 @@
   // Live updates: conditional GETs, answered 304 while nothing changed.
   const live = d.getElementById('live');
   const period = parseInt(b.dataset.poll, 10);
-  let timer = 0, running = false, fresh = null, notice = null;
+  let timer = 0, running = false, fresh = null, notice = null, later = 0;
   // The page's own tag, as the server wrote it on the page (data-etag).
   let etag = b.dataset.etag || '';
   const busy = () => {
@@ -187,6 +187,9 @@
         etag = r.headers.get('ETag') || etag;
         d.dispatchEvent(new CustomEvent('sk:fresh'));
       }
+      // A busy server asks its phones to come back later (503, Retry-After: seconds): the next poll waits that long.
+      const wait = r.status === 503 ? parseInt(r.headers.get('Retry-After'), 10) : 0;
+      later = wait > 0 ? Math.min(wait, 60) * 1000 : 0;
     } catch (err) { /* offline: try again next time */ }
     clearTimeout(limit);
     running = false;
@@ -195,7 +198,8 @@
   };
   const schedule = () => {
     clearTimeout(timer);
-    if (!d.hidden) timer = setTimeout(poll, period);
+    if (!d.hidden) timer = setTimeout(poll, Math.max(period, later));
+    later = 0;
   };
   const polling = live && period > 0 && window.fetch && window.DOMParser;
   d.addEventListener('visibilitychange', () => {

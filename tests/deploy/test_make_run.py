@@ -66,8 +66,9 @@ class Served:
 
 
 @contextmanager
-def serving(tmp_path: Path, **settings: str) -> Iterator[Served]:
-    """``scorekeeper serve`` on a free port until the block ends, then Ctrl+C, as a person stops it."""
+def serving(tmp_path: Path, files: int | None = None, **settings: str) -> Iterator[Served]:
+    """``scorekeeper serve`` on a free port until the block ends, then Ctrl+C, as a person stops it;
+    ``files``: the most files the process may open (its hard limit too)."""
     port = free_port()
     instance = tmp_path / "instance"
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SCOREKEEPER_INSTANCE": str(instance)}
@@ -78,8 +79,20 @@ def serving(tmp_path: Path, **settings: str) -> Iterator[Served]:
     # in the background (``cmd &``: SIGINT ignored, and inherited) must not make it a no-op here.
     start = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
     command = [sys.executable, "-c", f"{start}; from scorekeeper.cli import main; main()", "serve"]
+
+    def limit_files() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
     process = subprocess.Popen(
-        command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        command,
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=limit_files if files else None,
     )
     served = Served(port, instance, process)
     try:
@@ -307,8 +320,10 @@ def test_a_port_in_use_is_said_in_one_line(server: Served, tmp_path: Path) -> No
     assert "Scorekeeper is running" not in second.stdout
 
 
-#: Connections that send a request one byte at a time, for ever: more than ``connection_limit``.
+#: Connections that send a request one byte at a time, for ever: more than ``connection_limit``
+#: when the process may open ``FILES`` files (``serving.connection_limit``: 200 less 64).
 TRICKLING = 160
+FILES = 200
 #: Each is dropped this soon after its first byte (``REQUEST_SECONDS``, with room for a busy machine).
 DROPPED_WITHIN = 30.0
 
@@ -319,7 +334,7 @@ def test_trickling_clients_are_dropped_and_a_phone_is_served(tmp_path: Path) -> 
     them used to fill every connection for as long as they liked, so no phone got in."""
     from scorekeeper.serving import REQUEST_SECONDS
 
-    with serving(tmp_path, RATELIMIT_ENABLED="0") as served:
+    with serving(tmp_path, files=FILES, RATELIMIT_ENABLED="0") as served:
         began = time.monotonic()
         open_ = {}
         for _ in range(TRICKLING):
