@@ -34,6 +34,7 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import serving
 from .access import DEVICE_COOKIE, KEY_COOKIE_PREFIX
@@ -134,8 +135,11 @@ class Polls:
 
             with self.app.app_context():
                 self.engine = db.engine
-        with self.engine.connect() as connection:
-            row = connection.execute(QUERY, {"id": game_id}).first()
+        try:
+            with self.engine.connect() as connection:
+                row = connection.execute(QUERY, {"id": game_id}).first()
+        except SQLAlchemyError:
+            return None  # the app answers (503 when the database does not answer)
         return None if row is None else int(row[0])
 
 

@@ -73,3 +73,16 @@ def test_pages_and_the_api_answer_503_while_the_database_is_down_and_recover_aft
     assert client.get("/healthz").status_code == 200
     assert client.get(f"/games/{game_id}").status_code == 200
     assert client.get(f"/api/v1/games/{game_id}").status_code == 200
+
+
+def test_a_phone_s_poll_kept_as_304_is_asked_of_the_app_while_the_database_is_down(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, ["Ann", "Bob", "Cid"])
+    poll = {"X-Scorekeeper-Poll": "1", "Accept-Encoding": "gzip"}
+    tag = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    assert client.get(f"/games/{game_id}", headers={**poll, "If-None-Match": tag}).status_code == 304
+    with database_down(app):
+        answer = client.get(f"/games/{game_id}", headers={**poll, "If-None-Match": tag})
+        assert (answer.status_code, answer.headers["Retry-After"]) == (503, "5")
+    assert client.get(f"/games/{game_id}", headers={**poll, "If-None-Match": tag}).status_code == 304
