@@ -79,7 +79,7 @@ CODES: Mapping[str, ErrorCode] = {
         "invalid_players invalid_options unknown_ruleset unknown_contract unknown_player contract_used "
         "tricks_range tricks_sum tricks_players bids_required bids_not_allowed bid_range hook_rule",
     ),
-    # Kierki's deal facts (API.md K6).
+    # The facts a game declares beyond tricks (API.md K6).
     **_codes(
         422,
         Kind.RULE,

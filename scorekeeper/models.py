@@ -139,7 +139,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Deal(db.Model):  # type: ignore[name-defined,misc]
-    """What was declared in one deal and, once played, the tricks (and Kierki's other facts) by seat."""
+    """What was declared in one deal and, once played, the tricks (and the game's other facts) by seat."""
 
     __tablename__ = "deals"
 
@@ -264,7 +264,7 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     won: Mapped[bool]
     """Highest score of the deal (ties count for all tied)."""
     taken: Mapped[int | None]
-    """What the contract counts that this player took (Kierki: ``Ruleset.taken``); None elsewhere."""
+    """What the contract counts that this player took (``Ruleset.taken``); None elsewhere."""
 
 
 class TotalColumns:

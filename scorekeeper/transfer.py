@@ -134,9 +134,8 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     """The deal log as CSV: a header row, then one row per deal.
 
     Columns: deal, dealer, chooser, contract, then the game's facts that are not counts (a suit, who
-    took a card or a trick, an order of players: Kierki's trump suit, king of hearts, 7th and last
-    trick, first and second out), then for each figure in turn (bid, only in a game with bids;
-    tricks; the game's counts, Kierki's hearts, queens, kings and jacks; score; running total) one
+    took a card or a trick, an order of players: each fact's ``columns``), then for each figure in
+    turn (bid, only in a game with bids; tricks; the game's counts; score; running total) one
     column per player in seating order, as on the scoresheet.  A pending deal leaves its figures
     empty.  Every text cell is made formula-safe (``spreadsheet_safe``): names, headings and
     contracts alike; numbers stay numbers, so a score of -2 is still -2 in the spreadsheet.  The

@@ -99,7 +99,8 @@ class DealFields(Response):
     pending: Annotated[
         bool,
         Field(
-            description="True while the result is not in (Kierki: tell a pending deal by this, not tricks)."
+            description="True while the result is not in (a deal may count no tricks: tell a pending "
+            "deal by this)."
         ),
     ]
 
@@ -147,8 +148,9 @@ class NextDeal(Response):
     fields: Annotated[
         list[str],
         Field(
-            description="Kierki: the body fields this deal takes, in the order they are checked "
-            "(e.g. trumps, tricks); empty for the other games (contract, bids, tricks)."
+            description="Where the game declares facts beyond tricks: the body fields this deal takes, in "
+            "the order they are checked (e.g. trumps, tricks); empty for a game whose deals take a "
+            "contract, bids and tricks."
         ),
     ]
 

@@ -130,7 +130,7 @@ def json_body(payload: BaseModel | dict[str, Any]) -> str:
     """``payload`` (a model of ``shapes``, or the OpenAPI document) as JSON text.
 
     Keys come in the order declared and built (per-player maps in seat order).  A field left unset
-    is left out: Kierki's deal fields are set on Kierki's deals alone.
+    is left out: a game's facts are set on its own deals alone.
     """
     plain = payload.model_dump(exclude_unset=True) if isinstance(payload, BaseModel) else payload
     return json.dumps(plain, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -31,7 +31,7 @@ for _ruleset in RULESETS.values():
         _values += [value for value, _ in _option.choices if value not in _values]
 ROLES = ["dealer", "forehand", "middlehand", "leader", "player"]
 MAX_DEALS = max(ruleset.most_deals for ruleset in RULESETS.values())
-#: The most tricks a deal has (Kierki with 3 players: 17); every count is at most this.
+#: The most tricks a deal of any registered game has; every count is at most this.
 MOST_TRICKS = max(ruleset.most_tricks for ruleset in RULESETS.values())
 
 
@@ -53,8 +53,8 @@ ContractId = Annotated[str, Field(json_schema_extra={"enum": CONTRACT_IDS})]
 NULLABLE_CONTRACT = {"type": ["string", "null"], "enum": [*CONTRACT_IDS, None]}
 PER_PLAYER_COUNTS_IN = {
     "type": ["object", "null"],
-    "description": "Whole numbers 0..13 keyed by player name (every player exactly once; Kierki with "
-    "3 players: tricks 0..17).",
+    "description": f"Whole numbers 0..{MOST_TRICKS} keyed by player name (every player exactly once; "
+    "at most the deal's tricks, or the fact's total).",
     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_TRICKS},
 }
 PLAYER_IN = {"type": ["string", "null"], "description": "A player's name (ignoring case)."}
@@ -119,7 +119,7 @@ else:
     DealFacts = create_model(
         "DealFacts",
         __base__=Request,
-        __doc__="The facts of a deal beyond tricks that its game declares (API.md K4: Kierki's); each deal "
+        __doc__="The facts of a deal beyond tricks that its game declares (API.md K4); each deal "
         "takes those of its contract, the other games none.  Absent or null: not given.",
         **{name: (Any, raw(fact_in(fact), fact.about)) for name, fact in every_fact().items()},
     )
@@ -148,7 +148,8 @@ class NextDealFields(Request):
         "When given, must be the next deal's number (else 409 wrong_deal_number).",
     )
     contract: Any = raw(
-        NULLABLE_CONTRACT, "Mizerka: required. Misère, Kierki: omit (the deal number fixes it)."
+        NULLABLE_CONTRACT,
+        "Required where a player chooses the contract (Mizerka); else omit (the deal number fixes it).",
     )
     bids: Any = raw(PER_PLAYER_COUNTS_IN, "Misère deals 1-6: required; otherwise refused.")
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; omit to record a pending deal.")
@@ -165,7 +166,7 @@ class ChangedFields(Request):
 
 
 class CorrectDeal(DealFacts, ChangedFields):
-    """Only the fields present change (Kierki: a per-player map is replaced whole; null clears a
+    """Only the fields present change (a per-player map is replaced whole; null clears a
     field); the game is then re-validated as a whole."""
 
 

@@ -104,14 +104,14 @@ def _as_given(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def _changes(body: shapes.CorrectDeal) -> dict[str, Any]:
-    """A correction's given fields as the service takes them: Kierki's under ``facts``."""
+    """A correction's given fields as the service takes them: the game's facts under ``facts``."""
     changes = _as_given(given(body))
     facts = {field: changes.pop(field) for field in shapes.FACT_FIELDS if field in changes}
     return {**changes, "facts": facts} if facts else changes
 
 
 def _facts(body: shapes.RecordDeal) -> dict[str, Any]:
-    """A new deal's Kierki facts as the service takes them (absent ones left out)."""
+    """A new deal's facts beyond tricks as the service takes them (absent ones left out)."""
     return {field: value for field, value in _as_given(given(body)).items() if field in shapes.FACT_FIELDS}
 
 

@@ -88,6 +88,9 @@ class Ruleset(ABC):
     deal_facts: tuple[Fact, ...] = ()
     """The facts a deal may carry beyond its contract and bids, tricks among them, in the order the
     table enters them and API.md K5 checks them; empty: a deal takes tricks alone."""
+    stylesheet: str | None = None
+    """The game's own stylesheet (a path under ``static/``: its entry card's taps, its part grid),
+    linked by its pages and kept offline with them; None: the pages' own suffice."""
     made_apart: str | None = None
     """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
 
@@ -147,7 +150,7 @@ class Ruleset(ABC):
         return self.deal_count
 
     def negative_part(self, setup: GameSetup) -> int:
-        """How many deals the first part of a game in two parts has (Kierki's negative part); 0 for a
+        """How many deals the first part of a game in two parts has (the negative part); 0 for a
         game not in parts.  A game in parts has the pages' part grid and the log's sum of the totals."""
         return 0
 
@@ -332,8 +335,8 @@ class Ruleset(ABC):
 
         Every player must be there exactly once and every value must be a
         whole number 0..``most``; anything else raises with the given codes.  ``noun`` is the
-        kind of value, ``"tricks"``, ``"bids"``, ``"hearts"``, ``"queens"`` or ``"kings_jacks"``
-        (the refusals' sentences: ``SEAT_VALUE_MESSAGES``).
+        kind of value, ``"tricks"``, ``"bids"`` or a counted fact's id (the refusals' sentences:
+        ``SEAT_VALUE_MESSAGES``, or the fact's ``messages``).
         """
         says = SEAT_VALUE_MESSAGES.get(noun) or self.fact(noun).messages
         assert says is not None, f"{noun}: a counted fact says its refusals"
@@ -721,6 +724,12 @@ class Ruleset(ABC):
         """The facts a deal of this game may carry beyond contract, bids and tricks (``deal_facts``)."""
         return tuple(fact.id for fact in self.deal_facts if fact.id != "tricks")
 
+    @property
+    def all_facts(self) -> tuple[Fact, ...]:
+        """Every fact a deal of this game may carry, the tricks among them, in the order the table
+        enters them (``deal_facts``; a game that declares none: the tricks alone)."""
+        return self.deal_facts if TRICKS in self.deal_facts else (TRICKS, *self.deal_facts)
+
     def is_pending(self, record: DealRecord) -> bool:
         """Whether no result of the deal ``record`` is in yet: neither its tricks nor a fact that is
         not ``declared`` (a declaration, a trump suit named, is given before the cards are played)."""
@@ -729,7 +738,7 @@ class Ruleset(ABC):
 
     @property
     def named_suit(self) -> Fact | None:
-        """The fact of a suit named before the cards are played (Kierki's trump suit); None: none."""
+        """The fact of a suit named before the cards are played (a trump suit); None: none."""
         return next((fact for fact in self.deal_facts if fact.kind == SUIT), None)
 
     def suit_of(self, deal: DealRecord | DealState) -> str | None:

@@ -965,6 +965,7 @@ KIERKI = Kierki(
     preset_option=PRESET.id,
     player_counts=(3, 4),
     deal_facts=FACTS,
+    stylesheet="css/kierki.css",
 )
 
 register(KIERKI)

@@ -223,7 +223,7 @@ class DealRecord:
     """What happened at the table in one deal, by seat index.
 
     ``contract`` is the chosen contract (Mizerka) or None where the deal
-    number fixes it (Misère, Kierki).  ``bids`` is None for games or deals without
+    number fixes it (Misère).  ``bids`` is None for games or deals without
     bidding.  ``facts`` are the others its ruleset declares (``Ruleset.deal_facts``), by id, as
     kept.  Whether the deal is pending is its ruleset's to say (``Ruleset.is_pending``): every
     result (``tricks`` and the facts not ``declared``) is None while it is; a deal that counts no
@@ -317,7 +317,7 @@ class NextDeal:
     bidding_order: tuple[int, ...] = ()
     """Seats in the order they bid (dealer last); empty when nobody bids."""
     fields: tuple[str, ...] = ()
-    """The facts this deal takes, in API.md K5's order, where the game says (Kierki: ``("trumps",
+    """The facts this deal takes, in API.md K5's order, where the game says (a trump deal: ``("trumps",
     "tricks")`` on a trump deal); empty for games whose deals take a contract, bids and tricks."""
 
 

@@ -36,8 +36,8 @@ def record_deal(
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
-    """Record the next deal: its declaration and, optionally, its tricks (``facts``: Kierki's others,
-    API.md K4, by name).
+    """Record the next deal: its declaration and, optionally, its tricks (``facts``: the others its
+    game declares, API.md K4, by name).
 
     ``number``, when given, must be the next deal's, so a retried or stale submission fails
     harmlessly with ``wrong_deal_number``.  The other keywords: ``store.write``.
@@ -106,8 +106,8 @@ def update_deal(
     dry_run: bool = False,
     once: Once | None = None,
 ) -> Written:
-    """Complete or correct one recorded deal (``correct_deals``; ``facts``: Kierki's, by name, None
-    clearing one).  ``require_pending`` refuses a deal that has its result, so a repeated "enter
+    """Complete or correct one recorded deal (``correct_deals``; ``facts``: those its game declares, by
+    name, None clearing one).  ``require_pending`` refuses a deal that has its result, so a repeated "enter
     tricks" post cannot silently rewrite them."""
     given = {"contract": contract, "bids": bids, "tricks": tricks, **(facts or {})}
     correction = {"number": number, **{field: value for field, value in given.items() if value is not UNSET}}

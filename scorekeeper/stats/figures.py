@@ -30,7 +30,7 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
     deal_rows: list[dict[str, Any]] = []
     for deal in state.deals:
         if deal.pending or deal.scores is None:
-            continue  # a pending deal has no score yet (a complete one may count no tricks: Kierki)
+            continue  # a pending deal has no score yet (a complete one may count no tricks)
         completed += 1
         best = max(deal.scores)
         taken = ruleset.taken(deal)

@@ -32,14 +32,14 @@ class ContractFigures:
     made: int
     made_of: int
     taken: int = 0
-    """What the contract counts that the player took, summed over ``taken_of`` deals (Kierki)."""
+    """What the contract counts that the player took, summed over ``taken_of`` deals (``Ruleset.taken``)."""
     taken_of: int = 0
     taken_or_not: bool = False
-    """Whether ``taken`` counts deals (the king of hearts taken), else cards or tricks."""
+    """Whether ``taken`` counts deals (a card taken or not), else cards or tricks."""
 
     @property
     def taken_average(self) -> Decimal | None:
-        """Tricks, hearts ... taken per deal, to one decimal place."""
+        """Tricks or cards taken per deal, to one decimal place."""
         return average(self.taken, self.taken_of)
 
     @property
@@ -107,7 +107,8 @@ class PlayerStats:
 
     @property
     def shows_taken(self) -> bool:
-        """Whether the figures per contract say what the player took (Kierki), not quotas or bids made."""
+        """Whether the figures per contract say what the player took (a game that counts more than
+        tricks), not quotas or bids made."""
         return bool(self.filters.chosen.ruleset.facts)
 
     @property

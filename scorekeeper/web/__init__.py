@@ -20,14 +20,14 @@ from .games import deals as games_deals  # noqa: E402,F401
 from .games import entry as games_entry  # noqa: E402,F401
 from .games import pencil as games_pencil  # noqa: E402,F401
 from .games import routes as games_routes  # noqa: E402,F401
-from .games.marks import contract_mark  # noqa: E402
+from .games.marks import SUITS, contract_mark  # noqa: E402
 from .games.parts import part_grid, part_heading  # noqa: E402
 from .people import admin as people_admin  # noqa: E402,F401
 from .people import routes as people_routes  # noqa: E402,F401
 from .transfer import routes as transfer_routes  # noqa: E402,F401
 
 bp.add_app_template_global(contract_mark, "contract_mark")
-bp.add_app_template_global(part_grid, "part_grid")  # Kierki's grid and headings (RULES.md 3.12)
+bp.add_app_template_global(part_grid, "part_grid")  # a game in parts: its grid and headings
 bp.add_app_template_global(part_heading, "part_heading")
 
 
@@ -35,3 +35,4 @@ bp.add_app_template_global(part_heading, "part_heading")
 def game_constants(state: BlueprintSetupState) -> None:
     """Numbers the rules fix, for every template and macro (they never write them out themselves)."""
     state.app.jinja_env.globals["tricks_per_deal"] = TRICKS_PER_DEAL
+    state.app.jinja_env.globals["suits"] = SUITS

@@ -279,7 +279,7 @@
       const past = top(head) + head.offsetHeight - under;
       by = past <= lowest ? past : top(head) - under;
     }
-    // A refusal shown in the step (a long robber's king of hearts): its message in view, whatever else,
+    // A refusal shown in the step (below a long list of taps): its message in view, whatever else,
     // and a player's count refused (the dealer's forbidden bid) with its line and taps above it.
     const wrong = last && card.querySelector('form .error[role=alert]:not([hidden])');
     const fix = wrong && (card.querySelector('form .number-row.is-wrong') || wrong);

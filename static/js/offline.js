@@ -23,9 +23,13 @@
   const parts = self.ScorekeeperOfflineParts({ get plan() { return plan; } });
   const { slot, label, factsCard, drawn, dealPart, read, readFacts, showForbidden, check, drawLog, entryForm, editor, undoBox,
     blockedPanel } = parts;
+  // The plan the server drew into the page; the facts its game's deals may carry, told to the queue.
   const readPlan = () => {
     const box = d.getElementById('offline-plan');
-    try { return box ? JSON.parse(box.dataset.plan) : null; } catch (err) { return null; }
+    let read = null;
+    try { read = box ? JSON.parse(box.dataset.plan) : null; } catch (err) { return null; }
+    if (read) Q.declare(read.facts);
+    return read;
   };
   const seen = () => {
     try { localStorage.setItem(seenKey, new Date().toISOString()); } catch (err) { /* private mode */ }

@@ -21,7 +21,9 @@ self.ScorekeeperOfflineParts = function (page) {
     return mark ? mark.textContent : '';
   };
   // A deal's contract as the log names it: a trump deal with its suit.
-  const contractName = (deal) => label(deal.contract) + (deal.trumps ? ` ${suitMark(deal.trumps)}` : '');
+  // The suit named in a deal (the plan's `suit`: the fact of a suit named before the cards are played).
+  const named = (deal) => (page.plan.suit && deal ? deal[page.plan.suit] : null);
+  const contractName = (deal) => label(deal.contract) + (named(deal) ? ` ${suitMark(named(deal))}` : '');
   // What a tap fieldset (web/_entry.html's takers and suits) gives, as its markup says: the suit
   // itself (.suits), else a player by name; a place in an order of players where its inputs are
   // named `field-N` (a fieldset per place, N from 0).
@@ -225,19 +227,20 @@ self.ScorekeeperOfflineParts = function (page) {
     e.textContent = text;
     return e;
   };
-  // What a seat took in a deal, as the log says it short ("5 tr"; "4 ♥", "1 Q", "K♥",
-  // "1st out"); "playing…" while the deal is played.
+  // What a seat took in a deal, as the log says it short, each fact as the plan says it in the order
+  // the table enters them (a count's "5 tr", "4 ♥"; a taker's "K♥"; an order's "1st out");
+  // "playing…" while the deal is played.
   function took(deal, seat) {
     if (!Q.complete(deal)) return t('offline.playing');
     const who = name(seat), bits = [];
-    if (deal.tricks) bits.push(t('offline.tricks_short', { tricks: shown(deal.tricks[seat]) }));
-    if (deal.hearts) bits.push(`${shown(deal.hearts[seat])} ♥`);
-    if (deal.queens) bits.push(t('offline.queens_short', { tricks: shown(deal.queens[seat]) }));
-    if (deal.kings_jacks) bits.push(t('offline.kings_jacks_short', { tricks: shown(deal.kings_jacks[seat]) }));
-    if (deal.king_of_hearts === who) bits.push(t('offline.king_of_hearts_mark'));
-    if (deal.seventh_trick === who) bits.push(t('offline.seventh_trick_mark'));
-    if (deal.last_trick === who) bits.push(t('offline.last_trick_mark'));
-    (deal.places || []).forEach((out, place) => { if (out === who) bits.push(place ? t('offline.second_out') : t('offline.first_out')); });
+    // The plan's texts are in the page's language already; a count's leaves its number to fill in.
+    page.plan.facts.forEach((fact) => {
+      const value = deal[fact.id];
+      if (value == null) return;
+      if (fact.kind === 'count') bits.push(fact.short.replace(/%\(tricks\)s/g, shown(value[seat])));
+      else if (fact.kind === 'player' && value === who) bits.push(fact.short);
+      else if (fact.kind === 'order') value.forEach((out, place) => { if (out === who) bits.push(fact.places_short[place]); });
+    });
     // Each item kept whole on its line ("2 Q", "1st out"), as the page's log keeps them.
     return bits.map((bit) => bit.replace(/ /g, '\u00a0')).join(' ');
   }
@@ -338,9 +341,9 @@ self.ScorekeeperOfflineParts = function (page) {
     if (factsCard(number)) {
       // As online: every fact of the deal on one card; a trump deal's suit may be saved alone, its
       // tricks then asked on their own.
-      heading.textContent = dealText(number, pending && pending.trumps ? `[data-text="pending"][data-trumps="${pending.trumps}"]` : '[data-text="declare"]');
+      heading.textContent = dealText(number, named(pending) ? `[data-text="pending"][data-trumps="${named(pending)}"]` : '[data-text="declare"]');
       form.dataset.step = pending ? 'tricks' : 'facts';
-      form.insertBefore(factsFields(number, pending ? s.fields.filter((f) => f !== 'trumps') : s.fields, null, 'offline'), error);
+      form.insertBefore(factsFields(number, pending ? s.fields.filter((f) => !Q.DECLARATION.includes(f)) : s.fields, null, 'offline'), error);
       save.textContent = dealText(number, '[data-text="save"]');
     } else if (pending) {
       heading.textContent = dealText(number, `[data-text="pending"][data-contract="${pending.contract}"]`);

@@ -9,8 +9,9 @@
    made: { kind: 'record' | 'correct' | 'undo', number, contract, bids, tricks, version,
    base: the deal as the page showed it (null: no such deal), key: its Idempotency-Key,
    sending: the request last sent with that key whose answer never came (sent again as it was) }.
-   Bids and tricks are by seat. A deal may have more facts (API.md K4; FIELDS below): its
-   counts by seat too (hearts, queens, kings_jacks), its takers and places by name, its suit.
+   Bids and tricks are by seat. A deal may have more facts (API.md K4), as its game declares them
+   (`declare`: the page's offline plan, the worker's FACTS): its counts by seat too, its takers and
+   orders of players by name, a suit named.
 
    Exactly once: every change carries an Idempotency-Key made when it was made; a request whose
    answer was lost is sent again as it was, under the same key, and the server answers it with
@@ -48,18 +49,31 @@
     return text.slice(0, 36);
   }
 
-  // What a deal's result may be (the tricks; other counts, takers and places), and what a
-  // change may give: these, the contract, the bids and a trump deal's suit. Counts are by seat.
-  const RESULTS = ['tricks', 'hearts', 'queens', 'kings_jacks', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places'];
-  const FIELDS = ['contract', 'bids', 'trumps', ...RESULTS];
-  const BY_SEAT = ['bids', 'tricks', 'hearts', 'queens', 'kings_jacks'];
-  // What declares a deal beside its contract (before its cards are played): the bids, a trump suit.
-  const DECLARATION = ['bids', 'trumps'];
+  // What a deal's result may be (the tricks, and the counts, takers and orders a game declares), and
+  // what a change may give: these, the contract, the bids and what declares a deal beside its contract
+  // (before its cards are played: the bids, a suit named). Counts are by seat. The games' facts come
+  // from the server (`declare`); the lists grow in place, so every reader sees them.
+  const RESULTS = ['tricks'];
+  const FIELDS = ['contract', 'bids', 'tricks'];
+  const BY_SEAT = ['bids', 'tricks'];
+  const DECLARATION = ['bids'];
+  // The facts beyond contract, bids and tricks, and each one's declaration ({ id, kind, declared, places }).
+  const MORE = [];
+  const FACT_BY_ID = {};
+  function declare(facts) {
+    (facts || []).forEach((fact) => {
+      if (FIELDS.includes(fact.id)) return;
+      FACT_BY_ID[fact.id] = fact;
+      FIELDS.push(fact.id);
+      MORE.push(fact.id);
+      (fact.declared ? DECLARATION : RESULTS).push(fact.id);
+      if (fact.kind === 'count') BY_SEAT.push(fact.id);
+    });
+  }
   const same = (a, b) => JSON.stringify(a == null ? null : a) === JSON.stringify(b == null ? null : b);
   // The fields of `from` among `names` that are given (not null).
   const given = (from, names) => Object.fromEntries(names.filter((k) => from && from[k] != null).map((k) => [k, from[k]]));
   // A deal's facts: contract, bids and tricks (null when not given), and whichever more facts it has.
-  const MORE = FIELDS.filter((k) => !['contract', 'bids', 'tricks'].includes(k));
   const facts = (deal) => (deal ? { contract: deal.contract || null, bids: deal.bids || null, tricks: deal.tricks || null,
     ...given(deal, MORE) } : null);
   // Whether a deal's result is in (a deal without one is pending: the cards are being played).
@@ -167,17 +181,22 @@
     const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
       ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
     // A form of a deal's facts (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
-    // with its suit alone); a player is posted by seat, kept by name.
-    const moreFacts = ['trumps', 'hearts-0', 'queens-0', 'kings_jacks-0', 'king_of_hearts', 'seventh_trick', 'last_trick', 'places-0']
-      .some((k) => form.has(k));
+    // with its suit alone); a player is posted by seat, kept by name; an order by place (`<fact>-0`...).
+    const inputs = (k) => (['count', 'order'].includes(FACT_BY_ID[k].kind)
+      ? Array.from({ length: FACT_BY_ID[k].kind === 'order' ? FACT_BY_ID[k].places : info.players.length }, (_, i) => `${k}-${i}`) : [k]);
+    const moreFacts = MORE.some((k) => form.has(inputs(k)[0]));
     const count = (kind) => { const c = counts(kind); return moreFacts && c && c.every((n) => n === null) ? null : c; };
     const player = (value) => { const seat = whole(value); return seat !== null && seat < info.players.length ? info.players[seat] : null; };
     const more = () => {
       if (!moreFacts) return {};
-      const out = { trumps: form.get('trumps') || null };
-      ['hearts', 'queens', 'kings_jacks'].forEach((k) => { out[k] = count(k); });
-      ['king_of_hearts', 'seventh_trick', 'last_trick'].forEach((k) => { out[k] = player(form.get(k)); });
-      if (form.has('places-0') || form.has('places-1')) out.places = [player(form.get('places-0')), player(form.get('places-1'))];
+      const out = {};
+      MORE.forEach((k) => {
+        const kind = FACT_BY_ID[k].kind;
+        if (kind === 'count') out[k] = count(k);
+        else if (kind === 'player') out[k] = player(form.get(k));
+        else if (kind === 'order') { if (inputs(k).some((n) => form.has(n))) out[k] = inputs(k).map((n) => player(form.get(n))); }
+        else out[k] = form.get(k) || null;
+      });
       return given(out, FIELDS);
     };
     const blanks = (fields) => BY_SEAT.some((k) => fields[k] && fields[k].includes(null));
@@ -421,7 +440,7 @@
     return { ops, putOp, deleteOp, patch, putGame, getGame, forget, flush, flushAll, keepForm };
   }
 
-  const logic = { KEY, FIELDS, RESULTS, BY_SEAT, DECLARATION, WAIT, newKey, same, given, facts, complete, matches, declared, judge, request,
+  const logic = { KEY, FIELDS, RESULTS, BY_SEAT, DECLARATION, FACT_BY_ID, WAIT, declare, newKey, same, given, facts, complete, matches, declared, judge, request,
     holds, settle, formGame, fromForm, lastDeal, open };
   // The browser's queue (the page's, the worker's): its IndexedDB, its fetch, its Web Locks.
   return { ...logic, ...open({ indexedDB: () => root.indexedDB, fetch: (url, init) => root.fetch(url, init),

@@ -1,11 +1,11 @@
-/* Scorekeeper's service worker, served as /sw.js with VERSION and PRECACHE put in front.
+/* Scorekeeper's service worker, served as /sw.js with VERSION, PRECACHE and FACTS put in front.
    Online, every page and file comes from the network as before (so a phone always runs
    what the server serves); what came is kept, and served when the network is gone:
    the static files and the manifest (one cache per VERSION) and the game pages this phone
    opened. The network counts as gone when a request fails or no answer comes within WAIT,
    whatever navigator.onLine says. A deal form posted then is kept on the phone as the page
    keeps a deal entered offline, and answered with the game's kept page. */
-/* global VERSION, PRECACHE, ScorekeeperQueue */
+/* global VERSION, PRECACHE, FACTS, ScorekeeperQueue */
 'use strict';
 const STATIC = `static-${VERSION}`;
 const PAGES = 'pages';
@@ -14,6 +14,8 @@ const MANIFEST = '/manifest.webmanifest';
 
 // The queue (the same file the game page runs; its page, offline.js, is the page's alone).
 importScripts(PRECACHE.find((url) => url.includes('/js/queue.js')));
+// The facts the games' deals may carry, as the server declares them (web/offline.py).
+ScorekeeperQueue.declare(FACTS);
 const WAIT = ScorekeeperQueue.WAIT;
 
 self.addEventListener('install', (event) => {

@@ -5,6 +5,11 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const Q = require(path.join(__dirname, '..', '..', 'static', 'js', 'queue.js'));
+// Kierki's facts as the server declares them to the queue (the offline plan's `facts`, the worker's FACTS).
+Q.declare([{ id: 'trumps', kind: 'suit', declared: true, places: 0 }, { id: 'tricks', kind: 'count', declared: false, places: 0 },
+  ...['hearts', 'queens', 'kings_jacks'].map((id) => ({ id, kind: 'count', declared: false, places: 0 })),
+  ...['king_of_hearts', 'seventh_trick', 'last_trick'].map((id) => ({ id, kind: 'player', declared: false, places: 0 })),
+  { id: 'places', kind: 'order', declared: false, places: 2 }]);
 
 const PLAYERS = ['Ann', 'Bob', 'Cid'];
 const deal = (number, contract, tricks, bids) => ({ number, contract, bids: bids || null, tricks: tricks || null });

@@ -16,7 +16,7 @@ from helpers import MIZERKA_DEALS, MIZERKA_NAMES, Node, declare, page, parse_htm
 from scorekeeper import create_app
 from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
 from scorekeeper.services import get_game
-from scorekeeper.web.offline import PRECACHE, static_version
+from scorekeeper.web.offline import precache, static_version
 
 
 def plan_of(client: FlaskClient, game_id: str) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def test_the_service_worker_is_served_from_the_root_and_never_kept_stale(client:
     files = json.loads(head[1].removeprefix("const PRECACHE = ").rstrip(";"))
     with client.application.app_context():
         assert version == static_version(str(client.application.static_folder))
-    assert files == [f"/static/{name}" for name in PRECACHE] + ["/manifest.webmanifest"]
+    assert files == [f"/static/{name}" for name in precache()] + ["/manifest.webmanifest"]
     for url in files:
         with client.get(url) as kept:
             assert kept.status_code == 200, url

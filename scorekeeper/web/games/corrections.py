@@ -126,7 +126,8 @@ def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]
     deal, names = game.state.deals[number - 1], game.setup.players
     facts = deal_fields(game, number)
     if facts:
-        # Kierki: the given facts replace the recorded ones (a pending deal's results may stay out).
+        # A game that counts more than tricks: the given facts replace the recorded ones (a pending
+        # deal's results may stay out).
         return deal_facts(request.form, names, facts, required=not deal.pending)
     fields: dict[str, Any] = {}
     if game.ruleset.declares_contract:

@@ -38,7 +38,7 @@ _BLANK = {
 
 
 def deal_fields(game: Snapshot, number: object) -> tuple[str, ...]:
-    """The facts deal ``number`` takes where the game says (Kierki); empty otherwise."""
+    """The facts deal ``number`` takes where the game says (``Ruleset.fields_for``); empty otherwise."""
     setup = game.setup
     if not isinstance(number, int) or not 1 <= number <= game.ruleset.deals_in(setup):
         return ()
@@ -46,7 +46,7 @@ def deal_fields(game: Snapshot, number: object) -> tuple[str, ...]:
 
 
 def _most(game: Snapshot, kind: str) -> int:
-    """The largest count a player may have of ``kind`` (the game's tricks, the deck's hearts...)."""
+    """The largest count a player may have of ``kind`` (the game's tricks, a counted fact's total)."""
     fact = every_fact().get(kind)
     return fact.total if fact and fact.total else game.ruleset.tricks_per_deal(game.setup)
 

@@ -150,7 +150,7 @@ class NewGameForm(FlaskForm):
 
     def names(self) -> list[str]:
         """The names in seat order: a seat for each of the most players the game takes, the empty
-        last seats left out down to the fewest (Kierki: a fourth name, or none for 3 players)."""
+        last seats left out down to the fewest (a fourth name, or none for 3 players)."""
         names = [entry.data or "" for entry in self.players.entries[: max(self.ruleset.seat_counts)]]
         while len(names) > min(self.ruleset.seat_counts) and not names[-1].strip():
             names.pop()
@@ -184,7 +184,7 @@ class OnceForm(FlaskForm):
 
 class DealFacts(OnceForm):
     """A deal's facts beyond tricks, as the page posts them: each player's count by seat
-    (``hearts-0``...), a player by seat (``king_of_hearts=2``), the suit, players in an order by
+    (``<fact>-0``...), a player by seat (``<fact>=2``), the suit, players in an order by
     place (``places-0``, ``places-1``): a field for each fact a game declares (below).  Read by
     ``deal_facts``; the engine says what is legal."""
 
@@ -251,7 +251,7 @@ def deal_facts(
             if not _blank(raw_taker):
                 given[name] = _player(raw_taker, names)
             elif required:
-                # NOTE: said at "Who took the king of hearts" (the seventh, the last trick) left blank.
+                # NOTE: said at a fact naming one player ("Who took the king of hearts") left blank.
                 raise RuleError("field_required", N_("Tap the player who took it."), name)
         elif not _blank(data.get(name)):
             given[name] = (data.get(name) or "").strip()
@@ -268,7 +268,7 @@ class DeclareForm(DealFacts):
 
 
 class TricksForm(DealFacts):
-    """The tricks (a Kierki deal: the results) of a declared (pending) deal."""
+    """The tricks (or the results its game declares) of a declared (pending) deal."""
 
     number = BoundedIntegerField()
     tricks = seat_counts()

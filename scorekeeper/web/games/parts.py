@@ -1,5 +1,6 @@
-"""A game in parts on the pages (Kierki): what each player took, as the log says it short; the part
-grid's columns and boxes (RULES.md 3.12); a deal's heading in its part ("Negative part, 5 of 7: ...")."""
+"""A game that counts more than tricks on the pages: what each player took, as the log says it short;
+a game in parts' grid's columns and boxes (RULES.md 3.12) and a deal's heading in its part
+("Negative part, 5 of 7: ...")."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PartColumn:
-    """A column of Kierki's part grid: a deal, the negative part's subtotal, or the total."""
+    """A column of the part grid: a deal, the first (negative) part's subtotal, or the total."""
 
     kind: str
     """"deal", "subtotal" or "total"."""
@@ -67,8 +68,9 @@ def taken(ruleset: Ruleset, deal: DealState, seats: int) -> tuple[tuple[str, ...
 
 
 def part_columns(ruleset: Ruleset, setup: GameSetup, deals: Sequence[DealState]) -> tuple[PartColumn, ...]:
-    """Kierki's part grid's columns: each deal in the preset's order, the subtotal after the negative
-    part, the total. A trump deal is headed by its suit once named, and its chooser."""
+    """The part grid's columns: each deal in the preset's order, the subtotal after the first
+    (negative) part, the total. A deal whose chooser names a suit is headed by it once named, and
+    its chooser."""
     names, negative = setup.players, ruleset.negative_part(setup)
     columns = []
     for slot in ruleset.schedule(setup):
@@ -95,7 +97,7 @@ def part_columns(ruleset: Ruleset, setup: GameSetup, deals: Sequence[DealState])
             )
         )
         if slot.number == negative:
-            # NOTE The part grid's column of each player's points in Kierki's negative part (deals 1-7).
+            # NOTE The part grid's column of each player's points in a game's negative part (deals 1-7).
             title = gettext("Negative part: deals 1–%(last)s", last=negative)
             columns.append(PartColumn("subtotal", mark=f"Σ 1–{negative}", title=title))
     columns.append(PartColumn("total", title=gettext("Total")))
@@ -103,7 +105,7 @@ def part_columns(ruleset: Ruleset, setup: GameSetup, deals: Sequence[DealState])
 
 
 def part_grid(view: GameView) -> list[tuple[Seat, list[PartBox]]]:
-    """Kierki's part grid: per player, a box per column of the view's ``parts``."""
+    """The part grid: per player, a box per column of the view's ``parts``."""
     negative = [column.number for column in view.parts if column.negative]
     done = [row for row in view.deals if not row.pending]
     closed = view.deal(negative[-1]) if len(view.deals) >= negative[-1] else None
@@ -126,18 +128,17 @@ def part_grid(view: GameView) -> list[tuple[Seat, list[PartBox]]]:
 
 
 def part_heading(view: GameView, turn: Turn, trumps: str | None = None) -> str:
-    """A deal of a game in two parts, as the table says it: "Negative part, 5 of 7: No king
-    of hearts" (the trump suit beside a trump deal's name once named: ``trumps``, or the turn's)."""
+    """A deal of a game in two parts, as the table says it: "Negative part, 5 of 7: No tricks" (the
+    suit named beside the deal's name once named: ``trumps``, or the turn's)."""
     contract = turn.contract_label or ""
     trumps = trumps or turn.trumps
     if trumps:
-        # NOTE: a Kierki trump deal whose suit is named, in its heading ("Positive part, 2 of 5:
-        # trumps ♠").
+        # NOTE: a trump deal whose suit is named, in its heading ("Positive part, 2 of 5: trumps ♠").
         contract = str(gettext("trumps %(suit)s", suit=contract_mark(trumps)))
     elif turn.chooser is not None:
         contract = str(gettext("%(player)s names trumps", player=view.names[turn.chooser]))
     if turn.number <= view.negative_part:
-        # NOTE: Kierki's first part (Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No king of hearts".
+        # NOTE: a game's first part (Kierki's, Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No tricks".
         return str(
             gettext(
                 "Negative part, %(number)s of %(count)s: %(contract)s",
@@ -146,7 +147,7 @@ def part_heading(view: GameView, turn: Turn, trumps: str | None = None) -> str:
                 contract=contract,
             )
         )
-    # NOTE: Kierki's second part (Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
+    # NOTE: a game's second part (Kierki's, Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
     return str(
         gettext(
             "Positive part, %(number)s of %(count)s: %(contract)s",

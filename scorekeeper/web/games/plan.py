@@ -15,11 +15,12 @@ from dataclasses import asdict
 from typing import Any
 
 from flask import url_for
+from flask_babel import gettext
 
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
-from ...rules import COUNT, DealState, GameSetup, Ruleset
+from ...rules import COUNT, DealState, Fact, GameSetup, Ruleset
 from ...services import Snapshot
 
 
@@ -40,6 +41,9 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         # What each count adds up to (the offline entry checks the sums a person can see).
         "totals": {"tricks": ruleset.tricks_per_deal(setup)}
         | {name: ruleset.fact(name).total for name in ruleset.facts if ruleset.fact(name).kind == COUNT},
+        # The facts a deal may carry, as the queue keeps them and the log says them short.
+        "facts": [{**declaration(fact), **_short(fact)} for fact in ruleset.all_facts],
+        "suit": None if ruleset.named_suit is None else ruleset.named_suit.id,
         "deals": [_deal(ruleset, setup, deal) for deal in state.deals],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
         # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
@@ -59,6 +63,20 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
         "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
         "lang": current_language(),
+    }
+
+
+def declaration(fact: Fact) -> dict[str, Any]:
+    """What the queue (``static/js/queue.js``) knows of a fact: its id, kind, whether it is a
+    declaration, how many places an order has."""
+    return {"id": fact.id, "kind": fact.kind, "declared": fact.declared, "places": len(fact.places)}
+
+
+def _short(fact: Fact) -> dict[str, Any]:
+    """A fact as the log says it short, in the page's language (``%(tricks)s`` left for a count)."""
+    return {
+        "short": gettext(fact.short) if fact.short else "",
+        "places_short": [gettext(place) for place in fact.places_short],
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -49,17 +50,18 @@ class DealRow:
     scores: tuple[int, ...] | None
     totals: tuple[int, ...] | None
     pending: bool
-    """No result yet (a complete Kierki deal may count no tricks)."""
+    """No result yet (a complete deal may count no tricks)."""
     bidding_order: tuple[int, ...] = ()
     """Seats in the order they bid (the dealer last); empty in a deal without bids."""
     dealer_seat: int = 0
     suit: str | None = None
-    """A Kierki trump deal's suit named, as its symbol (♠)."""
+    """The suit named in the deal (``Ruleset.named_suit``), as its symbol (♠)."""
     suit_name: str = ""
     took: tuple[tuple[str, ...], ...] | None = None
-    """A complete Kierki deal: what each seat took, as the table entered it ("2 ♥", "K♥")."""
+    """A complete deal of a game that counts more than tricks: what each seat took, as the table
+    entered it (each fact's ``short``)."""
     fields: tuple[str, ...] = ()
-    """The facts the deal takes where the game says (Kierki), in the engine's order."""
+    """The facts the deal takes where the game says (``Ruleset.fields_for``), in the engine's order."""
     facts: dict[str, object] = field(default_factory=dict)
     """Those facts as recorded, by seat (a taker's seat, each seat's count; absent: not given)."""
 
@@ -68,7 +70,7 @@ class DealRow:
 
     @property
     def totals_sum(self) -> int | None:
-        """The running totals added up: Kierki's check (−2600 after its negative part, 0 at the end)."""
+        """The running totals added up: the table's check in a game in parts (``GameView.in_parts``)."""
         return None if self.totals is None else sum(self.totals)
 
 
@@ -81,21 +83,19 @@ class Turn:
     chooser: int | None
     roles: tuple[str, ...]
     contract: str | None
-    contract_label: str | None
-    contract_description: str
-    options: tuple[tuple[str, str], ...]
+    contract_label: str | None = None
+    contract_description: str = ""
+    options: tuple[tuple[str, str], ...] = ()
     """Contracts the chooser may choose: (id, label)."""
-    bidding_order: tuple[int, ...]
-    quotas: tuple[int, ...] | None
-    pending: bool
+    bidding_order: tuple[int, ...] = ()
+    quotas: tuple[int, ...] | None = None
+    pending: bool = False
     bids: tuple[int, ...] | None = None
     """The bids of a pending deal that has them (Misère)."""
     fields: tuple[str, ...] = ()
-    """The facts the deal takes where the game says (Kierki: ``("trumps", "tricks")``...)."""
+    """The facts the deal takes where the game says (``Ruleset.fields_for``: a suit, then tricks...)."""
     trumps: str | None = None
-    """The suit named on a pending trump deal (Kierki)."""
-    results: tuple[str, ...] = ()
-    """The facts that are the deal's result (its declaration, a suit named, aside)."""
+    """The suit named on a pending deal (``Ruleset.named_suit``)."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
@@ -133,34 +133,35 @@ class GameView:
     """Every deal as the setup fixes it (dealer, chooser, roles), for the offline entry's
     server-drawn parts (templates/web/_offline_templates.html)."""
     parts: tuple[PartColumn, ...] = ()
-    """Kierki's part grid's columns (empty for the other games): every deal in its order, the
-    subtotal after the negative part, the total."""
+    """The part grid's columns of a game in parts (empty for the others): every deal in its order,
+    the subtotal after the first part, the total."""
 
     deal_labels: tuple[str, ...] = ()
-    """Each deal's contract where the deal number fixes it (Misère, Kierki), deal 1 first."""
+    """Each deal's contract where the deal number fixes it, deal 1 first."""
     tricks_per_deal: int = TRICKS_PER_DEAL
     negative_part: int = 0
-    """How many deals the negative part has (Kierki); 0 in a game without parts."""
+    """How many deals the first (negative) part has; 0 in a game without parts."""
 
     @property
-    def kierki(self) -> bool:
-        """A game in parts, summed to zero (Kierki): its own grid and the log's sum of the totals."""
+    def in_parts(self) -> bool:
+        """A game in parts (``Ruleset.negative_part``) whose running totals are added up as the
+        table's check: its part grid, what each player took and the log's sum of the totals."""
         return bool(self.parts)
 
     @property
     def upcoming(self) -> list[PartColumn]:
-        """Kierki's deals still to come, with their dealer and contract (fixed from the start)."""
+        """A game in parts: the deals still to come, with their dealer and contract (fixed from the
+        start)."""
         return [column for column in self.parts if column.kind == "deal" and column.number > len(self.deals)]
 
     def count_total(self, name: str) -> int:
-        """What a deal's counts of ``name`` add up to (tricks, or Kierki's hearts, queens...)."""
+        """What a deal's counts of ``name`` add up to (tricks, or a counted fact's ``total``)."""
         total = 0 if name == "tricks" else self.ruleset.fact(name).total
         return total or self.tricks_per_deal
 
     @property
     def total_sum(self) -> int:
-        """The running totals added up: the table's own check (Kierki: -2600 after the negative
-        part of a 4-player standard game, 0 at the end)."""
+        """The running totals added up: the table's own check in a game in parts."""
         return sum(seat.total for seat in self.seats)
 
     def suits(self) -> tuple[tuple[str, str, str], ...]:
@@ -176,19 +177,7 @@ class GameView:
     @functools.cached_property
     def entry_turn(self) -> Turn:
         """No deal in particular: the offline entry's fieldsets of counts, no seat with a role."""
-        return Turn(
-            number=0,
-            dealer=-1,
-            chooser=None,
-            roles=("",) * len(self.names),
-            contract=None,
-            contract_label=None,
-            contract_description="",
-            options=(),
-            bidding_order=(),
-            quotas=None,
-            pending=False,
-        )
+        return Turn(number=0, dealer=-1, chooser=None, roles=("",) * len(self.names), contract=None)
 
     @functools.cached_property
     def contract_descriptions(self) -> tuple[tuple[str, str], ...]:
@@ -219,10 +208,6 @@ class GameView:
             chooser=None,
             roles=(role,),
             contract=None,
-            contract_label=None,
-            contract_description="",
-            options=(),
-            bidding_order=(),
             quotas=None if quota is None else (quota,),
             pending=True,
             bids=None if bid is None else (bid,),
@@ -231,7 +216,7 @@ class GameView:
     @functools.cached_property
     def contract_choices(self) -> tuple[tuple[str, str], ...]:
         """Every contract a player may choose, (id, label), in the order the page offers them."""
-        return tuple((c.id, term(self.ruleset.contract_label(c.id))) for c in self.ruleset.contracts)
+        return _labelled(self.ruleset, (contract.id for contract in self.ruleset.contracts))
 
     @functools.cached_property
     def marks(self) -> tuple[str, ...]:
@@ -251,9 +236,9 @@ class GameView:
     @functools.cached_property
     def sheet_keyed(self) -> bool:
         """Whether the printed sheet's deal log gives the dealer (and the chooser) by their mark, the
-        standings naming each mark: Kierki's log when the phone's does; the other games' when a name
-        does not fit the sheet's column (its words too long, or too many lines for one page)."""
-        if self.kierki:
+        standings naming each mark: a game in parts' log when the phone's does; the other games' when a
+        name does not fit the sheet's column (its words too long, or too many lines for one page)."""
+        if self.in_parts:
             return self.keyed
         return not all(fits_a_sheet_column(name, len(self.names)) for name in self.names)
 
@@ -321,6 +306,11 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     )
 
 
+def _labelled(ruleset: Ruleset, contracts: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """``contracts`` as the page offers them: (id, label in the page's language)."""
+    return tuple((contract, term(ruleset.contract_label(contract))) for contract in contracts)
+
+
 def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
     names = setup.players
@@ -332,10 +322,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             total=state.totals[seat],
             rank=rank_of[seat],
             leader=seat in state.leaders and state.completed_deals > 0,
-            remaining=tuple(
-                (contract, term(ruleset.contract_label(contract)))
-                for contract in state.remaining_contracts[seat]
-            ),
+            remaining=_labelled(ruleset, state.remaining_contracts[seat]),
         )
         for seat, name in enumerate(names)
     )
@@ -351,14 +338,12 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             contract=pending.contract,
             contract_label=term(contract),
             contract_description=term(contract.description),
-            options=(),
             bidding_order=ruleset.bidding_order(setup, pending.number),
             quotas=pending.quotas,
             pending=True,
             bids=pending.bids,
-            fields=ruleset.fields_for(setup, pending.number),
             trumps=ruleset.suit_of(pending),
-            results=ruleset.results(ruleset.fields_for(setup, pending.number)),
+            fields=ruleset.fields_for(setup, pending.number),
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal
@@ -375,18 +360,14 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             contract=chosen,
             contract_label=term(fixed) if fixed else None,
             contract_description=term(fixed.description) if fixed else "",
-            options=tuple(
-                (contract, term(ruleset.contract_label(contract)))
-                for contract in upcoming.available_contracts
-            ),
+            options=_labelled(ruleset, upcoming.available_contracts),
             bidding_order=upcoming.bidding_order,
             quotas=ruleset.quotas_for(upcoming.roles, chosen, None)
             if chosen and not upcoming.contract
             else None,
-            pending=False,
             fields=upcoming.fields,
-            results=ruleset.results(upcoming.fields),
         )
+    slots = ruleset.schedule(setup)
     schedule = (
         tuple(
             Turn(
@@ -396,15 +377,10 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
                 roles=slot.roles,
                 contract=slot.contract,
                 contract_label=term(ruleset.contract_label(slot.contract)) if slot.contract else None,
-                contract_description="",
-                options=(),
                 bidding_order=slot.bidding_order,
-                quotas=None,
-                pending=False,
                 fields=slot.fields,
-                results=ruleset.results(slot.fields),
             )
-            for slot in ruleset.schedule(setup)
+            for slot in slots
         )
         if editable and not state.finished  # the offline entry's (plan.py)
         else ()
@@ -430,8 +406,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         schedule=schedule,
         parts=part_columns(ruleset, setup, state.deals) if ruleset.negative_part(setup) else (),
         deal_labels=tuple(
-            term(ruleset.contract_label(slot.contract)) if slot.contract else ""
-            for slot in ruleset.schedule(setup)
+            term(ruleset.contract_label(slot.contract)) if slot.contract else "" for slot in slots
         ),
         tricks_per_deal=ruleset.tricks_per_deal(setup),
         negative_part=ruleset.negative_part(setup),

@@ -118,7 +118,7 @@ def new_game() -> Any:
         options = {spec.id: request.form.get(spec.id, spec.default) for spec in ruleset.options}
         try:
             if isinstance(seat, int) and len(names) <= seat < max(ruleset.seat_counts):
-                # A seat left empty for a smaller table (Kierki's fourth, with 3 players).
+                # A seat left empty for a smaller table (the fourth, with 3 players).
                 raise RuleError(
                     "unknown_player",
                     N_("Seat %(number)d is empty: choose a player's seat, or a draw."),
@@ -338,5 +338,5 @@ def scoresheet(game_id: str) -> str:
 @bp.get("/rules")
 def rules() -> str:
     """How each game is played and scored, at a glance: every game the engine plays, whether the
-    pages score it yet or not (Kierki's rules hold before its table pages come)."""
+    pages score it yet or not."""
     return render_template("web/rules.html")
