@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from .models import Game, utcnow
 from .rules import (
     COUNT,
     N_,
+    ONE_PLAYER,
     ORDER,
     SUIT,
     DealRecord,
@@ -186,8 +188,11 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
                 row.append("" if value is None else translate(dict(fact.choices)[value]))
             elif fact.kind == ORDER:
                 row += [name(seat) for seat in value or (None,) * len(fact.places)]
-            else:
+            elif fact.kind == ONE_PLAYER:
                 row.append(name(value))
+            else:  # a kind of a game's own: as the API gives it, in JSON
+                given = fact.by_name(names, value)
+                row.append("" if value is None else json.dumps(given, ensure_ascii=False))
         columns = (
             ([deal.bids] if with_bids else [])
             + [deal.tricks]

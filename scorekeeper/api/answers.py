@@ -105,7 +105,8 @@ class DealFields(Response):
     ]
 
 
-#: A fact's type in a deal answered, by its kind (``Fact.kind``): null where the deal has none.
+#: A fact's type in a deal answered, by its kind (``Fact.kind``; a kind of its own: any JSON value):
+#: null where the deal has none.
 FACT_TYPES: dict[str, Any] = {
     COUNT: dict[str, Count] | None,
     ONE_PLAYER: str | None,
@@ -121,7 +122,7 @@ else:
         __base__=DealFields,
         __doc__=DealFields.__doc__,
         **{
-            name: (Annotated[FACT_TYPES[fact.kind], Field(description=fact.answered)], None)
+            name: (Annotated[FACT_TYPES.get(fact.kind, Any), Field(description=fact.answered)], None)
             for name, fact in every_fact().items()
         },
     )

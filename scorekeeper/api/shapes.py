@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from ..rules import COUNT, MAX_NAME_LENGTH, N_, ONE_PLAYER, ORDER, RULESETS, Fact, every_fact
+from ..rules import COUNT, MAX_NAME_LENGTH, N_, ONE_PLAYER, ORDER, RULESETS, SUIT, Fact, every_fact
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})
@@ -69,7 +69,9 @@ def fact_in(fact: Fact) -> dict[str, Any]:
     if fact.kind == ORDER:
         size = len(fact.places)
         return {"type": ["array", "null"], "items": {"type": "string"}, "minItems": size, "maxItems": size}
-    return {"type": ["string", "null"], "enum": [*(choice for choice, _ in fact.choices), None]}
+    if fact.kind == SUIT:
+        return {"type": ["string", "null"], "enum": [*(choice for choice, _ in fact.choices), None]}
+    return {}  # a kind of its own: any JSON value, the engine judges it
 
 
 NAMES_IN = {

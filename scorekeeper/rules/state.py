@@ -146,14 +146,17 @@ class Fact(Term):
 
     def by_name(self, players: Sequence[str], value: Any) -> Any:
         """``value`` (by seat, as kept) with players by name, as the API and the entry take it:
-        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; None stays None."""
-        if value is None or self.kind == SUIT:
+        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; None stays None.  A kind
+        of fact of a game's own is as kept, unless its declaration (a subclass) says otherwise."""
+        if value is None:
             return value
         if self.kind == COUNT:
             return dict(zip(players, value, strict=True))
         if self.kind == ONE_PLAYER:
             return players[value]
-        return [players[seat] for seat in value]
+        if self.kind == ORDER:
+            return [players[seat] for seat in value]
+        return value
 
 
 #: The tricks each player took: a fact of every game (its refusals are the engine's own).

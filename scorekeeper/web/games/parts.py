@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from flask_babel import gettext
 
 from ...messages import term
-from ...rules import COUNT, ORDER, SUIT, DealState, GameSetup, Ruleset
+from ...rules import COUNT, ONE_PLAYER, ORDER, SUIT, DealState, GameSetup, Ruleset
 from .marks import SUIT_MARKS, contract_mark
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def taken(ruleset: Ruleset, deal: DealState, seats: int) -> tuple[tuple[str, ...
         elif fact.kind == ORDER:
             for place, seat in enumerate(value):
                 took[seat].append(gettext(fact.places_short[place]))
-        else:
+        elif fact.kind == ONE_PLAYER:
             took[value].append(gettext(fact.short))
     return tuple(tuple(items) for items in took)
 
