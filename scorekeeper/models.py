@@ -150,8 +150,8 @@ class Deal(db.Model):  # type: ignore[name-defined,misc]
     bids: Mapped[list[int] | None] = mapped_column(JSON)
     tricks: Mapped[list[int] | None] = mapped_column(JSON)
     facts: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    """Kierki's facts beyond tricks (``rules.DEAL_FACTS``: the trump suit, counts and takers by
-    seat), only those the deal has; None for the games whose deals take tricks alone."""
+    """The deal's facts beyond tricks its ruleset declares (``rules.stored_facts``: a suit, counts
+    and takers by seat), only those the deal has; None for the games whose deals take tricks alone."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -24,8 +24,6 @@ from .refusal import Refusal, RuleError
 from .registry import RULESETS, default_ruleset, every_fact, get_ruleset, register
 from .state import (
     COUNT,
-    DEAL_FACTS,
-    EXTRA_FACTS,
     ONE_PLAYER,
     ORDER,
     SUIT,
@@ -34,6 +32,7 @@ from .state import (
     DealRecord,
     DealState,
     Fact,
+    Facts,
     GameSetup,
     GameState,
     NextDeal,
@@ -56,9 +55,7 @@ from . import kierki  # noqa: F401
 
 __all__ = [
     "COUNT",
-    "DEAL_FACTS",
     "ENGLISH",
-    "EXTRA_FACTS",
     "MAX_NAME_LENGTH",
     "NAME_KEY_LENGTH",
     "N_",
@@ -71,6 +68,7 @@ __all__ = [
     "DealRecord",
     "DealState",
     "Fact",
+    "Facts",
     "GameSetup",
     "GameState",
     "NextDeal",

@@ -15,7 +15,6 @@ from typing import Any
 from .names import name_key, player_key, validate_name
 from .refusal import RuleError
 from .state import (
-    DEAL_FACTS,
     SUIT,
     TRICKS,
     TRICKS_PER_DEAL,
@@ -531,10 +530,21 @@ class Ruleset(ABC):
         quotas = self.quotas_for(roles, contract, bids)
         forbidden = None if bids is None else self.dealer_forbidden_bid(setup, number, bids)
         self.check_facts(setup, number, contract, record)
-        facts = {name: getattr(record, name) for name in DEAL_FACTS if name != "tricks"}
-        if record.pending:
+        if self.is_pending(record):
             return DealState(
-                number, dealer, chooser, contract, roles, bids, None, quotas, None, None, forbidden, **facts
+                number,
+                dealer,
+                chooser,
+                contract,
+                roles,
+                bids,
+                None,
+                quotas,
+                None,
+                None,
+                forbidden,
+                facts=record.facts,
+                pending=True,
             )
         tricks = None if record.tricks is None else self.tricks_for(setup, record.tricks)
         scores = self.scores_for(setup, number, contract, quotas, tricks, record)
@@ -553,7 +563,7 @@ class Ruleset(ABC):
             after,
             forbidden,
             made,
-            **facts,
+            facts=record.facts,
         )
 
     def takes_no(self, name: str) -> RuleError:
@@ -601,8 +611,8 @@ class Ruleset(ABC):
         Called for every deal, pending or not, before it is scored.  A game that takes only
         tricks refuses the facts it has no use for; a game that takes more checks them here.
         """
-        for name in DEAL_FACTS:
-            if name != "tricks" and getattr(record, name) is not None:
+        for name in record.facts:
+            if name not in self.facts:
                 raise self.takes_no(name)
 
     def check_declaration(
@@ -695,7 +705,7 @@ class Ruleset(ABC):
         """Turn loosely typed input (names as keys) into a ``DealRecord`` for deal ``number``.
 
         Only the shape is checked here; ``replay`` checks the rules.  ``facts`` are the deal
-        facts beyond tricks (``DEAL_FACTS``: Kierki's); a game that takes none refuses them.
+        facts beyond tricks (``deal_facts``), by name; a game that takes none refuses them.
         """
         for name, value in facts.items():
             if value is not None:
@@ -710,6 +720,12 @@ class Ruleset(ABC):
     def facts(self) -> tuple[str, ...]:
         """The facts a deal of this game may carry beyond contract, bids and tricks (``deal_facts``)."""
         return tuple(fact.id for fact in self.deal_facts if fact.id != "tricks")
+
+    def is_pending(self, record: DealRecord) -> bool:
+        """Whether no result of the deal ``record`` is in yet: neither its tricks nor a fact that is
+        not ``declared`` (a declaration, a trump suit named, is given before the cards are played)."""
+        declared = {fact.id for fact in self.deal_facts if fact.declared}
+        return record.tricks is None and all(name in declared for name in record.facts)
 
     @property
     def named_suit(self) -> Fact | None:
@@ -767,7 +783,7 @@ class Ruleset(ABC):
         A field given as None is cleared (``"tricks": null`` makes a deal pending again).
         """
         for name, value in fields.items():
-            if name in DEAL_FACTS and name != "tricks" and value is not None:
+            if name not in ("contract", "bids", "tricks") and value is not None:
                 raise self.takes_no(name)
         contract = (
             self.parse_contract(setup, number, fields["contract"]) if "contract" in fields else old.contract

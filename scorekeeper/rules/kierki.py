@@ -17,7 +17,6 @@ from .refusal import RuleError
 from .registry import register
 from .state import (
     COUNT,
-    DEAL_FACTS,
     ONE_PLAYER,
     ORDER,
     SUIT,
@@ -327,6 +326,8 @@ FACTS = (
         places_short=(N_("1st out"), N_("2nd out")),
     ),
 )
+#: Every fact of a deal, tricks among them, in API.md K5's order.
+FIELDS = tuple(fact.id for fact in FACTS)
 #: The per-player counts: field -> (the cards of that kind in the deck).
 COUNTS: Mapping[str, int] = {fact.id: fact.total for fact in FACTS if fact.kind == COUNT and fact.total}
 #: The fields naming one player (``unknown_player`` when it names nobody at the table).
@@ -599,7 +600,7 @@ class Kierki(Ruleset):
         given as None is not given.  The robber's consistency (K5 step 6) is the replay's.
         """
         for name in facts:
-            if name not in DEAL_FACTS:
+            if name not in FIELDS:
                 raise self.takes_no(name)
         self.check_setup(setup)
         if not 1 <= number <= self.deals_in(setup):
@@ -607,24 +608,21 @@ class Kierki(Ruleset):
         self.parse_bids(setup, number, bids)
         fixed = self.parse_contract(setup, number, contract)
         assert fixed is not None
-        given = {name: facts.get(name) for name in DEAL_FACTS}
+        given = {name: facts.get(name) for name in FIELDS}
         given["tricks"] = tricks
         self.check_presence(
             setup, number, fixed, {name for name, value in given.items() if value is not None}
         )
         # Each field in K5's order: the keyword arguments are evaluated in the order written.
-        return DealRecord(
-            contract=fixed,
-            trumps=None if given["trumps"] is None else self.suit(given["trumps"]),
-            tricks=None if tricks is None else self.tricks_for(setup, tricks),
-            hearts=self.counts_or_none(setup, "hearts", given["hearts"]),
-            queens=self.counts_or_none(setup, "queens", given["queens"]),
-            kings_jacks=self.counts_or_none(setup, "kings_jacks", given["kings_jacks"]),
-            king_of_hearts=self.taker_or_none(setup, "king_of_hearts", given["king_of_hearts"]),
-            seventh_trick=self.taker_or_none(setup, "seventh_trick", given["seventh_trick"]),
-            last_trick=self.taker_or_none(setup, "last_trick", given["last_trick"]),
-            places=None if given["places"] is None else self.places_for(setup, given["places"]),
-        )
+        trumps = None if given["trumps"] is None else self.suit(given["trumps"])
+        counted = None if tricks is None else self.tricks_for(setup, tricks)
+        kept = {
+            "trumps": trumps,
+            **{name: self.counts_or_none(setup, name, given[name]) for name in COUNTS},
+            **{name: self.taker_or_none(setup, name, given[name]) for name in TAKERS},
+            "places": None if given["places"] is None else self.places_for(setup, given["places"]),
+        }
+        return DealRecord(contract=fixed, tricks=counted, facts=kept)
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks (no tricks, robber, trumps), hearts, queens,
@@ -637,17 +635,18 @@ class Kierki(Ruleset):
             NO_TRICKS: deal.tricks,
             ROBBER: deal.tricks,
             TRUMPS: deal.tricks,
-            NO_HEARTS: deal.hearts,
-            NO_QUEENS: deal.queens,
-            NO_KINGS_JACKS: deal.kings_jacks,
+            NO_HEARTS: deal.fact("hearts"),
+            NO_QUEENS: deal.fact("queens"),
+            NO_KINGS_JACKS: deal.fact("kings_jacks"),
         }.get(deal.contract)
         if counted is not None:
-            return counted
+            return tuple(counted)
         if deal.contract == NO_KING_OF_HEARTS:
-            return tuple(int(seat == deal.king_of_hearts) for seat in seats)
+            return tuple(int(seat == deal.fact("king_of_hearts")) for seat in seats)
         if deal.contract == NO_SEVENTH_LAST:
-            return tuple(int(seat == deal.seventh_trick) + int(seat == deal.last_trick) for seat in seats)
-        return tuple(int(seat in (deal.places or ())) for seat in seats)
+            seventh, last = deal.fact("seventh_trick"), deal.fact("last_trick")
+            return tuple(int(seat == seventh) + int(seat == last) for seat in seats)
+        return tuple(int(seat in (deal.fact("places") or ())) for seat in seats)
 
     def taken_or_not(self, contract: str) -> bool:
         return contract in TAKEN_OR_NOT
@@ -673,7 +672,7 @@ class Kierki(Ruleset):
         """``field_not_allowed`` for a fact the contract does not take, then ``field_required``:
         the trump suit on a trump deal, and every result once one is given (API.md K5 steps 3, 4)."""
         takes = fields_of(contract)
-        for name in DEAL_FACTS:
+        for name in FIELDS:
             if name in given and name not in takes:
                 raise RuleError(
                     "field_not_allowed",
@@ -765,18 +764,21 @@ class Kierki(Ruleset):
 
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
         """The record's facts as ``parse_deal`` checks them, then the robber's consistency (K5 step 6)."""
-        given = {name for name in DEAL_FACTS if getattr(record, name) is not None}
+        for name in record.facts:
+            if name not in FIELDS:
+                raise self.takes_no(name)
+        given = {*record.facts, *(() if record.tricks is None else ("tricks",))}
         self.check_presence(setup, number, contract, given)
-        if record.trumps is not None:
-            self.suit(record.trumps)
+        if record.fact("trumps") is not None:
+            self.suit(record.fact("trumps"))
         if record.tricks is not None:
             self.tricks_for(setup, record.tricks)
         for name in COUNTS:
-            values = getattr(record, name)
+            values = record.fact(name)
             if values is not None:
                 self.counts_for(setup, name, values)
         for name in TAKERS:
-            seat = getattr(record, name)
+            seat = record.fact(name)
             if seat is not None and not 0 <= seat < len(setup.players):
                 raise RuleError(
                     "unknown_player",
@@ -784,15 +786,16 @@ class Kierki(Ruleset):
                     name,
                     {"player": str(seat)},
                 )
-        if record.places is not None:
-            self.places_for(setup, [_name_at(setup, seat) for seat in record.places])
-        if contract == ROBBER and not record.pending:
+        if record.fact("places") is not None:
+            self.places_for(setup, [_name_at(setup, seat) for seat in record.fact("places")])
+        if contract == ROBBER and not self.is_pending(record):
             self.check_robber(setup, record)
 
     def check_robber(self, setup: GameSetup, record: DealRecord) -> None:
         """RULES.md 3.8, R1-R3: conditions the robber's counts must meet, else ``robber_inconsistent``."""
-        tricks, hearts, queens, kings_jacks = record.tricks, record.hearts, record.queens, record.kings_jacks
-        king, seventh, last = record.king_of_hearts, record.seventh_trick, record.last_trick
+        tricks = record.tricks
+        hearts, queens, kings_jacks = (record.fact(name) for name in COUNTS)
+        king, seventh, last = (record.fact(name) for name in TAKERS)
         assert tricks is not None and hearts is not None and queens is not None and kings_jacks is not None
         assert king is not None and seventh is not None and last is not None
         players = setup.players
@@ -844,7 +847,7 @@ class Kierki(Ruleset):
             if cards <= room:
                 continue
             if tricks[seat] == 0:
-                held = next(name for name in COUNTS if getattr(record, name)[seat] > 0)
+                held = next(name for name in COUNTS if record.fact(name)[seat] > 0)
                 raise RuleError(
                     "robber_inconsistent",
                     N_("%(player)s has no trick, so cannot have a heart, a queen, a king or a jack."),
@@ -914,21 +917,21 @@ def deal_scores_of(values: Values, player_count: int, contract: str, record: Dea
     if contract == NO_TRICKS or robber:
         per_seat(record.tricks, -values.trick)
     if contract == NO_HEARTS or robber:
-        per_seat(record.hearts, -values.heart)
+        per_seat(record.fact("hearts"), -values.heart)
     if contract == NO_QUEENS or robber:
-        per_seat(record.queens, -values.queen)
+        per_seat(record.fact("queens"), -values.queen)
     if contract == NO_KINGS_JACKS or robber:
-        per_seat(record.kings_jacks, -values.king_jack)
+        per_seat(record.fact("kings_jacks"), -values.king_jack)
     if contract == NO_KING_OF_HEARTS or robber:
-        to_taker(record.king_of_hearts, -values.king_of_hearts)
+        to_taker(record.fact("king_of_hearts"), -values.king_of_hearts)
     if contract == NO_SEVENTH_LAST or robber:
-        to_taker(record.seventh_trick, -values.seventh_last)
-        to_taker(record.last_trick, -values.seventh_last)
+        to_taker(record.fact("seventh_trick"), -values.seventh_last)
+        to_taker(record.fact("last_trick"), -values.seventh_last)
     if contract == TRUMPS:
         per_seat(record.tricks, values.trump_trick)
     if contract == FAN_TAN:
-        assert record.places is not None
-        first, second = record.places
+        assert record.fact("places") is not None
+        first, second = record.fact("places")
         to_taker(first, values.fan_tan[0])
         to_taker(second, values.fan_tan[1])
     return tuple(scores)

@@ -7,7 +7,7 @@ nothing derived (roles, quotas, scores, totals) is ever stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,20 +169,53 @@ TRICKS = Fact(
 )
 
 
-#: The facts that are a deal's result (not its declaration), in API.md K5's order.
-RESULT_FIELDS = (
-    "tricks",
-    "hearts",
-    "queens",
-    "kings_jacks",
-    "king_of_hearts",
-    "seventh_trick",
-    "last_trick",
-    "places",
-)
+def _name(item: tuple[str, Any]) -> str:
+    return item[0]
 
-#: The facts a deal may carry beyond the contract and the bids, in API.md K5's order.
-DEAL_FACTS = ("trumps", *RESULT_FIELDS)
+
+class Facts(Mapping[str, Any]):
+    """A deal's facts beyond its contract, bids and tricks, by id, as its ruleset keeps them (by seat: a
+    tuple of ints for counts and orders, an int for one player, a str for a suit; any JSON-like,
+    hashable value a ruleset declares).  Frozen and hashable, so deals compare and hash by value; a
+    fact given as None is no fact."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, facts: Mapping[str, Any] | None = None) -> None:
+        given = (facts or {}).items()
+        self._items = tuple(sorted(((name, value) for name, value in given if value is not None), key=_name))
+
+    def __getitem__(self, name: str) -> Any:
+        for key, value in self._items:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Facts):
+            return self._items == other._items
+        return isinstance(other, Mapping) and dict(self._items) == dict(other)
+
+    def __repr__(self) -> str:
+        return f"Facts({dict(self._items)!r})"
+
+
+NO_FACTS = Facts()
+
+
+def _frozen_facts(deal: DealRecord | DealState) -> None:
+    """``deal.facts`` as ``Facts`` whatever mapping it was given (a dict, say)."""
+    if not isinstance(deal.facts, Facts):
+        object.__setattr__(deal, "facts", Facts(deal.facts))
 
 
 @dataclass(frozen=True)
@@ -191,58 +224,46 @@ class DealRecord:
 
     ``contract`` is the chosen contract (Mizerka) or None where the deal
     number fixes it (Misère, Kierki).  ``bids`` is None for games or deals without
-    bidding.  Every result fact (``tricks``, and Kierki's counts and takers) is None while
-    the deal is pending; a deal that counts no tricks has ``tricks`` None when complete.
+    bidding.  ``facts`` are the others its ruleset declares (``Ruleset.deal_facts``), by id, as
+    kept.  Whether the deal is pending is its ruleset's to say (``Ruleset.is_pending``): every
+    result (``tricks`` and the facts not ``declared``) is None while it is; a deal that counts no
+    tricks has ``tricks`` None when complete.
     """
 
     contract: str | None = None
     bids: tuple[int, ...] | None = None
     tricks: tuple[int, ...] | None = None
-    # The facts of a deal that counts more than tricks (Kierki, API.md K4), by seat where per player:
-    trumps: str | None = None
-    """The trump suit the chooser named (a declaration: given before the cards are played)."""
-    hearts: tuple[int, ...] | None = None
-    queens: tuple[int, ...] | None = None
-    kings_jacks: tuple[int, ...] | None = None
-    king_of_hearts: int | None = None
-    """The seat that took the king of hearts."""
-    seventh_trick: int | None = None
-    last_trick: int | None = None
-    places: tuple[int, ...] | None = None
-    """The seats that went out first and second (Fan Tan)."""
+    facts: Mapping[str, Any] = NO_FACTS
+    """A ``Facts``: a dict given is made one."""
 
-    @property
-    def pending(self) -> bool:
-        """Whether no result of the deal is in yet (its declaration may be)."""
-        return all(getattr(self, name) is None for name in RESULT_FIELDS)
+    def __post_init__(self) -> None:
+        _frozen_facts(self)
 
     def fact(self, name: str) -> Any:
-        """The fact ``name`` as kept (by seat), None where the deal has none."""
-        return getattr(self, name)
+        """The fact ``name`` as kept (by seat; the tricks too), None where the deal has none."""
+        return self.tricks if name == "tricks" else self.facts.get(name)
 
 
-#: The facts stored beside a deal's contract, bids and tricks (``deals.facts``): Kierki's.
-EXTRA_FACTS = tuple(name for name in DEAL_FACTS if name != "tricks")
+def json_value(value: Any) -> Any:
+    """A fact as kept, as JSON has it: tuples become lists, at any depth."""
+    return [json_value(item) for item in value] if isinstance(value, tuple) else value
+
+
+def kept_value(value: Any) -> Any:
+    """``json_value`` read back: lists become tuples, at any depth."""
+    return tuple(kept_value(item) for item in value) if isinstance(value, list) else value
 
 
 def stored_facts(record: DealRecord) -> dict[str, object] | None:
     """``record``'s facts beyond contract, bids and tricks as JSON values (by seat), only those it
-    has; None when it has none (every Mizerka and Misère deal)."""
-    facts: dict[str, object] = {}
-    for name in EXTRA_FACTS:
-        value = getattr(record, name)
-        if value is not None:
-            facts[name] = list(value) if isinstance(value, tuple) else value
-    return facts or None
+    has; None when it has none (a deal of a game that counts tricks alone)."""
+    return {name: json_value(value) for name, value in record.facts.items()} or None
 
 
-def facts_from_stored(facts: dict[str, Any] | None) -> dict[str, Any]:
-    """``stored_facts`` read back: the keywords of a ``DealRecord`` (lists become tuples)."""
-    return {
-        name: tuple(value) if isinstance(value, list) else value
-        for name, value in (facts or {}).items()
-        if name in EXTRA_FACTS
-    }
+def facts_from_stored(facts: Mapping[str, Any] | None, known: Collection[str]) -> dict[str, Any]:
+    """``stored_facts`` read back, those of ``known`` (its ruleset's facts): a ``DealRecord``'s
+    ``facts`` (lists become tuples)."""
+    return {name: kept_value(value) for name, value in (facts or {}).items() if name in known}
 
 
 @dataclass(frozen=True)
@@ -268,24 +289,18 @@ class DealState:
     made: tuple[bool, ...] | None = None
     """Per seat, whether the player reached their aim in this deal (quota or bid); None while
     pending and in deals where players have no aim of their own (ciapa-ciapa, misère)."""
-    # The facts beyond tricks, as ``DealRecord`` has them (Kierki; None where a deal has none):
-    trumps: str | None = None
-    hearts: tuple[int, ...] | None = None
-    queens: tuple[int, ...] | None = None
-    kings_jacks: tuple[int, ...] | None = None
-    king_of_hearts: int | None = None
-    seventh_trick: int | None = None
-    last_trick: int | None = None
-    places: tuple[int, ...] | None = None
+    facts: Mapping[str, Any] = NO_FACTS
+    """The facts beyond tricks, as ``DealRecord`` has them."""
+    pending: bool = False
+    """Whether no result of the deal is in yet (``Ruleset.is_pending`` of its record): the replay
+    says."""
 
-    @property
-    def pending(self) -> bool:
-        """Whether no result of the deal is in yet (a deal that counts no tricks has ``tricks`` None)."""
-        return all(getattr(self, name) is None for name in RESULT_FIELDS)
+    def __post_init__(self) -> None:
+        _frozen_facts(self)
 
     def fact(self, name: str) -> Any:
-        """The fact ``name`` as kept (by seat), None where the deal has none."""
-        return getattr(self, name)
+        """The fact ``name`` as kept (by seat; the tricks too), None where the deal has none."""
+        return self.tricks if name == "tricks" else self.facts.get(name)
 
 
 @dataclass(frozen=True)

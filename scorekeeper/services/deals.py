@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import about_deal, not_found, refusal
 from ..models import utcnow
-from ..rules import EXTRA_FACTS, N_, DealRecord, RuleError, stored_facts
+from ..rules import N_, DealRecord, RuleError, every_fact, stored_facts
 from .idempotency import Once
 from .store import ADD_DEAL, CHANGE_DEAL, DROP_DEAL, Change, Snapshot, Written, write
 
@@ -86,8 +86,10 @@ def record_deal(
     )
 
 
-#: The fields a correction may change; a field left out keeps its recorded value.
-CORRECTION_FIELDS = ("contract", "bids", "tricks", *EXTRA_FACTS)
+def correction_fields() -> tuple[str, ...]:
+    """The fields a correction may change (those of every registered game); a field left out keeps
+    its recorded value."""
+    return ("contract", "bids", "tricks", *every_fact())
 
 
 def update_deal(
@@ -147,7 +149,7 @@ def correct_deals(
             if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
                 raise not_found("deal")
             old = records[number - 1]
-            if require_pending and not old.pending:
+            if require_pending and not ruleset.is_pending(old):
                 raise refusal(
                     "wrong_deal_number",
                     N_("Deal %(deal)d's tricks are already recorded; use Correct to change them."),
@@ -157,7 +159,7 @@ def correct_deals(
             changed = {field: value for field, value in fields.items() if field != "number"}
             try:
                 record = ruleset.corrected(setup, number, old, changed)
-                if record.pending and number != len(records):
+                if ruleset.is_pending(record) and number != len(records):
                     message = N_("Only the last deal can be without tricks.")
                     raise RuleError("tricks_players", message, "tricks")
             except RuleError as refused:
@@ -202,14 +204,15 @@ def _corrections(corrections: Sequence[Mapping[str, object]]) -> dict[int, Mappi
             raise refusal(
                 "invalid_deals", N_("Each correction needs the deal's number, a whole number."), "deals"
             )
+        fields = correction_fields()
         for field in correction:
-            if field != "number" and field not in CORRECTION_FIELDS:
+            if field != "number" and field not in fields:
                 raise refusal(
                     "unknown_field",
                     N_("Unknown field %(given)s; a correction takes %(fields)s."),
                     str(field)[:40],
                     given=repr(str(field)[:40]),
-                    fields=", ".join(("number", *CORRECTION_FIELDS)),
+                    fields=", ".join(("number", *fields)),
                 )
         if number in wanted:
             raise refusal(

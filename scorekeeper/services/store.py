@@ -196,7 +196,7 @@ def snapshot(game_id: str) -> Snapshot:
             contract=row.contract,
             bids=None if row.bids is None else tuple(row.bids),
             tricks=None if row.tricks is None else tuple(row.tricks),
-            **facts_from_stored(row.facts),
+            facts=facts_from_stored(row.facts, ruleset.facts),
         )
         for row in rows
         if row.number is not None

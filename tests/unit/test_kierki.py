@@ -106,7 +106,7 @@ def test_the_worked_example_deal_by_deal() -> None:
         assert PLAYERS[deal.dealer] == dealer
         assert deal.contract == contract
         assert (None if deal.chooser is None else PLAYERS[deal.chooser]) == chooser
-        assert deal.trumps == trumps
+        assert deal.fact("trumps") == trumps
         assert deal.scores == scores
         assert deal.totals == tuple(running)
         assert sum(scores) == KIERKI.amount_of(setup, contract)
@@ -131,20 +131,21 @@ def test_the_worked_example_totals_and_standings() -> None:
 
 def test_the_worked_example_robber_as_api_k3_shows_it() -> None:
     deal = played(setup_for(), EXAMPLE_BODIES[:7]).deals[6]
-    assert (deal.number, PLAYERS[deal.dealer], deal.chooser, deal.contract, deal.trumps) == (
+    assert (deal.number, PLAYERS[deal.dealer], deal.chooser, deal.contract, deal.fact("trumps")) == (
         7,
         CELINA,
         None,
         "robber",
         None,
     )
-    assert (deal.tricks, deal.hearts, deal.queens, deal.kings_jacks) == (
+    assert (deal.tricks, deal.fact("hearts"), deal.fact("queens"), deal.fact("kings_jacks")) == (
         (3, 4, 2, 4),
         (2, 5, 0, 6),
         (0, 1, 1, 2),
         (2, 3, 1, 2),
     )
-    assert (deal.king_of_hearts, deal.seventh_trick, deal.last_trick, deal.places) == (1, 0, 3, None)
+    takers = ("king_of_hearts", "seventh_trick", "last_trick", "places")
+    assert tuple(deal.fact(name) for name in takers) == (1, 0, 3, None)
     assert deal.scores == (-235, -480, -130, -455)
     assert deal.totals == (-505, -805, -480, -810)
 
@@ -789,15 +790,15 @@ def test_a_stored_record_is_checked_as_a_posted_one() -> None:
     """The replay checks a record's facts again (a correction merges fields, then replays)."""
     setup = setup_for()
     with raises("field_not_allowed", "hearts"):
-        KIERKI.replay(setup, [DealRecord(tricks=(2, 5, 0, 6), hearts=(4, 0, 7, 2))])
+        KIERKI.replay(setup, [DealRecord(tricks=(2, 5, 0, 6), facts={"hearts": (4, 0, 7, 2)})])
     with raises("count_sum", "hearts"):
-        KIERKI.replay(setup, [*_records(setup, 1), DealRecord(hearts=(4, 0, 7, 1))])
+        KIERKI.replay(setup, [*_records(setup, 1), DealRecord(facts={"hearts": (4, 0, 7, 1)})])
     with raises("unknown_player", "king_of_hearts"):
-        KIERKI.replay(setup, [*_records(setup, 4), DealRecord(king_of_hearts=4)])
+        KIERKI.replay(setup, [*_records(setup, 4), DealRecord(facts={"king_of_hearts": 4})])
     with raises("places_invalid", "places"):
-        KIERKI.replay(setup, [*_records(setup, 11), DealRecord(places=(2, 2))])
+        KIERKI.replay(setup, [*_records(setup, 11), DealRecord(facts={"places": (2, 2)})])
     with raises("unknown_suit", "trumps"):
-        KIERKI.replay(setup, [*_records(setup, 7), DealRecord(trumps="no-trumps")])
+        KIERKI.replay(setup, [*_records(setup, 7), DealRecord(facts={"trumps": "no-trumps"})])
 
 
 def test_mizerka_and_misere_take_no_kierki_fact() -> None:
@@ -808,7 +809,7 @@ def test_mizerka_and_misere_take_no_kierki_fact() -> None:
     with raises("unknown_field", "hearts"):
         mizerka.parse_deal(setup, 1, contract="hearts", hearts={"Ann": 13, "Bob": 0, "Cid": 0})
     with raises("unknown_field", "trumps"):
-        mizerka.replay(setup, [DealRecord(contract="hearts", trumps="hearts")])
+        mizerka.replay(setup, [DealRecord(contract="hearts", facts={"trumps": "hearts"})])
     # None is not given
     assert mizerka.parse_deal(setup, 1, contract="hearts", hearts=None) == DealRecord(contract="hearts")
 
@@ -831,10 +832,10 @@ def test_a_trump_deal_is_declared_then_completed() -> None:
     setup = setup_for()
     declared = played(setup, [*EXAMPLE_BODIES[:7], {"trumps": "spades"}])
     deal = declared.deals[-1]
-    assert deal.pending and deal.trumps == "spades" and deal.chooser == 3 and deal.tricks is None
+    assert deal.pending and deal.fact("trumps") == "spades" and deal.chooser == 3 and deal.tricks is None
     records = _records(setup, 7)
-    completed = KIERKI.replay(setup, [*records, DealRecord(trumps="spades", tricks=(3, 2, 4, 4))])
-    assert completed.deals[-1].scores == (75, 50, 100, 100) and completed.deals[-1].trumps == "spades"
+    completed = KIERKI.replay(setup, [*records, DealRecord(tricks=(3, 2, 4, 4), facts={"trumps": "spades"})])
+    assert completed.deals[-1].scores == (75, 50, 100, 100) and completed.deals[-1].fact("trumps") == "spades"
 
 
 def test_a_complete_deal_that_counts_no_tricks_is_not_pending() -> None:
@@ -889,12 +890,14 @@ def _cards_played(rng: random.Random, count: int) -> DealRecord:
                 king_of_hearts = winner
     return DealRecord(
         tricks=tuple(tricks),
-        hearts=tuple(hearts),
-        queens=tuple(queens),
-        kings_jacks=tuple(kings_jacks),
-        king_of_hearts=king_of_hearts,
-        seventh_trick=winners[6],
-        last_trick=winners[-1],
+        facts={
+            "hearts": tuple(hearts),
+            "queens": tuple(queens),
+            "kings_jacks": tuple(kings_jacks),
+            "king_of_hearts": king_of_hearts,
+            "seventh_trick": winners[6],
+            "last_trick": winners[-1],
+        },
     )
 
 
@@ -913,22 +916,22 @@ def legal_record(rng: random.Random, contract: str, count: int) -> DealRecord:
     if contract == "no-tricks":
         return DealRecord(tricks=_split(rng, tricks_in_deal, count))
     if contract == "no-hearts":
-        return DealRecord(hearts=_split(rng, 13, count))
+        return DealRecord(facts={"hearts": _split(rng, 13, count)})
     if contract == "no-queens":
-        return DealRecord(queens=_split(rng, 4, count))
+        return DealRecord(facts={"queens": _split(rng, 4, count)})
     if contract == "no-kings-jacks":
-        return DealRecord(kings_jacks=_split(rng, 8, count))
+        return DealRecord(facts={"kings_jacks": _split(rng, 8, count)})
     if contract == "no-king-of-hearts":
-        return DealRecord(king_of_hearts=rng.randrange(count))
+        return DealRecord(facts={"king_of_hearts": rng.randrange(count)})
     if contract == "no-seventh-last":
-        return DealRecord(seventh_trick=rng.randrange(count), last_trick=rng.randrange(count))
+        return DealRecord(facts={"seventh_trick": rng.randrange(count), "last_trick": rng.randrange(count)})
     if contract == "trumps":
         return DealRecord(
-            trumps=rng.choice(["clubs", "diamonds", "hearts", "spades"]),
             tricks=_split(rng, tricks_in_deal, count),
+            facts={"trumps": rng.choice(["clubs", "diamonds", "hearts", "spades"])},
         )
     first, second = rng.sample(range(count), 2)
-    return DealRecord(places=(first, second))
+    return DealRecord(facts={"places": (first, second)})
 
 
 @st.composite
@@ -1020,7 +1023,7 @@ def test_what_each_player_took_per_contract() -> None:
     assert KIERKI.taken_or_not("no-king-of-hearts") and KIERKI.taken_or_not("fan-tan")
     assert not KIERKI.taken_or_not("trumps")
     pending = KIERKI.replay(
-        setup_for(), [*state_records(state)[:7], DealRecord(contract="trumps", trumps="clubs")]
+        setup_for(), [*state_records(state)[:7], DealRecord(contract="trumps", facts={"trumps": "clubs"})]
     )
     assert KIERKI.taken(pending.deals[-1]) is None
 

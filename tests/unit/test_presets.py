@@ -75,21 +75,18 @@ def test_games_of_tricks_alone_keep_their_next_deal_and_schedule_shape() -> None
 
 
 def test_a_deal_is_pending_until_a_result_is_in() -> None:
-    assert DealRecord().pending
-    assert DealRecord(contract="trumps", trumps="spades").pending  # a declaration is no result
-    assert not DealRecord(tricks=(13, 0, 0, 0)).pending
-    assert not DealRecord(hearts=(13, 0, 0, 0)).pending
-    assert not DealRecord(king_of_hearts=0).pending
-    assert not DealRecord(places=(0, 1)).pending
-    deal = DealState(1, 0, None, "no-hearts", ("dealer",) * 4, None, None, None, (0,) * 4, (0,) * 4)
-    assert deal.pending
-    assert not replace_hearts(deal).pending
-
-
-def replace_hearts(deal: DealState) -> DealState:
-    from dataclasses import replace
-
-    return replace(deal, hearts=(13, 0, 0, 0))
+    assert KIERKI.is_pending(DealRecord())
+    # a declaration is no result
+    assert KIERKI.is_pending(DealRecord(contract="trumps", facts={"trumps": "spades"}))
+    assert not KIERKI.is_pending(DealRecord(tricks=(13, 0, 0, 0)))
+    assert not KIERKI.is_pending(DealRecord(facts={"hearts": (13, 0, 0, 0)}))
+    assert not KIERKI.is_pending(DealRecord(facts={"king_of_hearts": 0}))
+    assert not KIERKI.is_pending(DealRecord(facts={"places": (0, 1)}))
+    setup = KIERKI.make_setup(["Ann", "Bob", "Cid", "Dan"], "Ann")
+    first = DealRecord(tricks=(4, 3, 3, 3))
+    deal = KIERKI.replay(setup, [first, DealRecord()]).deals[-1]
+    assert deal.contract == "no-hearts" and deal.pending
+    assert not KIERKI.replay(setup, [first, DealRecord(facts={"hearts": (13, 0, 0, 0)})]).deals[-1].pending
 
 
 @dataclass(frozen=True)

@@ -429,9 +429,8 @@ def test_contract_lookup() -> None:
 
 
 def _deal(number: int, tricks: tuple[int, ...] | None) -> DealState:
-    return DealState(
-        number, 0, 1, "hearts", ("dealer", "forehand", "middlehand"), None, tricks, None, None, None
-    )
+    roles = ("dealer", "forehand", "middlehand")
+    return DealState(number, 0, 1, "hearts", roles, None, tricks, None, None, None, pending=tricks is None)
 
 
 def _state(deals: tuple[DealState, ...], next_number: int | None, totals: tuple[int, ...]) -> GameState:

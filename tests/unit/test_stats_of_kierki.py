@@ -41,7 +41,9 @@ def test_a_ranking_for_each_preset_and_number_of_players() -> None:
 def test_a_deal_without_tricks_counts_once_complete() -> None:
     setup = KIERKI.make_setup(["Ala", "Bartek", "Celina", "Darek"], "Ala", {})
     # Deal 1, no tricks: -20 a trick; deal 2, no hearts: -20 a heart, and no tricks entered.
-    state = KIERKI.replay(setup, [DealRecord(tricks=(2, 5, 0, 6)), DealRecord(hearts=(4, 0, 7, 2))])
+    state = KIERKI.replay(
+        setup, [DealRecord(tricks=(2, 5, 0, 6)), DealRecord(facts={"hearts": (4, 0, 7, 2)})]
+    )
     assert state.deals[1].tricks is None and not state.deals[1].pending
     game_rows, deal_rows = figures(state, game_id="K", player_ids=[1, 2, 3, 4], played_on=date(2026, 3, 1))
     assert [(row["number"], row["score"], row["won"], row["made"]) for row in deal_rows] == [
