@@ -91,6 +91,18 @@ class Ruleset(ABC):
     made_apart: str | None = None
     """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
 
+    deal_figures: tuple[str, ...] = ()
+    """The per-seat figures a complete deal carries beyond its scores (``DealState.figures``), by id,
+    as the API names them; empty: none."""
+    next_deal_lists: tuple[str, ...] = ()
+    """The lists of seats the next deal names (``NextDeal.seat_lists``), by id; empty: none."""
+    game_lists: tuple[str, ...] = ()
+    """The lists of seats the whole game names (``GameState.seat_lists``), by id; empty: none."""
+    game_tallies: tuple[str, ...] = ()
+    """The counts kept per pair of players (``GameState.tallies``), by id; empty: none."""
+    warns: bool = False
+    """Whether its deals may carry warnings (``DealState.warnings``)."""
+
     def __post_init__(self) -> None:
         if self.preset_option is not None:
             spec = {option.id: option for option in self.options}[self.preset_option]
