@@ -14,11 +14,28 @@ seats and counts), so it is the same for the replay, the API and the tests.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .base import Ruleset
+from .kierki import FACTS as KIERKI_FACTS
+from .kierki import SUITS
 from .refusal import RuleError
-from .state import Preset
+from .state import (
+    ONE_PLAYER,
+    ORDER,
+    PAIRS,
+    TRICKS,
+    Contract,
+    DealRecord,
+    DealState,
+    Fact,
+    GameSetup,
+    GameState,
+    Notice,
+    OptionSpec,
+    Preset,
+)
 from .words import N_
 
 PLAYERS = 4
@@ -26,7 +43,7 @@ PLAYERS = 4
 SEVEN = 7
 """Deals each player declares: one of each contract."""
 DEALS = PLAYERS * SEVEN
-TRICKS = 13
+TRICKS_IN_DEAL = 13
 HEARTS = 13
 QUEENS = 4
 TIMES_OWED = 2
@@ -98,8 +115,6 @@ class BarbuPreset(Preset):
     """The deal passes to the left after every deal (quick rotation), not after seven."""
     domino: tuple[int, int, int, int] = (45, 20, 5, -5)
     """The Domino's first, second, third and fourth out."""
-    ranks_with: str = ""
-    """The preset whose ranking games of this one count in (same scale); empty: its own."""
 
 
 PRESETS = (
@@ -128,20 +143,15 @@ PRESETS = (
 PRESETS_BY_ID: Mapping[str, BarbuPreset] = {preset.id: preset for preset in PRESETS}
 
 
-def ranking_preset(preset: BarbuPreset) -> str:
-    """The preset whose ranking a game of ``preset`` counts in (RULES.md 4.8)."""
-    return preset.ranks_with or preset.id
-
-
 def contract_total(contract: str, preset: BarbuPreset) -> int:
     """What the contract points (and the scores) of a complete deal of ``contract`` add up to."""
     return {
-        NO_TRICKS: -TRICK * TRICKS,
+        NO_TRICKS: -TRICK * TRICKS_IN_DEAL,
         NO_HEARTS: -HEART * (HEARTS - 1) - ACE_OF_HEARTS,
         NO_QUEENS: -QUEEN * QUEENS,
         NO_KING_OF_HEARTS: -KING_OF_HEARTS,
         NO_LAST_TWO: -PENULTIMATE_TRICK - LAST_TRICK,
-        TRUMPS: TRUMP_TRICK * TRICKS,
+        TRUMPS: TRUMP_TRICK * TRICKS_IN_DEAL,
         DOMINO: sum(preset.domino),
     }[contract]
 
@@ -421,3 +431,561 @@ def warnings_of(
         for seat in from_left_of(declarer)
         if counts[seat] < TIMES_OWED
     )
+
+
+# -- the ruleset --------------------------------------------------------------------------------------
+
+DEALER = "dealer"
+PLAYER = "player"
+
+CONTRACTS = (
+    Contract(
+        NO_TRICKS,
+        # NOTE: a Barbu contract (Polish "Bez lew", Italian "Niente prese"): every trick costs 2.
+        N_("No tricks"),
+        None,
+        N_("Every trick taken costs 2 points."),
+        mark=N_("Tr"),
+    ),
+    Contract(
+        NO_HEARTS,
+        # NOTE: a Barbu contract (Polish "Bez kierów", Italian "Niente cuori").
+        N_("No hearts"),
+        None,
+        N_("Every heart taken costs 2 points, the ace of hearts 6."),
+        mark="♥",
+    ),
+    Contract(
+        NO_QUEENS,
+        # NOTE: a Barbu contract (Polish "Bez dam", Italian "Niente donne"): every queen costs 6.
+        N_("No queens"),
+        None,
+        N_("Every queen taken costs 6 points."),
+        mark=N_("Q"),
+    ),
+    Contract(
+        NO_KING_OF_HEARTS,
+        # NOTE: a Barbu contract (Polish "Bez króla kier", Italian "Niente re di cuori").
+        N_("No king of hearts"),
+        None,
+        N_("Taking the king of hearts costs 20 points."),
+        mark=N_("K♥"),
+    ),
+    Contract(
+        NO_LAST_TWO,
+        # NOTE: a Barbu contract (Polish "Bez dwóch ostatnich", Italian "Niente ultime due").
+        N_("No last two"),
+        None,
+        N_("The 12th trick costs 10 points, the 13th 20."),
+        # NOTE A Barbu contract's mark atop a narrow column (2 or 3 characters): No last two.
+        mark=N_("12/13"),
+    ),
+    Contract(
+        TRUMPS,
+        # NOTE: a Barbu contract (Polish "Atu", Italian "Briscola"): the declarer names trumps.
+        N_("Trumps"),
+        None,
+        N_("The declarer names trumps; every trick taken wins 5 points."),
+        positive=True,
+    ),
+    Contract(
+        DOMINO,
+        # NOTE: a Barbu contract (Polish and Italian "Domino"): a laying-out game, scored by going-out order.
+        N_("Domino"),
+        None,
+        N_("Get rid of your cards: the order in which players go out scores."),
+        mark=N_("Dom"),
+        positive=True,
+    ),
+)
+
+
+def _as_barbus(fact: Fact, about: str) -> Fact:
+    """One of Kierki's facts (its id, kind, shape and sentences) as a Barbu deal takes it."""
+    return replace(fact, about=about, answered=about.rstrip(".") + "; else null.")
+
+
+_KIERKI = {fact.id: fact for fact in KIERKI_FACTS}
+
+#: The facts of a deal (RULES.md 4.5, API.md B4), in B5's order: the trump suit, the tricks, the
+#: hearts and the ace of hearts' taker, the queens, the takers of the king of hearts, of the 12th and
+#: of the 13th trick, the Domino's going-out order; then the doubles, declared with the contract.
+FACTS = (
+    _as_barbus(_KIERKI["trumps"], "Barbu, trumps: the suit the declarer named (also when pending)."),
+    TRICKS,
+    _as_barbus(_KIERKI["hearts"], "Barbu, no hearts: hearts taken, the ace included (13 in all)."),
+    Fact(
+        "ace_of_hearts",
+        # NOTE: a Barbu deal fact, named in a refusal: the player who took the ace of hearts.
+        N_("Who took the ace of hearts"),
+        ONE_PLAYER,
+        answered="Barbu, no hearts: who took the ace of hearts; else null.",
+        about="Barbu, no hearts: who took the ace of hearts (they took at least one heart).",
+        columns=(N_("ace of hearts"),),
+        # NOTE The mark, in a Barbu deal's log, of the player who took the ace of hearts.
+        short=N_("A♥"),
+    ),
+    _as_barbus(_KIERKI["queens"], "Barbu, no queens: queens taken (4 in all)."),
+    _as_barbus(_KIERKI["king_of_hearts"], "Barbu, no king of hearts: who took the king of hearts."),
+    Fact(
+        "penultimate_trick",
+        # NOTE: a Barbu deal fact, named in a refusal: the player who took the 12th trick (of 13).
+        N_("Who took the 12th trick"),
+        ONE_PLAYER,
+        answered="Barbu, no last two: who took the 12th trick; else null.",
+        about="Barbu, no last two: who took the 12th trick.",
+        columns=(N_("12th trick"),),
+        # NOTE The mark, in a Barbu deal's log, of the player who took the 12th trick: keep it short.
+        short=N_("12th"),
+    ),
+    _as_barbus(_KIERKI["last_trick"], "Barbu, no last two: who took the 13th trick."),
+    Fact(
+        "places",
+        # NOTE: a Barbu deal fact, named in a refusal: the four players in the order they went out.
+        N_("Going-out order"),
+        ORDER,
+        places=(
+            # NOTE Barbu's Domino: the first player to get rid of all their cards.
+            N_("First out"),
+            # NOTE Barbu's Domino: the second player to get rid of all their cards.
+            N_("Second out"),
+            # NOTE Barbu's Domino: the third player to get rid of all their cards.
+            N_("Third out"),
+            # NOTE Barbu's Domino: the last player out.
+            N_("Fourth out"),
+        ),
+        refusal=("places_invalid", N_("Give the four players in the order they went out, each once.")),
+        answered="Barbu, Domino: the four players in the order they went out; else null.",
+        about="Barbu, Domino: the four players in the order they went out, each exactly once.",
+        columns=(N_("first out"), N_("second out"), N_("third out"), N_("fourth out")),
+        places_short=(N_("1st out"), N_("2nd out"), N_("3rd out"), N_("4th out")),
+    ),
+    Fact(
+        "doubles",
+        # NOTE: a Barbu deal fact: who doubled whom before the first lead, and the redoubles.
+        N_("Doubles"),
+        PAIRS,
+        declared=True,
+        answered="Barbu: the doubles, [{by, against, redoubled}], [] when none.",
+        about="Barbu: the doubles, each {by, against, redoubled}: a side bet on the difference of two "
+        "players' contract points, twice that when redoubled; at most one per pair of players.",
+        # NOTE: the column heading of a Barbu CSV deal log: the doubles ("Bartek×Ala R").
+        columns=(N_("doubles"),),
+    ),
+)
+#: Every fact of a deal, tricks among them, in API.md B5's order.
+FIELDS = tuple(fact.id for fact in FACTS)
+COUNTS: Mapping[str, int] = {"hearts": HEARTS, "queens": QUEENS}
+TAKERS = ("ace_of_hearts", "king_of_hearts", "penultimate_trick", "last_trick")
+#: The figures of a complete deal beyond its scores (API.md B3): contract points, doubling result.
+FIGURES = ("contract_scores", "double_scores")
+
+# NOTE: the option choosing a game's house rules (Barbu's presets).
+PRESET = OptionSpec("preset", N_("Preset"), tuple((preset.id, preset.label) for preset in PRESETS))
+
+
+def doubles_kept(doubles: Sequence[Double]) -> tuple[tuple[int, int, bool], ...] | None:
+    """Doubles as a deal keeps them: (by, against, redoubled) triples of seats; None when none."""
+    return tuple((d.by, d.against, d.redoubled) for d in doubles) or None
+
+
+def doubles_of(deal: DealRecord | DealState) -> tuple[Double, ...]:
+    """The doubles a deal keeps."""
+    return tuple(
+        Double(by, against, bool(redoubled)) for by, against, redoubled in deal.fact("doubles") or ()
+    )
+
+
+@dataclass(frozen=True)
+class Barbu(Ruleset):
+    """RULES.md section 4 on the engine's replay: the declarer deals and chooses, each contract once."""
+
+    def barbu_preset(self, setup: GameSetup) -> BarbuPreset:
+        preset = self.preset_of(setup)
+        assert isinstance(preset, BarbuPreset)
+        return preset
+
+    def declarers(self, setup: GameSetup) -> tuple[int, ...]:
+        """The declarer of every deal, deal 1 first (API.md B3)."""
+        return declarers_of(setup.first_dealer, self.barbu_preset(setup).quick)
+
+    # -- seats ----------------------------------------------------------------------------------
+
+    def dealer_of(self, setup: GameSetup, number: int) -> int:
+        """The declarer, recorded as the dealer (RULES.md 4.10, 1)."""
+        return declarer_of(setup.first_dealer, number, self.barbu_preset(setup).quick)
+
+    def chooser_of(self, setup: GameSetup, number: int) -> int | None:
+        return self.dealer_of(setup, number)
+
+    def roles(self, dealer: int) -> tuple[str, ...]:
+        return tuple(DEALER if seat == dealer else PLAYER for seat in range(PLAYERS))
+
+    def quotas_for(
+        self, roles: Sequence[str], contract: str, bids: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        return None
+
+    def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
+        """Per seat, the contracts not yet declared (API.md B3 ``remaining_contracts``)."""
+        return remaining_of(self.declarers(setup), [deal.contract for deal in deals])
+
+    def offer_for(
+        self, setup: GameSetup, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """The declarer chooses among their unused contracts."""
+        assert chooser is not None
+        return None, remaining[chooser]
+
+    # -- parsing (API.md B5) ----------------------------------------------------------------------
+
+    def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None:
+        if contract is None or contract == "":
+            raise RuleError("unknown_contract", N_("Choose a contract."), "contract")
+        if not isinstance(contract, str) or contract not in CONTRACT_IDS:
+            raise RuleError(
+                "unknown_contract",
+                N_("There is no contract called %(given)s; choose one of %(choices)s."),
+                "contract",
+                {"given": str(contract), "choices": ", ".join(CONTRACT_IDS)},
+            )
+        return contract
+
+    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
+        if bids is not None:
+            raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
+        return None
+
+    def parse_deal(
+        self,
+        setup: GameSetup,
+        number: int,
+        *,
+        contract: object = None,
+        bids: object = None,
+        tricks: object = None,
+        **facts: object,
+    ) -> DealRecord:
+        """Deal ``number``'s body (names as keys, API.md B4) as a ``DealRecord``, checked in B5's
+        order: ``unknown_field``, ``bids_not_allowed``, ``unknown_contract``, ``field_not_allowed``,
+        ``field_required``, each field, the doubles item by item, H1.  ``contract_used`` needs the
+        deals before: the replay's (``check_declaration``)."""
+        for name in facts:
+            if name not in FIELDS:
+                raise self.takes_no(name)
+        self.check_setup(setup)
+        self.parse_bids(setup, number, bids)
+        chosen = self.parse_contract(setup, number, contract)
+        assert chosen is not None
+        given = {name: facts.get(name) for name in FIELDS}
+        given["tricks"] = tricks
+        self.check_presence(
+            setup, number, chosen, {name for name, value in given.items() if value is not None}
+        )
+        kept: dict[str, object] = {"trumps": None if given["trumps"] is None else self.suit(given["trumps"])}
+        counted = None if tricks is None else self.tricks_for(setup, tricks)
+        for name in COUNTS:
+            kept[name] = None if given[name] is None else self.counts_for(setup, name, given[name])
+        for name in TAKERS:
+            kept[name] = None if given[name] is None else self.seat_of(setup.players, given[name], name)
+        kept["places"] = None if given["places"] is None else self.places_for(setup, given["places"])
+        declarer = self.dealer_of(setup, number)
+        doubles = parse_doubles(setup.players, declarer, chosen, given["doubles"], self.seat_of)
+        kept["doubles"] = doubles_kept(doubles)
+        if kept["hearts"] is not None:
+            assert isinstance(kept["hearts"], tuple) and isinstance(kept["ace_of_hearts"], int)
+            check_hearts(setup.players, kept["hearts"], kept["ace_of_hearts"])
+        return DealRecord(contract=chosen, tricks=counted, facts=kept)
+
+    def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
+        """``field_not_allowed``, then ``field_required`` (API.md B5 steps 4 and 5)."""
+        takes = (*fields_of(contract), "doubles")
+        for name in FIELDS:
+            if name in given and name not in takes:
+                raise RuleError(
+                    "field_not_allowed",
+                    N_("Deal %(deal)d (%(contract)s) takes no “%(field)s”."),
+                    name,
+                    {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
+                )
+        if contract == TRUMPS and "trumps" not in given:
+            raise RuleError(
+                "field_required",
+                N_("%(player)s deals deal %(deal)d and names trumps: give the trump suit."),
+                "trumps",
+                {"player": setup.players[self.dealer_of(setup, number)], "deal": number},
+            )
+        results = RESULTS[contract]
+        if any(name in given for name in results):
+            for name in results:
+                if name not in given:
+                    raise self.result_missing(number, contract, name)
+
+    def result_missing(self, number: int, contract: str, name: str) -> RuleError:
+        return RuleError(
+            "field_required",
+            N_(
+                "Deal %(deal)d (%(contract)s): “%(field)s” is missing; give every "
+                "result of the deal, or none while it is played."
+            ),
+            name,
+            {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
+        )
+
+    def suit(self, trumps: object) -> str:
+        if isinstance(trumps, str) and trumps in SUITS:
+            return trumps
+        raise RuleError(
+            "unknown_suit",
+            N_("The trump suit must be clubs, diamonds, hearts or spades (got %(given)s)."),
+            "trumps",
+            {"given": repr(trumps)},
+        )
+
+    def counts_for(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...]:
+        """Hearts or queens by seat: whole numbers adding up to the deck's."""
+        total = COUNTS[name]
+        counted = self.seat_values(
+            setup,
+            values,
+            name,
+            mismatch_code="count_players",
+            range_code="count_range",
+            noun=name,
+            most=total,
+        )
+        if sum(counted) != total:
+            raise RuleError(
+                "count_sum", self.fact(name).sum_message, name, {"total": total, "got": sum(counted)}
+            )
+        return counted
+
+    def places_for(self, setup: GameSetup, places: object) -> tuple[int, ...]:
+        """The four players in going-out order, each once (``places_invalid`` for anything else)."""
+        refused = RuleError(*self.fact("places").refusal, "places")
+        if isinstance(places, (str, bytes)) or not isinstance(places, Sequence) or len(places) != PLAYERS:
+            raise refused
+        seats: list[int] = []
+        for name in places:
+            try:
+                seats.append(self.seat_of(setup.players, name, "places"))
+            except RuleError:
+                raise RuleError(
+                    "places_invalid",
+                    N_("%(player)s is not playing in this game; give the four players in going-out order."),
+                    "places",
+                    {"player": str(name)},
+                ) from None
+        if len(set(seats)) != PLAYERS:
+            twice = next(seat for seat in seats if seats.count(seat) > 1)
+            raise RuleError(
+                "places_invalid",
+                N_("%(player)s is given twice; give each player once, in the order they went out."),
+                "places",
+                {"player": setup.players[twice]},
+            )
+        return tuple(seats)
+
+    def corrected(
+        self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
+    ) -> DealRecord:
+        """API.md B4, corrections: the given fields replace the stored ones (a map, the doubles, whole;
+        None clears one); a new contract drops the old one's results and the trump suit, and needs its
+        own in the same body unless the deal is pending; then the deal is parsed as if posted."""
+        said = self.deal_input(setup, old)
+        said["doubles"] = [
+            {"by": setup.players[d.by], "against": setup.players[d.against], "redoubled": d.redoubled}
+            for d in doubles_of(old)
+        ]
+        contract = fields.get("contract", old.contract)
+        was_pending = self.is_pending(old)
+        if "contract" in fields and contract != old.contract:
+            for name in FIELDS:
+                if name != "doubles":
+                    said.pop(name, None)
+        for name, value in fields.items():
+            if name in ("contract", "bids"):
+                continue
+            if value is None:
+                said.pop(name, None)
+            else:
+                said[name] = value
+        record = self.parse_deal(setup, number, contract=contract, bids=fields.get("bids"), **said)
+        if not was_pending and self.is_pending(record):
+            chosen = self.parse_contract(setup, number, contract)
+            assert chosen is not None
+            raise self.result_missing(number, chosen, RESULTS[chosen][0])
+        return record
+
+    # -- the hooks of the replay ------------------------------------------------------------------
+
+    def check_declaration(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        contract: str,
+        bids: tuple[int, ...] | None,
+    ) -> None:
+        """Each contract once per declarer (``contract_used``)."""
+        declarer = self.dealer_of(setup, number)
+        for deal in done:
+            if deal.chooser == declarer and deal.contract == contract:
+                raise RuleError(
+                    "contract_used",
+                    N_(
+                        "%(player)s has already played %(contract)s (deal %(played_in)d), "
+                        "so cannot choose it again in deal %(deal)d."
+                    ),
+                    "contract",
+                    {
+                        "player": setup.players[declarer],
+                        "contract": self.contract(contract),
+                        "played_in": deal.number,
+                        "deal": number,
+                    },
+                )
+
+    def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
+        """The record's facts (by seat) as ``parse_deal`` checks them."""
+        self.parse_deal(
+            setup,
+            number,
+            contract=contract,
+            tricks=self.named_tricks(setup, record),
+            **self.said(setup, record),
+        )
+
+    def named_tricks(self, setup: GameSetup, record: DealRecord) -> object:
+        return None if record.tricks is None else dict(zip(setup.players, record.tricks, strict=True))
+
+    def said(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
+        """``record``'s facts with players by name, as a body gives them."""
+        players = setup.players
+        said: dict[str, object] = {}
+        for name, value in record.facts.items():
+            if name == "doubles":
+                said[name] = [
+                    {
+                        "by": _name_at(players, by),
+                        "against": _name_at(players, against),
+                        "redoubled": bool(redoubled),
+                    }
+                    for by, against, redoubled in value
+                ]
+            elif name in TAKERS:
+                said[name] = _name_at(players, value)
+            elif name == "places":
+                said[name] = [_name_at(players, seat) for seat in value]
+            elif name in COUNTS:
+                said[name] = list(value)
+            else:
+                said[name] = value
+        return said
+
+    def points_of(self, setup: GameSetup, contract: str, record: DealRecord | DealState) -> tuple[int, ...]:
+        """Each seat's contract points in the complete deal ``record``."""
+        facts = dict(record.facts)
+        facts["tricks"] = record.tricks
+        return contract_points(contract, facts, self.barbu_preset(setup))
+
+    def scores_for(
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        quotas: Sequence[int] | None,
+        tricks: Sequence[int] | None,
+        record: DealRecord,
+    ) -> tuple[int, ...]:
+        """Contract points plus each seat's doubling result (RULES.md 4.6)."""
+        return deal_scores(self.points_of(setup, contract, record), doubles_of(record))
+
+    def push(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        record: DealRecord,
+        totals: Sequence[int],
+    ) -> DealState:
+        """The engine's deal, with its contract points, doubling results and obligation warnings."""
+        deal = super().push(setup, done, number, record, totals)
+        declarers = self.declarers(setup)
+        doubles = [doubles_of(before) for before in done] + [doubles_of(record)]
+        warnings = tuple(
+            Notice(
+                w.code, w.message, (("declarer", w.declarer), ("player", w.player)), (("doubles", w.doubles),)
+            )
+            for w in warnings_of(declarers, doubles, number)
+        )
+        figures: tuple[tuple[str, tuple[int, ...]], ...] = ()
+        if not deal.pending:
+            points = self.points_of(setup, deal.contract, record)
+            figures = (("contract_scores", points), ("double_scores", double_scores(doubles[-1], points)))
+        return replace(deal, figures=figures, warnings=warnings)
+
+    def replay_after(
+        self, setup: GameSetup, done: Sequence[DealState], deals: Sequence[DealRecord]
+    ) -> GameState:
+        """The engine's state, with the declarers, the doubles counted and who must double next."""
+        state = super().replay_after(setup, done, deals)
+        declarers = self.declarers(setup)
+        doubles = [doubles_of(deal) for deal in state.deals]
+        counts = double_counts(declarers, doubles)
+        next_deal = state.next_deal
+        if next_deal is not None:
+            fields = tuple((contract, fields_of(contract)) for contract in next_deal.available_contracts)
+            owing = must_double(declarers, doubles, next_deal.number)
+            next_deal = replace(next_deal, fields_by_contract=fields, seat_lists=(("must_double", owing),))
+        return replace(
+            state,
+            next_deal=next_deal,
+            seat_lists=(("declarers", declarers),),
+            tallies=(("double_counts", counts),),
+        )
+
+    def taken(self, deal: DealState) -> tuple[int, ...] | None:
+        """Per seat, what the contract counts: tricks, hearts, queens; 1 for a taker (the 12th and 13th
+        tricks: 0-2); the Domino's place (1-4).  None while pending."""
+        if deal.pending:
+            return None
+        if deal.contract in (NO_TRICKS, TRUMPS):
+            return deal.tricks
+        if deal.contract in (NO_HEARTS, NO_QUEENS):
+            return tuple(deal.fact("hearts" if deal.contract == NO_HEARTS else "queens"))
+        seats = range(PLAYERS)
+        if deal.contract == NO_KING_OF_HEARTS:
+            return tuple(int(seat == deal.fact("king_of_hearts")) for seat in seats)
+        if deal.contract == NO_LAST_TWO:
+            twelfth, last = deal.fact("penultimate_trick"), deal.fact("last_trick")
+            return tuple(int(seat == twelfth) + int(seat == last) for seat in seats)
+        places = deal.fact("places")
+        return tuple(places.index(seat) + 1 for seat in seats)
+
+
+def _name_at(players: Sequence[str], seat: object) -> object:
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else seat
+
+
+BARBU = Barbu(
+    id="barbu",
+    name="Barbu",
+    player_count=PLAYERS,
+    deal_count=DEALS,
+    contracts=CONTRACTS,
+    options=(PRESET,),
+    seating_direction="clockwise",
+    summary=N_(
+        "French, 4 players, 28 deals: each declares seven contracts once, five negative and two positive; "
+        "players double one another."
+    ),
+    presets=PRESETS,
+    preset_option=PRESET.id,
+    deal_facts=FACTS,
+    deal_figures=FIGURES,
+    next_deal_lists=("must_double",),
+    game_lists=("declarers",),
+    game_tallies=("double_counts",),
+    warns=True,
+)

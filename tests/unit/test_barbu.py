@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import RuleError, Ruleset
+from scorekeeper.rules import GameSetup, GameState, Notice, RuleError, Ruleset
 from scorekeeper.rules.barbu import (
+    BARBU,
     CONTRACT_IDS,
     DEALS,
     POSITIVE,
@@ -26,10 +27,10 @@ from scorekeeper.rules.barbu import (
     double_scores,
     must_double,
     parse_doubles,
-    ranking_preset,
     remaining_of,
     warnings_of,
 )
+from scorekeeper.rules.ranking import ranked_as, rankings_of
 
 ALA, BARTEK, CELINA, DAREK = 0, 1, 2, 3
 PLAYERS = ("Ala", "Bartek", "Celina", "Darek")
@@ -200,8 +201,9 @@ def test_contract_totals_and_domino_scales() -> None:
 
 
 def test_presets_ranked_together_and_apart() -> None:
-    assert ranking_preset(STANDARD) == ranking_preset(QUICK) == "standard"
-    assert ranking_preset(DOMINO_10) == "domino-10"
+    assert ranked_as(BARBU, STANDARD) == ranked_as(BARBU, QUICK) == STANDARD
+    assert ranked_as(BARBU, DOMINO_10) == DOMINO_10
+    assert [ranking.key for ranking in rankings_of(BARBU)] == ["barbu/standard/4", "barbu/domino-10/4"]
 
 
 def test_the_ace_of_hearts_costs_six_and_counts_as_a_heart() -> None:
@@ -376,3 +378,268 @@ def test_any_declarers_seven_add_up_to_zero(order: list[str], data: st.DataObjec
         _, facts, _, doubles = data.draw(deals(contract))
         total += sum(deal_scores(contract_points(contract, facts, preset), doubles))
     assert total == 0
+
+
+# -- the ruleset on the engine's replay --------------------------------------------------------------
+
+NAMES = ALA_, BARTEK_, CELINA_, DAREK_ = PLAYERS
+BODIES: tuple[dict[str, Any], ...] = (
+    {
+        "contract": "no-queens",
+        "queens": {"Ala": 1, "Bartek": 0, "Celina": 1, "Darek": 2},
+        "doubles": [
+            {"by": "Bartek", "against": "Ala"},
+            {"by": "Bartek", "against": "Celina"},
+            {"by": "Bartek", "against": "Darek"},
+            {"by": "Celina", "against": "Ala", "redoubled": True},
+        ],
+    },
+    {
+        "contract": "trumps",
+        "trumps": "spades",
+        "tricks": {"Ala": 5, "Bartek": 3, "Celina": 1, "Darek": 4},
+        "doubles": [{"by": "Darek", "against": "Ala"}],
+    },
+    {
+        "contract": "no-hearts",
+        "hearts": {"Ala": 2, "Bartek": 6, "Celina": 0, "Darek": 5},
+        "ace_of_hearts": "Bartek",
+        "doubles": [
+            {"by": "Celina", "against": "Ala"},
+            {"by": "Celina", "against": "Bartek", "redoubled": True},
+        ],
+    },
+    {"contract": "no-king-of-hearts", "king_of_hearts": "Darek"},
+    {
+        "contract": "domino",
+        "places": ["Celina", "Ala", "Darek", "Bartek"],
+        "doubles": [{"by": "Bartek", "against": "Ala", "redoubled": True}],
+    },
+    {"contract": "no-tricks", "tricks": {"Ala": 4, "Bartek": 2, "Celina": 3, "Darek": 4}},
+    {
+        "contract": "no-last-two",
+        "penultimate_trick": "Bartek",
+        "last_trick": "Bartek",
+        "doubles": [{"by": "Darek", "against": "Bartek"}],
+    },
+    {
+        "contract": "no-tricks",
+        "tricks": {"Ala": 3, "Bartek": 1, "Celina": 5, "Darek": 4},
+        "doubles": [
+            {"by": "Celina", "against": "Bartek"},
+            {"by": "Darek", "against": "Bartek", "redoubled": True},
+            {"by": "Ala", "against": "Celina"},
+        ],
+    },
+)
+
+
+def setup_of(preset: str = "standard") -> GameSetup:
+    return BARBU.make_setup(list(PLAYERS), "Ala", {"preset": preset})
+
+
+def played(bodies: Sequence[Mapping[str, Any]] = BODIES, preset: str = "standard") -> GameState:
+    setup = setup_of(preset)
+    state = BARBU.replay(setup, [])
+    for number, body in enumerate(bodies, 1):
+        state = BARBU.extend(state, [BARBU.parse_deal(setup, number, **body)])
+    return state
+
+
+def test_the_worked_example_replayed_by_the_ruleset() -> None:
+    state = played()
+    for deal, (points, doubling, score, running) in zip(state.deals, EXPECTED, strict=True):
+        assert dict(deal.figures) == {"contract_scores": points, "double_scores": doubling}, deal.number
+        assert (deal.scores, deal.totals) == (score, running), deal.number
+        assert deal.dealer == deal.chooser == (ALA if deal.number <= 7 else BARTEK)
+    assert [deal.warnings for deal in state.deals] == [()] * 6 + [
+        (
+            Notice(
+                "double_obligation",
+                "%(player)s doubled %(declarer)s once (of 2).",
+                (("declarer", ALA), ("player", DAREK)),
+                (("doubles", 1),),
+            ),
+        )
+    ] + [()]
+    (warning,) = state.deals[6].warnings
+    assert warning.by_name(PLAYERS) == {
+        "code": "double_obligation",
+        "declarer": "Ala",
+        "player": "Darek",
+        "doubles": 1,
+    }
+    assert [(s.seat, s.total, s.rank) for s in state.standings] == [
+        (ALA, 70, 1),
+        (CELINA, 46, 2),
+        (DAREK, -32, 3),
+        (BARTEK, -110, 4),
+    ]
+    assert dict(state.tallies)["double_counts"][ALA] == (0, 2, 2, 1)
+    assert dict(state.seat_lists)["declarers"] == (ALA,) * 7 + (BARTEK,) * 7 + (CELINA,) * 7 + (DAREK,) * 7
+    assert state.next_deal is not None
+    assert (state.next_deal.number, state.next_deal.dealer, state.next_deal.contract) == (9, BARTEK, None)
+    assert dict(state.next_deal.seat_lists) == {"must_double": ()}
+    before_7 = played(BODIES[:6])
+    assert before_7.next_deal is not None
+    assert dict(before_7.next_deal.seat_lists) == {"must_double": (DAREK,)}
+    assert before_7.next_deal.available_contracts == ("no-last-two",)
+    assert dict(before_7.next_deal.fields_by_contract) == {"no-last-two": ("penultimate_trick", "last_trick")}
+
+
+def test_a_whole_quick_rotation_game_adds_up_to_zero_only_at_the_end() -> None:
+    # Each seat declares every fourth deal: RULES 4.9's first seven deals, each played four times in a
+    # row (once by each declarer).
+    bodies = [dict(body) for body in BODIES[:7] for _ in range(4)]
+    for body in bodies:  # the declarer changes every deal: nobody doubles in this game
+        body.pop("doubles", None)
+    state = played(bodies, "quick-rotation")
+    assert state.finished
+    assert sum(state.totals) == 0
+    assert dict(state.seat_lists)["declarers"][:5] == (ALA, BARTEK, CELINA, DAREK, ALA)
+    # Nobody doubled: each of the four seats' last deal (25-28) warns of all three others, never doubled.
+    assert [len(deal.warnings) for deal in state.deals] == [0] * 24 + [3] * 4
+    # Four deals of each contract, undoubled: the totals are four times each contract's points.
+    # no-queens 1/0/1/2 → −6/0/−6/−12; trumps 5/3/1/4 → 25/15/5/20; no-hearts → −4/−16/0/−10;
+    # K♥ Darek → 0/0/0/−20; domino C,A,D,B → 20/−5/45/5; no-tricks 4/2/3/4 → −8/−4/−6/−8;
+    # last two Bartek → 0/−30/0/0.  Sums: Ala 27, Bartek −40, Celina 38, Darek −25; ×4.
+    assert state.totals == (108, -160, 152, -100)
+
+
+def test_domino_10_scores_the_third_and_fourth_out_ten() -> None:
+    state = played(BODIES[:5], "domino-10")
+    assert dict(state.deals[4].figures)["contract_scores"] == (20, -10, 45, 10)
+    # Bartek × Ala redoubled: 2 × (−10 − 20) = −60.
+    assert dict(state.deals[4].figures)["double_scores"] == (60, -60, 0, 0)
+
+
+def test_refusals_in_the_order_of_b5() -> None:
+    setup = setup_of()
+
+    def refused(body: Mapping[str, Any], number: int = 1) -> tuple[str, str | None]:
+        with pytest.raises(RuleError) as caught:
+            BARBU.parse_deal(setup, number, **body)
+        return caught.value.code, caught.value.field
+
+    queens = {"Ala": 1, "Bartek": 0, "Celina": 1, "Darek": 2}
+    assert refused({"contract": "no-queens", "seventh_trick": "Ala", "bids": {"Ala": 1}}) == (
+        "unknown_field",
+        "seventh_trick",
+    )
+    assert refused({"contract": "nope", "bids": {"Ala": 1}}) == ("bids_not_allowed", "bids")
+    assert refused({"queens": queens}) == ("unknown_contract", "contract")
+    assert refused({"contract": "no-queens", "queens": queens, "tricks": [13, 0, 0, 0]}) == (
+        "field_not_allowed",
+        "tricks",
+    )
+    assert refused({"contract": "trumps", "tricks": [13, 0, 0, 0]}) == ("field_required", "trumps")
+    assert refused({"contract": "no-hearts", "ace_of_hearts": "Ala"}) == ("field_required", "hearts")
+    assert refused({"contract": "trumps", "trumps": "stars", "tricks": [1, 0, 0, 0]}) == (
+        "unknown_suit",
+        "trumps",
+    )
+    assert refused({"contract": "trumps", "trumps": "clubs", "tricks": [1, 0, 0, 0]}) == (
+        "tricks_sum",
+        "tricks",
+    )
+    assert refused({"contract": "no-queens", "queens": [5, 0, 0, 0]}) == ("count_range", "queens")
+    assert refused({"contract": "no-queens", "queens": [1, 1, 1, 0]}) == ("count_sum", "queens")
+    assert refused({"contract": "no-king-of-hearts", "king_of_hearts": "Zenek"}) == (
+        "unknown_player",
+        "king_of_hearts",
+    )
+    assert refused({"contract": "domino", "places": ["Ala", "Bartek", "Celina"]}) == (
+        "places_invalid",
+        "places",
+    )
+    assert refused({"contract": "domino", "places": ["Ala", "Bartek", "Celina", "Zenek"]}) == (
+        "places_invalid",
+        "places",
+    )
+    # The fields before the doubles; the doubles before H1.
+    assert refused(
+        {"contract": "no-queens", "queens": [1, 1, 1, 0], "doubles": [{"by": "Ala", "against": "Bartek"}]}
+    ) == ("count_sum", "queens")
+    hearts = {"Ala": 2, "Bartek": 6, "Celina": 0, "Darek": 5}
+    assert refused(
+        {
+            "contract": "no-hearts",
+            "hearts": hearts,
+            "ace_of_hearts": "Celina",
+            "doubles": [{"by": "Ala", "against": "Bartek"}],
+        }
+    ) == ("double_not_allowed", "doubles")
+    assert refused({"contract": "no-hearts", "hearts": hearts, "ace_of_hearts": "Celina"}) == (
+        "hearts_inconsistent",
+        "ace_of_hearts",
+    )
+
+
+def test_each_contract_once_per_declarer() -> None:
+    setup = setup_of()
+    state = played(BODIES[:2])
+    with pytest.raises(RuleError) as caught:
+        BARBU.extend(state, [BARBU.parse_deal(setup, 3, **BODIES[0])])
+    assert caught.value.code == "contract_used"
+    assert caught.value.message == (
+        "Ala has already played No queens (deal 1), so cannot choose it again in deal 3."
+    )
+    # Another declarer may choose it: Bartek's deal 8 is no-queens after Ala's deal 1.
+    state = played(BODIES[:7])
+    BARBU.extend(state, [BARBU.parse_deal(setup, 8, **BODIES[0] | {"doubles": []})])
+
+
+def test_a_pending_deal_is_declared_with_its_trumps_and_doubles() -> None:
+    setup = setup_of()
+    record = BARBU.parse_deal(
+        setup, 1, contract="trumps", trumps="hearts", doubles=[{"by": "Bartek", "against": "Ala"}]
+    )
+    assert BARBU.is_pending(record)
+    state = BARBU.replay(setup, [record])
+    deal = state.deals[0]
+    assert deal.pending and deal.scores is None and deal.figures == ()
+    assert state.next_deal is None
+    assert dict(state.tallies)["double_counts"][ALA] == (0, 1, 0, 0)  # pending deals count too
+    done = BARBU.corrected(setup, 1, record, {"tricks": {"Ala": 5, "Bartek": 3, "Celina": 1, "Darek": 4}})
+    state = BARBU.replay(setup, [done])
+    # Bartek × Ala: 15 − 25 = −10.
+    assert state.deals[0].scores == (35, 5, 5, 20)
+
+
+def test_corrections_swap_two_contracts_and_a_complete_deal_stays_complete() -> None:
+    setup = setup_of()
+    records = [BARBU.parse_deal(setup, number, **body) for number, body in enumerate(BODIES, 1)]
+    swapped = list(records)
+    swapped[3] = BARBU.corrected(
+        setup, 4, records[3], {"contract": "no-tricks", "tricks": BODIES[5]["tricks"]}
+    )
+    swapped[5] = BARBU.corrected(
+        setup, 6, records[5], {"contract": "no-king-of-hearts", "king_of_hearts": "Darek"}
+    )
+    with pytest.raises(RuleError) as caught:
+        BARBU.replay(setup, [*swapped[:4], *records[4:]])  # one of the two alone
+    assert caught.value.code == "contract_used"
+    state = BARBU.replay(setup, swapped)
+    assert [deal.contract for deal in state.deals][3:6] == ["no-tricks", "domino", "no-king-of-hearts"]
+    assert state.totals == EXPECTED[7][3]
+    # The doubles stay unless given; a contract change drops the old facts and needs the new ones.
+    assert BARBU.corrected(setup, 1, records[0], {"queens": [0, 0, 2, 2]}).fact("doubles") == records[0].fact(
+        "doubles"
+    )
+    assert BARBU.corrected(setup, 1, records[0], {"doubles": []}).fact("doubles") is None
+    with pytest.raises(RuleError) as caught:
+        BARBU.corrected(setup, 4, records[3], {"contract": "no-queens"})
+    assert (caught.value.code, caught.value.field) == ("field_required", "queens")
+    with pytest.raises(RuleError) as caught:
+        BARBU.corrected(setup, 4, records[3], {"king_of_hearts": None})
+    assert caught.value.code == "field_required"
+
+
+def test_only_four_players_and_the_three_presets() -> None:
+    with pytest.raises(RuleError) as caught:
+        BARBU.make_setup(["Ala", "Bartek", "Celina"], "Ala", {})
+    assert caught.value.code == "invalid_players"
+    with pytest.raises(RuleError) as caught:
+        BARBU.make_setup(list(PLAYERS), "Ala", {"preset": "short"})
+    assert caught.value.code == "invalid_options"
+    assert [contract.id for contract in BARBU.contracts if contract.positive] == ["trumps", "domino"]
