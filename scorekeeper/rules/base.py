@@ -728,6 +728,22 @@ class Ruleset(ABC):
             tricks=None if tricks is None else self.tricks_for(setup, tricks),
         )
 
+    def parse_next(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        *,
+        contract: object = None,
+        bids: object = None,
+        tricks: object = None,
+        **facts: object,
+    ) -> DealRecord:
+        """``parse_deal`` of the next deal, ``number``, after the deals ``done``: for a game whose order
+        of checks puts a rule about the deals before (a contract already chosen) ahead of the facts'
+        shapes; the replay checks every rule again."""
+        return self.parse_deal(setup, number, contract=contract, bids=bids, tricks=tricks, **facts)
+
     @property
     def facts(self) -> tuple[str, ...]:
         """The facts a deal of this game may carry beyond contract, bids and tricks (``deal_facts``)."""

@@ -156,18 +156,19 @@ class Fact(Term):
 
     def by_name(self, players: Sequence[str], value: Any) -> Any:
         """``value`` (by seat, as kept) with players by name, as the API and the entry take it:
-        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; None stays None."""
+        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; side bets as a list of
+        ``{"by", "against", "redoubled"}`` (empty when there are none); None stays None."""
+        if self.kind == PAIRS:
+            return [
+                {"by": players[by], "against": players[against], "redoubled": bool(redoubled)}
+                for by, against, redoubled in value or ()
+            ]
         if value is None or self.kind == SUIT:
             return value
         if self.kind == COUNT:
             return dict(zip(players, value, strict=True))
         if self.kind == ONE_PLAYER:
             return players[value]
-        if self.kind == PAIRS:
-            return [
-                {"by": players[by], "against": players[against], "redoubled": bool(redoubled)}
-                for by, against, redoubled in value
-            ]
         return [players[seat] for seat in value]
 
 
