@@ -697,6 +697,28 @@ class Barbu(Ruleset):
             check_hearts(setup.players, kept["hearts"], kept["ace_of_hearts"])
         return DealRecord(contract=chosen, tricks=counted, facts=kept)
 
+    def parse_next(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        *,
+        contract: object = None,
+        bids: object = None,
+        tricks: object = None,
+        **facts: object,
+    ) -> DealRecord:
+        """API.md B5 steps 2 and 3 with the deals before (``contract_used`` ahead of the facts), then
+        ``parse_deal``."""
+        for name in facts:
+            if name not in FIELDS:
+                raise self.takes_no(name)
+        self.parse_bids(setup, number, bids)
+        chosen = self.parse_contract(setup, number, contract)
+        assert chosen is not None
+        self.check_declaration(setup, done, number, chosen, None)
+        return self.parse_deal(setup, number, contract=contract, bids=bids, tricks=tricks, **facts)
+
     def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
         """``field_not_allowed``, then ``field_required`` (API.md B5 steps 4 and 5)."""
         takes = (*fields_of(contract), "doubles")
@@ -793,10 +815,6 @@ class Barbu(Ruleset):
         None clears one); a new contract drops the old one's results and the trump suit, and needs its
         own in the same body unless the deal is pending; then the deal is parsed as if posted."""
         said = self.deal_input(setup, old)
-        said["doubles"] = [
-            {"by": setup.players[d.by], "against": setup.players[d.against], "redoubled": d.redoubled}
-            for d in doubles_of(old)
-        ]
         contract = fields.get("contract", old.contract)
         was_pending = self.is_pending(old)
         if "contract" in fields and contract != old.contract:
@@ -848,40 +866,7 @@ class Barbu(Ruleset):
 
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
         """The record's facts (by seat) as ``parse_deal`` checks them."""
-        self.parse_deal(
-            setup,
-            number,
-            contract=contract,
-            tricks=self.named_tricks(setup, record),
-            **self.said(setup, record),
-        )
-
-    def named_tricks(self, setup: GameSetup, record: DealRecord) -> object:
-        return None if record.tricks is None else dict(zip(setup.players, record.tricks, strict=True))
-
-    def said(self, setup: GameSetup, record: DealRecord) -> dict[str, object]:
-        """``record``'s facts with players by name, as a body gives them."""
-        players = setup.players
-        said: dict[str, object] = {}
-        for name, value in record.facts.items():
-            if name == "doubles":
-                said[name] = [
-                    {
-                        "by": _name_at(players, by),
-                        "against": _name_at(players, against),
-                        "redoubled": bool(redoubled),
-                    }
-                    for by, against, redoubled in value
-                ]
-            elif name in TAKERS:
-                said[name] = _name_at(players, value)
-            elif name == "places":
-                said[name] = [_name_at(players, seat) for seat in value]
-            elif name in COUNTS:
-                said[name] = list(value)
-            else:
-                said[name] = value
-        return said
+        self.parse_deal(setup, number, contract=contract, **self.deal_input(setup, record))
 
     def points_of(self, setup: GameSetup, contract: str, record: DealRecord | DealState) -> tuple[int, ...]:
         """Each seat's contract points in the complete deal ``record``."""
@@ -962,10 +947,6 @@ class Barbu(Ruleset):
             return tuple(int(seat == twelfth) + int(seat == last) for seat in seats)
         places = deal.fact("places")
         return tuple(places.index(seat) + 1 for seat in seats)
-
-
-def _name_at(players: Sequence[str], seat: object) -> object:
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else seat
 
 
 BARBU = Barbu(
