@@ -951,7 +951,8 @@ class Barbu(Ruleset):
 
 BARBU = Barbu(
     id="barbu",
-    name="Barbu",
+    # NOTE: the French card game's name.
+    name=N_("Barbu"),
     player_count=PLAYERS,
     deal_count=DEALS,
     contracts=CONTRACTS,
