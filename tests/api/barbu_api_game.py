@@ -139,6 +139,11 @@ REFUSALS = {
     "unknown_contract": {"number": 1, "queens": {A: 1, B: 0, C: 1, D: 2}},
     "places_invalid": {"number": 1, "contract": "domino", "places": [C, A, D, C]},
     "unknown_field": {"number": 1, "contract": "no-queens", "seventh_trick": A},
+    "bids_not_allowed": {"number": 1, "contract": "no-queens", "bids": {A: 1, B: 0, C: 1, D: 2}},
+    "unknown_suit": {"number": 1, "contract": "trumps", "trumps": "stars"},
+    "tricks_sum": {"number": 1, "contract": "no-tricks", "tricks": {A: 5, B: 3, C: 1, D: 3}},
+    "count_sum": {"number": 1, "contract": "no-queens", "queens": {A: 1, B: 0, C: 1, D: 1}},
+    "unknown_player": {"number": 1, "contract": "no-queens", "doubles": [{"by": "Zenek", "against": A}]},
 }
 before = client.get(url)
 said["refusals"] = {}
@@ -164,8 +169,14 @@ said["dry_run"] = [dry.status_code, dry.get_json()["doubles"], len(client.get(ur
 for body in DEALS[2:6]:
     answer = client.post(f"{url}/deals", json=body, headers=auth)
     said["deals"].append([answer.status_code, *figures(answer.get_json())])
+before = client.get(url)
 used = client.post(f"{url}/deals", json={**DEALS[6], "contract": "trumps", "trumps": "clubs"}, headers=auth)
-said["contract_used"] = [used.status_code, used.get_json()["error"]["code"]]
+after = client.get(url)
+said["contract_used"] = [
+    used.status_code,
+    used.get_json()["error"]["code"],
+    after.headers["ETag"] == before.headers["ETag"] and after.get_json() == before.get_json(),
+]
 state = client.get(url).get_json()
 said["before_7"] = [state["next_deal"]["must_double"], state["next_deal"]["available_contracts"]]
 # Deal 7 pending first: its doubles are declared with the contract, so its warning shows already.
@@ -214,4 +225,21 @@ back = client.patch(
 said["swapped_back"] = [back.status_code, back.get_json()["totals"]]
 bare = client.put(f"{url}/deals/4", json={"contract": "no-queens"}, headers=auth)
 said["contract_change_without_facts"] = [bare.status_code, bare.get_json()["error"]["code"]]
+
+# Export and import (JSON version 1): the doubles go along; a Kierki game still goes through too.
+exported = client.get(f"{url}/export").get_json()
+imported = client.post("/api/v1/games/import", json=exported).get_json()
+said["imported"] = [imported["totals"], imported["deals"][2]["doubles"], exported["deals"][2]["doubles"]]
+kierki = client.post(
+    "/api/v1/games", json={"ruleset": "kierki", "players": PLAYERS, "first_dealer": A}
+).get_json()
+client.post(
+    f"/api/v1/games/{kierki['id']}/deals",
+    json={"tricks": {A: 4, B: 3, C: 3, D: 3}},
+    headers={"Authorization": f"Bearer {kierki['edit_key']}"},
+)
+again = client.post(
+    "/api/v1/games/import", json=client.get(f"/api/v1/games/{kierki['id']}/export").get_json()
+)
+said["kierki_imported"] = [again.status_code, again.get_json()["totals"]]
 print(json.dumps(said))

@@ -89,6 +89,11 @@ def check(said: dict[str, Any]) -> None:
         ("unknown_contract", "contract"),
         ("places_invalid", "places"),
         ("unknown_field", "seventh_trick"),
+        ("bids_not_allowed", "bids"),
+        ("unknown_suit", "trumps"),
+        ("tricks_sum", "tricks"),
+        ("count_sum", "queens"),
+        ("unknown_player", "doubles"),
     ]:
         status, got, got_field, message, unchanged = refusals[code]
         assert (status, got, got_field, unchanged) == (422, code, field, True), code
@@ -103,7 +108,8 @@ def check(said: dict[str, Any]) -> None:
         assert got == [status, *(by_name(row) for row in expected)], number
     assert sum(said["deals"][6][4].values()) == 0  # after Ala's seven
 
-    assert said["contract_used"] == [422, "contract_used"]
+    # B5: the contract already declared answers before the facts the body gives for it.
+    assert said["contract_used"] == [422, "contract_used", True]
     must, available = said["before_7"]
     assert must == [D]
     assert available == ["no-last-two"]  # Ala's seventh contract, the one left
@@ -157,6 +163,18 @@ def check(said: dict[str, Any]) -> None:
     assert totals == by_name((70, -110, 46, -32))  # deals 4 and 6 were not doubled: same totals
     assert said["swapped_back"] == [200, by_name((70, -110, 46, -32))]
     assert said["contract_change_without_facts"] == [422, "field_required"]
+    totals, doubles, exported = said["imported"]
+    assert totals == by_name((70, -110, 46, -32))
+    assert (
+        doubles
+        == exported
+        == [
+            {"by": C, "against": A, "redoubled": False},
+            {"by": C, "against": B, "redoubled": True},
+        ]
+    )
+    # Kierki's no-tricks deal 1: −20 a trick.
+    assert said["kierki_imported"] == [201, by_name((-80, -60, -60, -60))]
 
 
 def test_the_worked_example_through_the_api_on_sqlite(tmp_path: Path) -> None:
