@@ -242,4 +242,54 @@ again = client.post(
     "/api/v1/games/import", json=client.get(f"/api/v1/games/{kierki['id']}/export").get_json()
 )
 said["kierki_imported"] = [again.status_code, again.get_json()["totals"]]
+
+
+def rotated(value: Any, by: int) -> Any:
+    """A body's names moved ``by`` seats to the left (Ala → Bartek for 1)."""
+    if isinstance(value, str) and value in PLAYERS:
+        return PLAYERS[(PLAYERS.index(value) + by) % 4]
+    if isinstance(value, dict):
+        return {rotated(key, by): rotated(item, by) for key, item in value.items()}
+    if isinstance(value, list):
+        return [rotated(item, by) for item in value]
+    return value
+
+
+def whole_game(preset: str) -> dict[str, Any]:
+    """28 deals: each declarer's seven are RULES 4.9's deals 1-7 turned to that declarer (the same
+    contracts, facts and doubles, every name moved as far round the table as the declarer is from
+    Ala)."""
+    made = client.post(
+        "/api/v1/games",
+        json={"ruleset": "barbu", "players": PLAYERS, "first_dealer": A, "options": {"preset": preset}},
+    ).get_json()
+    where, keys = f"/api/v1/games/{made['id']}", {"Authorization": f"Bearer {made['edit_key']}"}
+    quick = preset == "quick-rotation"
+    totals: dict[int, Any] = {}
+    must: dict[int, Any] = {}
+    for number in range(1, 29):
+        declarer, nth = (
+            ((number - 1) % 4, (number - 1) // 4) if quick else ((number - 1) // 7, (number - 1) % 7)
+        )
+        if nth == 6:
+            must[number] = client.get(where).get_json()["next_deal"]["must_double"]
+        body = {key: value for key, value in DEALS[nth].items() if key != "number"}
+        answer = client.post(f"{where}/deals", json=rotated(body, declarer), headers=keys)
+        assert answer.status_code == 201, answer.get_json()
+        totals[number] = answer.get_json()["totals"]
+    state = client.get(where).get_json()
+    return {
+        "status": state["status"],
+        "declarers": state["declarers"],
+        "totals": {number: totals[number] for number in (4, 7, 14, 21, 28)},
+        "must_double": must,
+        "warnings": {deal["number"]: deal["warnings"] for deal in state["deals"] if deal["warnings"]},
+        "double_counts": state["double_counts"],
+        "standings": [
+            [standing["player"], standing["total"], standing["rank"]] for standing in state["standings"]
+        ],
+    }
+
+
+said["whole_games"] = {preset: whole_game(preset) for preset in ("standard", "quick-rotation", "domino-10")}
 print(json.dumps(said))

@@ -21,7 +21,7 @@ PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 A, B, C, D = "Ala", "Bartek", "Celina", "Darek"
 
 
-def by_name(values: tuple[int, int, int, int]) -> dict[str, int]:
+def by_name(values: tuple[int, ...]) -> dict[str, int]:
     return dict(zip((A, B, C, D), values, strict=True))
 
 
@@ -51,6 +51,7 @@ def played(*database: str) -> dict[str, Any]:
 
 
 def check(said: dict[str, Any]) -> None:
+    check_whole_games(said["whole_games"])
     assert said["rulesets"] == [
         {
             "id": "barbu",
@@ -175,6 +176,72 @@ def check(said: dict[str, Any]) -> None:
     )
     # Kierki's no-tricks deal 1: −20 a trick.
     assert said["kierki_imported"] == [201, by_name((-80, -60, -60, -60))]
+
+
+def turned(values: tuple[int, int, int, int], by: int) -> tuple[int, ...]:
+    """Per-player figures of a deal turned ``by`` seats to the left (what Ala had, Bartek has for 1)."""
+    return tuple(values[(seat - by) % 4] for seat in range(4))
+
+
+def plus(*rows: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sum(column) for column in zip(*rows, strict=True))
+
+
+def check_whole_games(games: dict[str, Any]) -> None:
+    """Each declarer's seven are RULES 4.9's deals 1-7 turned to that declarer (barbu_api_game.py)."""
+    seven = EXPECTED[6][3]  # Ala's seven in 4.9: +72 / −128 / +68 / −12
+    standard = games["standard"]
+    assert standard["status"] == "finished"
+    assert standard["declarers"] == [A] * 7 + [B] * 7 + [C] * 7 + [D] * 7
+    assert standard["totals"]["7"] == by_name(seven)
+    assert standard["totals"]["14"] == by_name(plus(seven, turned(seven, 1)))  # 60 / −56 / −60 / 56
+    assert standard["totals"]["14"] == by_name((60, -56, -60, 56))
+    assert standard["totals"]["21"] == by_name((128, -68, 12, -72))
+    assert standard["totals"]["28"] == by_name((0, 0, 0, 0))  # everyone had each of the four places
+
+    # domino-10, deal 5: Domino out Celina, Ala, Darek, Bartek: +45 / +20 / +10 / −10, so contract
+    # points Ala 20, Bartek −10, Celina 45, Darek 10; Bartek × Ala redoubled: 2 × (−10 − 20) = −60.
+    # Deal 5's scores: 80 / −70 / 45 / 10 instead of standard's 70 / −55 / 45 / 5.
+    seven_10 = plus(seven, (80 - 70, -70 + 55, 0, 10 - 5))
+    assert seven_10 == (82, -143, 68, -7)
+    domino_10 = games["domino-10"]
+    assert domino_10["totals"]["7"] == by_name(seven_10)
+    assert domino_10["totals"]["14"] == by_name((75, -61, -75, 61))
+    assert domino_10["totals"]["21"] == by_name((143, -68, 7, -82))
+    assert domino_10["totals"]["28"] == by_name((0, 0, 0, 0))
+
+    # quick-rotation: deal k is declared by seat k − 1 (mod 4), each seat's n-th deal being 4.9's deal n.
+    quick = games["quick-rotation"]
+    assert quick["declarers"] == [A, B, C, D] * 7
+    deal_1, deal_2 = EXPECTED[0][2], EXPECTED[1][2]  # −12 / 24 / −12 / −24; 30 / 15 / 5 / 15
+    after_4 = plus(*(turned(deal_1, by) for by in range(4)))
+    assert after_4 == (-24, -24, -24, -24)
+    assert quick["totals"]["4"] == by_name(after_4)
+    after_7 = plus(after_4, *(turned(deal_2, by) for by in range(3)))
+    assert after_7 == (26, 36, 26, 11)
+    assert quick["totals"]["7"] == by_name(after_7)
+    assert quick["totals"]["28"] == by_name((0, 0, 0, 0))
+
+    # The obligation: the player three seats on from each declarer doubled them once in their seven.
+    for preset, lasts in (
+        ("standard", (7, 14, 21, 28)),
+        ("domino-10", (7, 14, 21, 28)),
+        ("quick-rotation", (25, 26, 27, 28)),
+    ):
+        game = games[preset]
+        owing = [[D], [A], [B], [C]]
+        assert game["must_double"] == {str(number): who for number, who in zip(lasts, owing, strict=True)}
+        assert game["warnings"] == {
+            str(number): [{"code": "double_obligation", "declarer": declarer, "player": who[0], "doubles": 1}]
+            for number, declarer, who in zip(lasts, (A, B, C, D), owing, strict=True)
+        }
+        assert game["double_counts"] == {
+            A: {B: 2, C: 2, D: 1},
+            B: {C: 2, D: 2, A: 1},
+            C: {D: 2, A: 2, B: 1},
+            D: {A: 2, B: 2, C: 1},
+        }
+        assert game["standings"] == [[A, 0, 1], [B, 0, 1], [C, 0, 1], [D, 0, 1]]
 
 
 def test_the_worked_example_through_the_api_on_sqlite(tmp_path: Path) -> None:
