@@ -5,6 +5,7 @@ for PostgreSQL, an empty schema of its own."""
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import register
@@ -292,4 +293,27 @@ def whole_game(preset: str) -> dict[str, Any]:
 
 
 said["whole_games"] = {preset: whole_game(preset) for preset in ("standard", "quick-rotation", "domino-10")}
+
+# The OpenAPI document with Barbu registered: valid, and true of Barbu's answers (a strict copy).
+sys.path.insert(0, str(Path(__file__).parent))
+from api_support import DOCUMENT, check_documented  # noqa: E402
+from openapi_spec_validator import validate  # noqa: E402
+
+validate(DOCUMENT)
+nine = {
+    "number": 9,
+    "contract": "no-queens",
+    "queens": {A: 1, B: 0, C: 1, D: 2},
+    "doubles": [{"by": C, "against": B}],
+}
+calls = [
+    ("get", "/api/v1/rulesets", client.get("/api/v1/rulesets")),
+    ("post", f"{url}/deals?dry_run=true", client.post(f"{url}/deals?dry_run=true", json=nine, headers=auth)),
+    ("post", f"{url}/deals", client.post(f"{url}/deals", json=nine, headers=auth)),
+    ("post", f"{url}/deals", client.post(f"{url}/deals", json=DEALS[1] | {"number": 10}, headers=auth)),
+    ("get", url, client.get(url)),
+]
+for method, path, answer in calls:
+    check_documented(method, path, answer)
+said["documented"] = [answer.status_code for _, _, answer in calls]
 print(json.dumps(said))

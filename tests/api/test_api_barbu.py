@@ -51,6 +51,8 @@ def played(*database: str) -> dict[str, Any]:
 
 
 def check(said: dict[str, Any]) -> None:
+    # Checked against the OpenAPI document in the script: a dry run, the deal, a refusal, the state.
+    assert said["documented"] == [200, 200, 201, 422, 200]
     check_whole_games(said["whole_games"])
     assert said["rulesets"] == [
         {
