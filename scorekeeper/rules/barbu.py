@@ -932,7 +932,7 @@ class Barbu(Ruleset):
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks, hearts, queens; 1 for a taker (the 12th and 13th
-        tricks: 0-2); the Domino's place (1-4).  None while pending."""
+        tricks: 0-2); 1 for the Domino's first out.  None while pending."""
         if deal.pending:
             return None
         if deal.contract in (NO_TRICKS, TRUMPS):
@@ -945,8 +945,11 @@ class Barbu(Ruleset):
         if deal.contract == NO_LAST_TWO:
             twelfth, last = deal.fact("penultimate_trick"), deal.fact("last_trick")
             return tuple(int(seat == twelfth) + int(seat == last) for seat in seats)
-        places = deal.fact("places")
-        return tuple(places.index(seat) + 1 for seat in seats)
+        return tuple(int(seat == deal.fact("places")[0]) for seat in seats)
+
+    def taken_or_not(self, contract: str) -> bool:
+        """The king of hearts taken, the Domino won (first out): yes or no."""
+        return contract in (NO_KING_OF_HEARTS, DOMINO)
 
 
 BARBU = Barbu(

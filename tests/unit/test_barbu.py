@@ -643,3 +643,26 @@ def test_only_four_players_and_the_three_presets() -> None:
         BARBU.make_setup(list(PLAYERS), "Ala", {"preset": "short"})
     assert caught.value.code == "invalid_options"
     assert [contract.id for contract in BARBU.contracts if contract.positive] == ["trumps", "domino"]
+
+
+def test_what_each_player_took_per_contract() -> None:
+    state = played()
+    taken = [BARBU.taken(deal) for deal in state.deals]
+    assert taken[:7] == [
+        (1, 0, 1, 2),  # queens
+        (5, 3, 1, 4),  # tricks in trumps
+        (2, 6, 0, 5),  # hearts
+        (0, 0, 0, 1),  # the king of hearts
+        (0, 0, 1, 0),  # the Domino's first out: Celina
+        (4, 2, 3, 4),  # tricks
+        (0, 2, 0, 0),  # the 12th and the 13th trick
+    ]
+    assert [BARBU.taken_or_not(contract) for contract in CONTRACT_IDS] == [
+        False,
+        False,
+        False,
+        True,
+        False,
+        False,
+        True,
+    ]
