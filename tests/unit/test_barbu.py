@@ -666,3 +666,42 @@ def test_what_each_player_took_per_contract() -> None:
         False,
         True,
     ]
+
+
+def body_of(contract: str, facts: Mapping[str, Any], doubles: Sequence[Double]) -> dict[str, Any]:
+    """A deal as API.md B4 gives it, from facts and doubles by seat."""
+    body: dict[str, Any] = {"contract": contract}
+    for name, value in facts.items():
+        if name in ("tricks", "hearts", "queens"):
+            body[name] = dict(zip(PLAYERS, value, strict=True))
+        elif name == "places":
+            body[name] = [PLAYERS[seat] for seat in value]
+        elif name == "trumps":
+            body[name] = value
+        else:
+            body[name] = PLAYERS[value]
+    if contract == "trumps":
+        body["trumps"] = "clubs"
+    body["doubles"] = [
+        {"by": PLAYERS[d.by], "against": PLAYERS[d.against], "redoubled": d.redoubled} for d in doubles
+    ]
+    return body
+
+
+@FAST
+@given(deals(), st.sampled_from(list(PRESETS_BY_ID)))
+def test_any_valid_deal_recorded_adds_up_to_its_contracts_total(
+    deal: tuple[str, dict[str, Any], int, tuple[Double, ...]], preset: str
+) -> None:
+    contract, facts, declarer, doubles = deal
+    setup = BARBU.make_setup(list(PLAYERS), PLAYERS[declarer], {"preset": preset})
+    state = BARBU.replay(setup, [BARBU.parse_deal(setup, 1, **body_of(contract, facts, doubles))])
+    (played_deal,) = state.deals
+    assert played_deal.scores is not None
+    assert sum(played_deal.scores) == contract_total(contract, PRESETS_BY_ID[preset])
+    figures = dict(played_deal.figures)
+    assert sum(figures["double_scores"]) == 0
+    assert (
+        tuple(map(sum, zip(figures["contract_scores"], figures["double_scores"], strict=True)))
+        == played_deal.scores
+    )
