@@ -482,7 +482,8 @@ CONTRACTS = (
     ),
     Contract(
         TRUMPS,
-        # NOTE: a Barbu contract (Polish "Atu", Italian "Briscola"): the declarer names trumps.
+        # NOTE: a Barbu contract (RULES 4.3: Polish "Atu", Italian "Briscola"), one message with Kierki's
+        # trump deals: the declarer names trumps.
         N_("Trumps"),
         None,
         N_("The declarer names trumps; every trick taken wins 5 points."),

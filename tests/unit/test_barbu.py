@@ -705,3 +705,18 @@ def test_any_valid_deal_recorded_adds_up_to_its_contracts_total(
         tuple(map(sum, zip(figures["contract_scores"], figures["double_scores"], strict=True)))
         == played_deal.scores
     )
+
+
+def test_a_pending_deal_may_change_its_contract_without_results() -> None:
+    setup = setup_of()
+    pending = BARBU.parse_deal(
+        setup, 1, contract="trumps", trumps="hearts", doubles=[{"by": "Bartek", "against": "Ala"}]
+    )
+    changed = BARBU.corrected(setup, 1, pending, {"contract": "no-queens"})
+    assert (changed.contract, changed.fact("trumps"), BARBU.is_pending(changed)) == ("no-queens", None, True)
+    assert changed.fact("doubles") == ((BARTEK, ALA, False),)  # the doubles stay with the deal
+    # Into a positive contract, a double between two others is refused (D3).
+    between = BARBU.corrected(setup, 1, changed, {"doubles": [{"by": "Bartek", "against": "Celina"}]})
+    with pytest.raises(RuleError) as caught:
+        BARBU.corrected(setup, 1, between, {"contract": "domino"})
+    assert caught.value.code == "double_not_allowed"
