@@ -15,6 +15,7 @@ register(BARBU)
 
 from scorekeeper import create_app  # noqa: E402  (the app is made once the game is registered)
 from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.models import GameResult  # noqa: E402
 
 config: dict[str, Any] = {
     "TESTING": True,
@@ -279,7 +280,10 @@ def whole_game(preset: str) -> dict[str, Any]:
         assert answer.status_code == 201, answer.get_json()
         totals[number] = answer.get_json()["totals"]
     state = client.get(where).get_json()
+    with app.app_context():
+        rankings = {row.ranking for row in db.session.query(GameResult).filter_by(game_id=made["id"])}
     return {
+        "rankings": sorted(rankings),
         "status": state["status"],
         "declarers": state["declarers"],
         "totals": {number: totals[number] for number in (4, 7, 14, 21, 28)},

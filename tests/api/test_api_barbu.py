@@ -224,6 +224,10 @@ def check_whole_games(games: dict[str, Any]) -> None:
     assert quick["totals"]["7"] == by_name(after_7)
     assert quick["totals"]["28"] == by_name((0, 0, 0, 0))
 
+    # RULES 4.8: standard and quick-rotation ranked together, domino-10 apart.
+    assert standard["rankings"] == quick["rankings"] == ["barbu/standard/4"]
+    assert domino_10["rankings"] == ["barbu/domino-10/4"]
+
     # The obligation: the player three seats on from each declarer doubled them once in their seven.
     for preset, lasts in (
         ("standard", (7, 14, 21, 28)),
