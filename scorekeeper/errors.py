@@ -86,6 +86,9 @@ CODES: Mapping[str, ErrorCode] = {
         "field_required field_not_allowed count_players count_range count_sum unknown_suit places_invalid "
         "robber_inconsistent",
     ),
+    # A pair-wise side bet between two players of a deal (a double, redoubled or not), and a count
+    # that must agree with a taker of the same deal (API.md B6).
+    **_codes(422, Kind.RULE, "doubles_invalid double_not_allowed double_twice hearts_inconsistent"),
     **_codes(422, Kind.INPUT, "unknown_field invalid_deals invalid_export invalid_date invalid_note"),
     **_codes(422, Kind.INPUT, "idempotency_key_reused"),
     **_codes(422, Kind.INPUT, "invalid_name name_taken same_player form", api=False),

@@ -353,9 +353,12 @@ def _deal_record(ruleset: Ruleset, setup: GameSetup, number: int, raw: object) -
         raise RuleError("bids_required", N_("the bids must be an object keyed by player name."), "bids")
     if tricks is not None and not isinstance(tricks, Mapping):
         raise RuleError("tricks_players", N_("the tricks must be an object keyed by player name."), "tricks")
-    facts = {name: raw.get(name) for name in every_fact()}
+    # Each game's own facts, and any other given (refused as a fact its game does not take).
+    facts = {
+        name: raw.get(name) for name in every_fact() if name in ruleset.facts or raw.get(name) is not None
+    }
     for name, fact in every_fact().items():
-        if fact.messages and facts[name] is not None and not isinstance(facts[name], Mapping):
+        if fact.messages and facts.get(name) is not None and not isinstance(facts[name], Mapping):
             raise RuleError("count_players", fact.messages.each, name)
     return ruleset.parse_deal(setup, number, contract=raw.get("contract"), bids=bids, tricks=tricks, **facts)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ..rules import COUNT, ONE_PLAYER, ORDER, SUIT, every_fact
+from ..rules import COUNT, ONE_PLAYER, ORDER, PAIRS, RULESETS, SUIT, every_fact
 from .shapes import CONTRACT_IDS, ROLES, RULESET_IDS, ContractId, Count, Name
 
 
@@ -22,6 +22,9 @@ class Contract(Response):
     label: str
     trumps: Annotated[str | None, Field(description="The trump suit, or null.")]
     description: str
+    positive: Annotated[
+        bool, Field(description="Whether the contract's points are won (true) or lost (extra field).")
+    ]
 
 
 class OptionChoice(Response):
@@ -105,6 +108,23 @@ class DealFields(Response):
     ]
 
 
+class SideBet(Response):
+    """One side bet between two players (a double): who made it, against whom, whether redoubled."""
+
+    by: Name
+    against: Name
+    redoubled: bool
+
+
+class DealWarning(Response):
+    """Something the table should know about a deal that refuses nothing: its code, then the players
+    it speaks of by role and its figures (e.g. ``declarer``, ``player``, ``doubles``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+
+
 #: A fact's type in a deal answered, by its kind (``Fact.kind``; a kind of its own: any JSON value):
 #: null where the deal has none.
 FACT_TYPES: dict[str, Any] = {
@@ -112,7 +132,17 @@ FACT_TYPES: dict[str, Any] = {
     ONE_PLAYER: str | None,
     SUIT: str | None,
     ORDER: list[Name] | None,
+    PAIRS: list[SideBet] | None,
 }
+
+#: What the registered rulesets declare beyond facts (``Ruleset.deal_figures`` and the rest), by id.
+DEAL_FIGURES = list(dict.fromkeys(name for ruleset in RULESETS.values() for name in ruleset.deal_figures))
+NEXT_DEAL_LISTS = list(
+    dict.fromkeys(name for ruleset in RULESETS.values() for name in ruleset.next_deal_lists)
+)
+GAME_LISTS = list(dict.fromkeys(name for ruleset in RULESETS.values() for name in ruleset.game_lists))
+GAME_TALLIES = list(dict.fromkeys(name for ruleset in RULESETS.values() for name in ruleset.game_tallies))
+WARNS = any(ruleset.warns for ruleset in RULESETS.values())
 
 if TYPE_CHECKING:
     Deal = DealFields
@@ -125,10 +155,36 @@ else:
             name: (Annotated[FACT_TYPES.get(fact.kind, Any), Field(description=fact.answered)], None)
             for name, fact in every_fact().items()
         },
+        **{
+            name: (
+                Annotated[
+                    dict[str, int] | None,
+                    Field(
+                        description="A part of the deal's scores by player, as its game declares; "
+                        "null while pending."
+                    ),
+                ],
+                None,
+            )
+            for name in DEAL_FIGURES
+        },
+        **(
+            {
+                "warnings": (
+                    Annotated[
+                        list[DealWarning] | None,
+                        Field(description="What the table should know about this deal; never a refusal."),
+                    ],
+                    None,
+                )
+            }
+            if WARNS
+            else {}
+        ),
     )
 
 
-class NextDeal(Response):
+class NextDealFields(Response):
     """What the table does next."""
 
     number: Annotated[int, Field(ge=1)]
@@ -147,13 +203,31 @@ class NextDeal(Response):
     ]
     roles: Annotated[dict[str, str], Field(description="Each player's role in the next deal.")]
     fields: Annotated[
-        list[str],
+        list[str] | dict[str, list[str]],
         Field(
             description="Where the game declares facts beyond tricks: the body fields this deal takes, in "
             "the order they are checked (e.g. trumps, tricks); empty for a game whose deals take a "
-            "contract, bids and tricks."
+            "contract, bids and tricks. Where the chosen contract decides them: each available "
+            "contract with the fields it takes."
         ),
     ]
+
+
+def _seat_lists(names: list[str], description: str) -> dict[str, Any]:
+    return {name: (Annotated[list[Name] | None, Field(description=description)], None) for name in names}
+
+
+if TYPE_CHECKING:
+    NextDeal = NextDealFields
+else:
+    NextDeal = create_model(
+        "NextDeal",
+        __base__=NextDealFields,
+        __doc__=NextDealFields.__doc__,
+        **_seat_lists(
+            NEXT_DEAL_LISTS, "Players the next deal names, as its game declares (e.g. who must act)."
+        ),
+    )
 
 
 class Standing(Response):
@@ -162,7 +236,7 @@ class Standing(Response):
     rank: Annotated[int, Field(ge=1)]
 
 
-class GameState(Response):
+class GameStateFields(Response):
     """The whole game state, replayed from its recorded deals."""
 
     id: Annotated[str, Field(min_length=8, pattern="^[A-Za-z0-9_-]+$")]
@@ -188,6 +262,27 @@ class GameState(Response):
     standings: Annotated[
         list[Standing], Field(description="Highest total first; equal totals share a rank (1, 1, 3).")
     ]
+
+
+if TYPE_CHECKING:
+    GameState = GameStateFields
+else:
+    GameState = create_model(
+        "GameState",
+        __base__=GameStateFields,
+        __doc__=GameStateFields.__doc__,
+        **_seat_lists(GAME_LISTS, "Players the game names, as its game declares (e.g. one per deal)."),
+        **{
+            name: (
+                Annotated[
+                    dict[str, dict[str, int]] | None,
+                    Field(description="For each player, a count per other player, as its game declares."),
+                ],
+                None,
+            )
+            for name in GAME_TALLIES
+        },
+    )
 
 
 class GameCreated(GameState):

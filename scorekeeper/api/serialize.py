@@ -8,7 +8,7 @@ every per-player value by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from flask_babel import gettext
 
@@ -51,6 +51,7 @@ def ruleset_body(ruleset: Ruleset) -> answers.Ruleset:
                 label=gettext(contract.label),
                 trumps=contract.trumps,
                 description=gettext(contract.description),
+                positive=contract.positive,
             )
             for contract in ruleset.contracts
         ],
@@ -80,7 +81,12 @@ def deal_body(setup: GameSetup, deal: DealState) -> answers.Deal:
     bidding deals, and null for Misère's deals without bids.  A deal carries every fact its game
     declares, null where its contract takes none (``Ruleset.named_facts``).
     """
-    facts = get_ruleset(setup.ruleset).named_facts(setup, deal)
+    ruleset = get_ruleset(setup.ruleset)
+    facts = ruleset.named_facts(setup, deal)
+    figures = dict(deal.figures)
+    declared: dict[str, Any] = {name: by_name(setup, figures.get(name)) for name in ruleset.deal_figures}
+    if ruleset.warns:
+        declared["warnings"] = [notice.by_name(setup.players) for notice in deal.warnings]
     return answers.Deal(
         number=deal.number,
         dealer=setup.players[deal.dealer],
@@ -94,6 +100,7 @@ def deal_body(setup: GameSetup, deal: DealState) -> answers.Deal:
         roles=by_name(setup, deal.roles),
         pending=deal.pending,
         **facts,
+        **declared,
     )
 
 
@@ -101,6 +108,9 @@ def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> answers.Next
     """What the table does next, or None while a deal is pending or once the game is over."""
     if next_deal is None:
         return None
+    fields: list[str] | dict[str, list[str]] = list(next_deal.fields)
+    if next_deal.fields_by_contract:
+        fields = {contract: list(names) for contract, names in next_deal.fields_by_contract}
     return answers.NextDeal(
         number=next_deal.number,
         dealer=setup.players[next_deal.dealer],
@@ -109,8 +119,28 @@ def next_deal_body(setup: GameSetup, next_deal: NextDeal | None) -> answers.Next
         contract=next_deal.contract,
         bidding_order=[setup.players[seat] for seat in next_deal.bidding_order],
         roles=by_name(setup, next_deal.roles),
-        fields=list(next_deal.fields),
+        fields=fields,
+        **_named_lists(setup, next_deal.seat_lists),
     )
+
+
+def _named_lists(setup: GameSetup, lists: Sequence[tuple[str, Sequence[int]]]) -> dict[str, list[str]]:
+    """Lists of seats by id as lists of names."""
+    return {name: [setup.players[seat] for seat in seats] for name, seats in lists}
+
+
+def _named_tallies(
+    setup: GameSetup, tallies: Sequence[tuple[str, Sequence[Sequence[int]]]]
+) -> dict[str, dict[str, dict[str, int]]]:
+    """Counts per pair of seats by id, as ``{player: {other player: count}}`` (a player's own left out)."""
+    players = setup.players
+    return {
+        name: {
+            players[seat]: {players[other]: count for other, count in enumerate(row) if other != seat}
+            for seat, row in enumerate(rows)
+        }
+        for name, rows in tallies
+    }
 
 
 def game_body(loaded: Snapshot) -> answers.GameState:
@@ -137,6 +167,8 @@ def state_body(game_id: str, setup: GameSetup, state: GameState) -> answers.Game
             answers.Standing(player=setup.players[standing.seat], total=standing.total, rank=standing.rank)
             for standing in state.standings
         ],
+        **_named_lists(setup, state.seat_lists),
+        **_named_tallies(setup, state.tallies),
     )
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from ..rules import COUNT, MAX_NAME_LENGTH, N_, ONE_PLAYER, ORDER, RULESETS, SUIT, Fact, every_fact
+from ..rules import COUNT, MAX_NAME_LENGTH, N_, ONE_PLAYER, ORDER, PAIRS, RULESETS, SUIT, Fact, every_fact
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})
@@ -58,6 +58,19 @@ PER_PLAYER_COUNTS_IN = {
     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_TRICKS},
 }
 PLAYER_IN = {"type": ["string", "null"], "description": "A player's name (ignoring case)."}
+PAIRS_IN = {
+    "type": ["array", "null"],
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["by", "against"],
+        "properties": {
+            "by": {"type": "string"},
+            "against": {"type": "string"},
+            "redoubled": {"type": "boolean", "default": False},
+        },
+    },
+}
 
 
 def fact_in(fact: Fact) -> dict[str, Any]:
@@ -71,6 +84,8 @@ def fact_in(fact: Fact) -> dict[str, Any]:
         return {"type": ["array", "null"], "items": {"type": "string"}, "minItems": size, "maxItems": size}
     if fact.kind == SUIT:
         return {"type": ["string", "null"], "enum": [*(choice for choice, _ in fact.choices), None]}
+    if fact.kind == PAIRS:
+        return PAIRS_IN
     return {}  # a kind of its own: any JSON value, the engine judges it
 
 

@@ -94,6 +94,18 @@ class Ruleset(ABC):
     made_apart: str | None = None
     """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
 
+    deal_figures: tuple[str, ...] = ()
+    """The per-seat figures a complete deal carries beyond its scores (``DealState.figures``), by id,
+    as the API names them; empty: none."""
+    next_deal_lists: tuple[str, ...] = ()
+    """The lists of seats the next deal names (``NextDeal.seat_lists``), by id; empty: none."""
+    game_lists: tuple[str, ...] = ()
+    """The lists of seats the whole game names (``GameState.seat_lists``), by id; empty: none."""
+    game_tallies: tuple[str, ...] = ()
+    """The counts kept per pair of players (``GameState.tallies``), by id; empty: none."""
+    warns: bool = False
+    """Whether its deals may carry warnings (``DealState.warnings``)."""
+
     def __post_init__(self) -> None:
         if self.preset_option is not None:
             spec = {option.id: option for option in self.options}[self.preset_option]
@@ -718,6 +730,22 @@ class Ruleset(ABC):
             bids=self.parse_bids(setup, number, bids),
             tricks=None if tricks is None else self.tricks_for(setup, tricks),
         )
+
+    def parse_next(
+        self,
+        setup: GameSetup,
+        done: Sequence[DealState],
+        number: int,
+        *,
+        contract: object = None,
+        bids: object = None,
+        tricks: object = None,
+        **facts: object,
+    ) -> DealRecord:
+        """``parse_deal`` of the next deal, ``number``, after the deals ``done``: for a game whose order
+        of checks puts a rule about the deals before (a contract already chosen) ahead of the facts'
+        shapes; the replay checks every rule again."""
+        return self.parse_deal(setup, number, contract=contract, bids=bids, tricks=tricks, **facts)
 
     @property
     def facts(self) -> tuple[str, ...]:

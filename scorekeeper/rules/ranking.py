@@ -3,7 +3,9 @@
 Games of different presets score on different scales (RULES.md "House rules"), and a table of
 three is not a table of four, so each (ruleset, preset, number of players) is ranked on its own.
 A ranking is named by a key, ``misere/variant/4``, which the stored figures keep
-(``game_results.ranking``); RULES.md "House rules" says which games are ranked together.
+(``game_results.ranking``); RULES.md "House rules" says which games are ranked together: a preset
+that scores on another's scale says so (``Preset.ranks_with``), and its games count in that one's
+ranking.
 """
 
 from __future__ import annotations
@@ -28,20 +30,25 @@ class Ranking:
         return f"{self.ruleset.id}/{self.preset.id}/{self.players}"
 
 
+def ranked_as(ruleset: Ruleset, preset: Preset) -> Preset:
+    """The preset whose ranking games of ``preset`` count in: the one it ranks with, else itself."""
+    return next((other for other in ruleset.presets if other.id == preset.ranks_with), preset)
+
+
 def ranking_key(ruleset: Ruleset, setup: GameSetup) -> str:
     """The key of the ranking a game of ``setup`` counts in, e.g. ``misere/variant/4``."""
-    return Ranking(ruleset, ruleset.preset_of(setup), len(setup.players)).key
+    return Ranking(ruleset, ranked_as(ruleset, ruleset.preset_of(setup)), len(setup.players)).key
 
 
 def rankings_of(ruleset: Ruleset) -> tuple[Ranking, ...]:
-    """Every ranking of ``ruleset``: preset by preset (the default first), each by number of players
-    (the usual number first)."""
+    """Every ranking of ``ruleset``: preset by preset (the default first; a preset ranked with another
+    has none of its own), each by number of players (the usual number first)."""
     counts = sorted(ruleset.seat_counts, key=lambda players: players != ruleset.player_count)
     return tuple(
         Ranking(ruleset, preset, players)
         for preset in ruleset.presets
         for players in counts
-        if preset.plays_with(players)
+        if preset.plays_with(players) and ranked_as(ruleset, preset) == preset
     )
 
 

@@ -25,6 +25,9 @@ class Contract(Term):
     description: str = ""
     mark: str = ""
     """Its mark atop a narrow column of the part grid (a message id: a letter or two); empty: none."""
+    positive: bool = False
+    """A contract whose points are won, not lost, where a game has both kinds (the API says so; the
+    game's rules may treat it apart, e.g. who may be doubled in it)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,10 @@ class Preset(Term):
     """One line saying what the preset changes (a message id)."""
     player_counts: tuple[int, ...] = ()
     """The player counts the preset is played with; empty: every count the ruleset takes."""
+
+    ranks_with: str = ""
+    """The preset whose ranking games of this one count in, where both score on the same scale (RULES.md
+    "House rules"); empty: its own ranking."""
 
     def plays_with(self, player_count: int) -> bool:
         return not self.player_counts or player_count in self.player_counts
@@ -104,6 +111,9 @@ SUIT = "suit"
 """A suit named, one of the fact's ``choices`` (its id)."""
 ORDER = "order"
 """Players in an order, one per ``places`` (a tuple of seats): who went out first, second."""
+PAIRS = "pairs"
+"""Pair-wise side bets between players (a double, redoubled or not): (by, against, redoubled) triples of
+seats, at most one per pair; given as ``[{"by": name, "against": name, "redoubled": bool}]``."""
 
 
 @dataclass(frozen=True)
@@ -146,8 +156,14 @@ class Fact(Term):
 
     def by_name(self, players: Sequence[str], value: Any) -> Any:
         """``value`` (by seat, as kept) with players by name, as the API and the entry take it:
-        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; None stays None.  A kind
+        ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; side bets as a list of
+        ``{"by", "against", "redoubled"}`` (empty when there are none); None stays None.  A kind
         of fact of a game's own is as kept, unless its declaration (a subclass) says otherwise."""
+        if self.kind == PAIRS:
+            return [
+                {"by": players[by], "against": players[against], "redoubled": bool(redoubled)}
+                for by, against, redoubled in value or ()
+            ]
         if value is None:
             return value
         if self.kind == COUNT:
@@ -270,6 +286,26 @@ def facts_from_stored(facts: Mapping[str, Any] | None, known: Collection[str]) -
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something a ruleset tells the table about a deal that refuses nothing (a warning): its ``code``,
+    its sentence (``message``, a message id whose params are ``seats`` said as names and ``numbers``),
+    the players it speaks of by role (``seats``: (role, seat) pairs) and its figures (``numbers``)."""
+
+    code: str
+    message: str
+    seats: tuple[tuple[str, int], ...] = ()
+    numbers: tuple[tuple[str, int], ...] = ()
+
+    def by_name(self, players: Sequence[str]) -> dict[str, Any]:
+        """As the API gives it: ``{"code": ..., role: name, ..., figure: number, ...}``."""
+        return {"code": self.code, **self.params(players)}
+
+    def params(self, players: Sequence[str]) -> dict[str, Any]:
+        """Its message's params: the players by name, the figures."""
+        return {role: players[seat] for role, seat in self.seats} | dict(self.numbers)
+
+
+@dataclass(frozen=True)
 class DealState:
     """A recorded deal with everything the rules derive from it."""
 
@@ -297,6 +333,11 @@ class DealState:
     pending: bool = False
     """Whether no result of the deal is in yet (``Ruleset.is_pending`` of its record): the replay
     says."""
+    figures: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Per-seat figures a ruleset derives for a complete deal beyond its scores, by id, in the order
+    it declares them (``Ruleset.deal_figures``: the parts a score is the sum of); empty while pending."""
+    warnings: tuple[Notice, ...] = ()
+    """What the table should know about this deal that refuses nothing (also while pending)."""
 
     def __post_init__(self) -> None:
         _frozen_facts(self)
@@ -322,6 +363,12 @@ class NextDeal:
     fields: tuple[str, ...] = ()
     """The facts this deal takes, in API.md K5's order, where the game says (a trump deal: ``("trumps",
     "tricks")`` on a trump deal); empty for games whose deals take a contract, bids and tricks."""
+    fields_by_contract: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Where the chooser's contract decides the facts: each available contract with the facts it
+    takes, in the order they are checked; empty where ``fields`` says (or nothing does)."""
+    seat_lists: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Lists of seats a ruleset names for this deal, by id (``Ruleset.next_deal_lists``), e.g. the
+    players who still owe the chooser something; each in the order the ruleset gives."""
 
 
 @dataclass(frozen=True)
@@ -368,6 +415,12 @@ class GameState:
     standings: tuple[Standing, ...]
     finished: bool
     deal_count: int
+    seat_lists: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Lists of seats a ruleset names for the whole game, by id (``Ruleset.game_lists``), e.g. a seat
+    per deal."""
+    tallies: tuple[tuple[str, tuple[tuple[int, ...], ...]], ...] = ()
+    """Counts a ruleset keeps per pair of players, by id (``Ruleset.game_tallies``): for each seat, for
+    each seat, a whole number (a seat's own is 0 and not given)."""
 
     @property
     def pending_deal(self) -> DealState | None:

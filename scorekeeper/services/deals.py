@@ -72,8 +72,14 @@ def record_deal(
                 "tricks",
                 deal=pending.number,
             )
-        record = locked.ruleset.parse_deal(
-            locked.setup, next_number, contract=contract, bids=bids, tricks=tricks, **(facts or {})
+        record = locked.ruleset.parse_next(
+            locked.setup,
+            locked.state.deals,
+            next_number,
+            contract=contract,
+            bids=bids,
+            tricks=tricks,
+            **(facts or {}),
         )
         after = locked.ruleset.extend(locked.state, [record])  # checks and scores the new deal alone
         values = deal_values(record, after.deals[-1].contract)
