@@ -11,9 +11,9 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import caching, stats
+from .. import stats
 from ..errors import refusal
-from ..extensions import db
+from ..extensions import db, game_changed
 from ..models import NOTE_LENGTH, Deal, Game, Player, Seat, today, utcnow
 from ..rules import (
     N_,
@@ -99,7 +99,7 @@ def add_game(
         db.session.add(game)
         db.session.flush()
         stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-        caching.changed(players=player_ids, standings=state.finished)
+        game_changed.send(game_id, players=player_ids, standings=state.finished)
     created = Snapshot(
         id=game_id,
         version=0,
@@ -112,7 +112,8 @@ def add_game(
         created_at=created_at or now,
         note=note,
         records=tuple(records),
-        state=state,
+        finished=state.finished,
+        replayed=state,
     )
     return created, key
 
@@ -205,5 +206,5 @@ def rebuild_results() -> int:
                 )
                 finished = game.state.finished
                 db.session.execute(update(Game).where(Game.id == game.id).values(finished=finished))
-            caching.changed(standings=True)
+            game_changed.send(None, standings=True)
     return len(game_ids)
