@@ -85,7 +85,7 @@ def correct_deal(game_id: str, number: int) -> Any:
         return _correction_page(game, number, form, error)
 
     write = open_write(game_id, form, redraw)
-    game = write.game
+    game = load_game(game_id)
     if not 1 <= number <= len(game.state.deals):
         abort(404)
     corrections: list[dict[str, Any]] = []
