@@ -399,8 +399,9 @@ def _store_deals(game: Snapshot, change: Change) -> None:
 def _judge(
     game: Snapshot, version: int, key_hash: str | None, expected_version: int | None, once: Once | None
 ) -> None:
-    """The checks before the rules: the edit key, the ``Idempotency-Key``, ``If-Match``."""
-    if key_hash is not None and game.edit_key_hash != key_hash:
+    """The checks before the rules: the edit key (none when ``key_hash`` is empty: a phone's keyring
+    stood for it), the ``Idempotency-Key``, ``If-Match``."""
+    if key_hash and game.edit_key_hash != key_hash:
         raise bad_key()
     if once is not None:
         once.check(game.kept)
