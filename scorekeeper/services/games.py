@@ -30,11 +30,6 @@ from .keys import hash_key, new_edit_key, new_game_id
 from .store import Snapshot, snapshot, transaction
 
 
-def get_game(game_id: str) -> Snapshot:
-    """The game with its replayed state, from one query, or ``not_found``: the one loader."""
-    return snapshot(game_id)
-
-
 def create_game(
     ruleset_id: object,
     players: Sequence[object],
@@ -178,7 +173,7 @@ def _player_named(name: str) -> Player:
 
 def rematch(game_id: str, played_on: object = None) -> tuple[Snapshot, str]:
     """A new game with the same people in the same seats and options; the first deal moves on one seat."""
-    loaded = get_game(game_id)
+    loaded = snapshot(game_id)
     if not loaded.state.finished:
         raise refusal("game_not_finished", N_("A rematch starts once this game is over."), None)
     setup = loaded.setup

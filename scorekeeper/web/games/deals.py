@@ -16,7 +16,7 @@ from ...rules import Refusal, get_ruleset
 from ...services import Replayed, Snapshot, Written
 from ...services.deals import UNSET
 from .. import bp
-from ..loading import open_write
+from ..loading import Flashes, answered, done, open_write, page_once, write_once
 from .entry import deal_fields
 from .forms import (
     DeclareForm,
@@ -25,7 +25,6 @@ from .forms import (
     deal_facts,
     per_seat_numbers,
 )
-from .once import Flashes, answered, done, page_once, write_once
 from .routes import SAVED, redraw_at_field, render_game
 
 
