@@ -393,7 +393,7 @@ def _store_deals(game: Snapshot, change: Change) -> None:
     connection = db.session.connection()
     for statement, params in ((_DROP_DEAL, dropped), (_CHANGE_DEAL, changed), (_ADD_DEAL, added)):
         if params:
-            connection.execute(statement, params if len(params) > 1 else params[0])
+            connection.execute(statement, params)
 
 
 def _judge(

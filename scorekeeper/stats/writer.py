@@ -52,10 +52,10 @@ def store_figures(
     if changed:
         connection.execute(_ADD_DEAL_ROWS, changed)
     before = {row["seat"]: row for row in stored or ()}
-    if [before.get(row["seat"], {}).get("player_id") for row in game_rows] != list(player_ids) or any(
-        before[row["seat"]]["ranking"] != row["ranking"] or before[row["seat"]]["played_on"] != played_on
+    if len(before) != len(game_rows) or any(
+        row["seat"] not in before or any(before[row["seat"]][name] != row[name] for name in KEPT)
         for row in game_rows
-    ):
+    ):  # a new game, or rows that are not the game's own as it stands: written whole
         connection.execute(_DROP_GAME_ROWS, {"game_id": game_id})
         connection.execute(_ADD_GAME_ROWS, game_rows)
         refresh_totals(player_ids, game_rows[0]["ranking"])
@@ -75,8 +75,9 @@ def store_figures(
         _add_to_totals([(before[row["seat"]], row) for row in moved])
 
 
-#: The columns of a game's ``game_results`` rows that its deals move.
+#: The columns of a game's ``game_results`` rows that its deals move, and those they keep.
 MOVING = ("finished", "total", "rank", "deals_played", "deals_won")
+KEPT = ("player_id", "ranking", "played_on")
 
 
 def _sums(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,16 +120,11 @@ def _add_to_totals(moves: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]])
         keys = ["player_id", "ranking", *extra]
         connection.execute(upsert.on_conflict_do_update(index_elements=keys, set_={**summed, "best": best}))
     if any(row["deals"] < 0 for row in rows):  # an undo: a row left without deals goes
-        for table in (PlayerTotal.__table__, PlayerYearTotal.__table__):
-            ids = [row["player_id"] for row in rows]
-            connection.execute(
-                delete(table).where(
-                    table.c.player_id.in_(ids),
-                    table.c.ranking == rows[0]["ranking"],
-                    table.c.deals <= 0,
-                    table.c.games <= 0,
-                )
-            )
+        ids = [row["player_id"] for row in rows]
+        for table, extra in ((PlayerTotal.__table__, {}), (PlayerYearTotal.__table__, {"year": year})):
+            kept = (table.c[name] == value for name, value in extra.items())
+            emptied = (table.c.player_id.in_(ids), table.c.ranking == rows[0]["ranking"], table.c.deals == 0)
+            connection.execute(delete(table).where(*emptied, *kept))
 
 
 _game_results, _deal_results = GameResult.__table__, DealResult.__table__
