@@ -10,10 +10,13 @@ ARCHITECTURE.md follows.
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -23,8 +26,10 @@ from flask.testing import FlaskClient
 from helpers import csrf_from, parse_html
 from perf_support import DEALS, PLAYERS, StatementCounter, is_full_read, new_game, with_pencil
 
+import scorekeeper
 from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.services.store import Change
 
 #: At most this many distinct ``scorekeeper.*`` modules run code during the request, by path (28 and
 #: 23 before the write was shortened; the aim is 8: the app's own hooks on every request, the
@@ -162,3 +167,29 @@ def test_entering_tricks_is_a_short_write(app: Flask, path: str) -> None:
     assert trace.replays <= REPLAYS, trace.report(label)
     assert len(trace.statements) <= STATEMENTS[path], trace.report(label)
     assert len(trace.modules) <= MODULES[path], trace.report(label)
+
+
+def imported_names(path: Path) -> list[tuple[str, str]]:
+    """Every ``from X import name`` of a module: (X as written, name)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            found += [("." * node.level + (node.module or ""), alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, "") for alias in node.names]
+    return found
+
+
+def test_the_write_is_shaped_as_one_block() -> None:
+    """The services announce a change and never name a cached page; the plan says which deals
+    change, never how (the store chooses the statements); the page's write views use only public
+    names of the game page's module."""
+    package = Path(scorekeeper.__file__).parent
+    for module in sorted((package / "services").glob("*.py")):
+        names = imported_names(module)
+        assert not [found for found in names if "caching" in found[0] or found[1] == "caching"], module
+    assert [field.name for field in dataclasses.fields(Change)] == ["after", "number", "first", "deals"]
+    privates = [
+        name for where, name in imported_names(package / "web/games/deals.py") if name.startswith("_")
+    ]
+    assert not privates, privates
