@@ -776,12 +776,8 @@ class Ruleset(ABC):
         """``record``'s result as ``parse_deal`` takes it (names as keys; absent facts left out).
 
         A correction (API.md K4) replaces some of these and parses the whole again."""
-        said: dict[str, object] = {}
-        if record.tricks is not None:
-            said["tricks"] = dict(zip(setup.players, record.tricks, strict=True))
-        return said | {
-            name: value for name, value in self.named_facts(setup, record).items() if value is not None
-        }
+        said = {"tricks": TRICKS.by_name(setup.players, record.tricks), **self.named_facts(setup, record)}
+        return {name: value for name, value in said.items() if value is not None}
 
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]

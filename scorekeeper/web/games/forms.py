@@ -212,17 +212,18 @@ def _player(raw: str | None, names: tuple[str, ...]) -> object:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else seat
 
 
+def _inputs(name: str, names: tuple[str, ...]) -> list[str]:
+    """The inputs a fact is posted in: a count's by seat, an order's by place, else its own."""
+    if name in COUNTED:
+        return [f"{name}-{seat}" for seat in range(len(names))]
+    if name in ORDERS:
+        return [f"{name}-{place}" for place in range(len(ORDERS[name].places))]
+    return [name]
+
+
 def blank_facts(data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str]) -> list[str]:
     """The facts of ``fields`` with an input still blank (a count, a player, the suit)."""
-    inputs = {
-        name: [f"{name}-{seat}" for seat in range(len(names))]
-        if name in COUNTED
-        else [f"{name}-{place}" for place in range(len(ORDERS[name].places))]
-        if name in ORDERS
-        else [name]
-        for name in fields
-    }
-    return [name for name, keys in inputs.items() if any(_blank(data.get(key)) for key in keys)]
+    return [name for name in fields if any(_blank(data.get(key)) for key in _inputs(name, names))]
 
 
 def deal_facts(
@@ -236,25 +237,23 @@ def deal_facts(
     """
     given: dict[str, Any] = {}
     for name in fields:
+        raw = [data.get(key) for key in _inputs(name, names)]
         if name in COUNTED:
-            raw = [data.get(f"{name}-{seat}") for seat in range(len(names))]
             if required or not all(map(_blank, raw)):
                 given[name] = per_seat_numbers(raw, names, name)
         elif name in ORDERS:
-            raw = [data.get(f"{name}-{place}") for place in range(len(ORDERS[name].places))]
             if any(map(_blank, raw)) and (required or not all(map(_blank, raw))):
                 raise RuleError(*ORDERS[name].refusal, name)
             if not any(map(_blank, raw)):
                 given[name] = [_player(value, names) for value in raw]
         elif name in TAKERS:
-            raw_taker = data.get(name)
-            if not _blank(raw_taker):
-                given[name] = _player(raw_taker, names)
+            if not _blank(raw[0]):
+                given[name] = _player(raw[0], names)
             elif required:
                 # NOTE: said at a fact naming one player ("Who took the king of hearts") left blank.
                 raise RuleError("field_required", N_("Tap the player who took it."), name)
-        elif not _blank(data.get(name)):
-            given[name] = (data.get(name) or "").strip()
+        elif not _blank(raw[0]):
+            given[name] = (raw[0] or "").strip()
     return given
 
 
