@@ -47,6 +47,9 @@ SEAT_VALUE_MESSAGES = {
         count=N_("Give tricks for exactly the %(count)d players."),
         each=N_("Give tricks for each player."),
         value_range=N_("%(player)s's tricks must be a whole number from 0 to %(most)d (got %(value)s)."),
+        enter_named=N_("Enter the tricks for %(players)s."),
+        enter_every=N_("Enter the tricks for every player."),
+        enter_one=N_("%(player)s: enter the tricks."),
     ),
     "bids": SeatValueMessages(
         not_playing=N_("%(player)s is not playing in this game; give bids for %(players)s."),
@@ -55,6 +58,9 @@ SEAT_VALUE_MESSAGES = {
         count=N_("Give bids for exactly the %(count)d players."),
         each=N_("Give bids for each player."),
         value_range=N_("%(player)s's bid must be a whole number from 0 to %(most)d (got %(value)s)."),
+        enter_named=N_("Enter the bids for %(players)s."),
+        enter_every=N_("Enter the bids for every player."),
+        enter_one=N_("%(player)s: enter the bids."),
     ),
 }
 

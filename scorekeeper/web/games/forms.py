@@ -23,6 +23,7 @@ from ...rules import (
     N_,
     ONE_PLAYER,
     ORDER,
+    SEAT_VALUE_MESSAGES,
     TRICKS_PER_DEAL,
     RuleError,
     Ruleset,
@@ -43,17 +44,12 @@ def number_or_raw(raw: str | None) -> int | str | None:
     return int(text) if _WHOLE_NUMBER.fullmatch(text) else text
 
 
-#: A blank count refused, by kind: (the players named, every player); a counted fact's, its own.
-ENTER = {
-    "tricks": (N_("Enter the tricks for %(players)s."), N_("Enter the tricks for every player.")),
-    "bids": (N_("Enter the bids for %(players)s."), N_("Enter the bids for every player.")),
-} | {
-    name: (fact.messages.enter_named, fact.messages.enter_every)
-    for name, fact in every_fact().items()
-    if fact.messages
+#: The refusals of a per-player value, by kind: the tricks', the bids', a counted fact's own.
+SAYS = SEAT_VALUE_MESSAGES | {name: fact.messages for name, fact in every_fact().items() if fact.messages}
+#: The engine's codes for a per-player value that is missing or not a count, by kind.
+CODES = {"tricks": ("tricks_players", "tricks_range"), "bids": ("bids_required", "bid_range")} | {
+    name: ("count_players", "count_range") for name in SAYS if name not in SEAT_VALUE_MESSAGES
 }
-#: The engine's code for a count missing, by kind.
-MISSING = {"tricks": "tricks_players", "bids": "bids_required"}
 
 
 def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun: str) -> list[Any]:
@@ -61,12 +57,11 @@ def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun:
     values = [number_or_raw(raw) for raw in raw_values[: len(names)]]
     missing = [names[seat] for seat, value in enumerate(values) if value is None]
     if len(values) < len(names) or missing:
-        named, everyone = ENTER[noun]
-        code = MISSING.get(noun, "count_players")
+        code = CODES[noun][0]
         if missing:
             # The names as typed in one list ("Ann, Bob"), as the form shows them.
-            raise RuleError(code, named, noun, {"players": ", ".join(missing)})
-        raise RuleError(code, everyone, noun)
+            raise RuleError(code, SAYS[noun].enter_named, noun, {"players": ", ".join(missing)})
+        raise RuleError(code, SAYS[noun].enter_every, noun)
     return values
 
 
