@@ -243,25 +243,7 @@ class Ruleset(ABC):
     def validate_players(self, players: Sequence[object]) -> tuple[str, ...]:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise RuleError("invalid_players", N_("Players must be a list of names."), "players")
-        if len(players) not in self.seat_counts:
-            if len(self.seat_counts) > 1:
-                raise RuleError(
-                    "invalid_players",
-                    N_("%(game)s needs %(fewest)d to %(most)d players (got %(got)d)."),
-                    "players",
-                    {
-                        "game": self.term,
-                        "fewest": min(self.seat_counts),
-                        "most": max(self.seat_counts),
-                        "got": len(players),
-                    },
-                )
-            raise RuleError(
-                "invalid_players",
-                N_("%(game)s needs exactly %(count)d players (got %(got)d)."),
-                "players",
-                {"game": self.term, "count": self.player_count, "got": len(players)},
-            )
+        self.check_player_count(len(players))
 
         # A refused name says its seat (param ``seat``), so a form marks that one field alone.
         names: list[str] = []
@@ -284,6 +266,29 @@ class Ruleset(ABC):
                 )
             seen[key] = name
         return tuple(names)
+
+    def check_player_count(self, count: int) -> None:
+        """``invalid_players`` unless the game is played by ``count`` players."""
+        if count in self.seat_counts:
+            return
+        if len(self.seat_counts) > 1:
+            raise RuleError(
+                "invalid_players",
+                N_("%(game)s needs %(fewest)d to %(most)d players (got %(got)d)."),
+                "players",
+                {
+                    "game": self.term,
+                    "fewest": min(self.seat_counts),
+                    "most": max(self.seat_counts),
+                    "got": count,
+                },
+            )
+        raise RuleError(
+            "invalid_players",
+            N_("%(game)s needs exactly %(count)d players (got %(got)d)."),
+            "players",
+            {"game": self.term, "count": self.player_count, "got": count},
+        )
 
     def validate_options(self, options: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
         known = {spec.id: spec for spec in self.options}
@@ -808,8 +813,11 @@ class Ruleset(ABC):
     @abstractmethod
     def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None: ...
 
-    @abstractmethod
-    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None: ...
+    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
+        """Deal ``number``'s bids by seat; a game without bids refuses any (``bids_not_allowed``)."""
+        if bids is not None:
+            raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
+        return None
 
 
 def check_tricks_sum(tricks: Sequence[int], total: int = TRICKS_PER_DEAL) -> None:
