@@ -63,8 +63,9 @@ DEAL_EVERY = 30.0  # a deal per table every 30 s (a real one takes minutes)
 TIMEOUT = 10.0  # the page's poll gives up after 10 s
 PAGE_SHARE, CLUB_SHARE = 0.02, 0.02  # of a phone's requests: the whole game page, a club page
 HISTORY = 300  # finished games seeded before the tables sit down
-APP_PORTS = range(int(os.environ.get("PHONES_PORT", "5300")), 5400)
-PROXY_PORTS = range(int(os.environ.get("PHONES_PROXY_PORT", "8380")), 8390)
+APP_PORT = int(os.environ.get("PHONES_PORT", "5300"))  # the first port tried of a hundred
+PROXY_PORT = int(os.environ.get("PHONES_PROXY_PORT", "8380"))  # ... of ten
+APP_PORTS, PROXY_PORTS = range(APP_PORT, APP_PORT + 100), range(PROXY_PORT, PROXY_PORT + 10)
 PG_URL = os.environ.get("PHONES_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/bench_club")
 REDIS_URL = os.environ.get("PHONES_REDIS_URL", "redis://127.0.0.1:6379/9")
 # The targets (issue 45), for every step.
