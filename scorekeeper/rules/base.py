@@ -15,6 +15,7 @@ from typing import Any
 from .names import name_key, player_key, validate_name
 from .refusal import RuleError
 from .state import (
+    PAIRS,
     SUIT,
     TRICKS,
     TRICKS_PER_DEAL,
@@ -803,6 +804,11 @@ class Ruleset(ABC):
         """Per seat, what the complete ``deal``'s contract counts that the player took (a player's
         figures per contract); None where a game keeps no such figure."""
         return None
+
+    @property
+    def has_side_bets(self) -> bool:
+        """Whether its deals may carry side bets (a fact of kind ``PAIRS``)."""
+        return any(fact.kind == PAIRS for fact in self.deal_facts)
 
     def side_bets(self, deal: DealState) -> tuple[tuple[int, int, bool, int], ...]:
         """Each side bet of the complete ``deal`` (a fact of kind ``PAIRS``) as it settled: (by,

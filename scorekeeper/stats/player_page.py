@@ -62,6 +62,26 @@ class ContractFigures:
 
 
 @dataclass(frozen=True)
+class BetFigures:
+    """A player's side bets (doubles) in a game that has them: taken part in (made or faced), made,
+    won (their settlement positive for the player), lost (negative) and the points they moved."""
+
+    bets: int
+    made: int
+    won: int
+    lost: int
+    points: int
+
+    @property
+    def faced(self) -> int:
+        return self.bets - self.made
+
+    @property
+    def won_pct(self) -> int | None:
+        return percent(self.won, self.bets)
+
+
+@dataclass(frozen=True)
 class HeadToHead:
     player_id: int
     name: str
@@ -104,6 +124,8 @@ class PlayerStats:
     """Finished games in date order, at most the last ``CHART_GAMES``."""
     best_game: GameLine | None
     picks: int = 0
+    bets: BetFigures | None = None
+    """The side bets' figures, in a game that has side bets (doubles)."""
 
     @property
     def shows_taken(self) -> bool:
@@ -172,7 +194,19 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
         series=_lines(finished, *_NEWEST_FIRST, limit=CHART_GAMES)[::-1],
         best_game=next(iter(_lines(finished, GameResult.total.desc(), *_NEWEST_FIRST, limit=1)), None),
         picks=ruleset.choices_per_player,
+        bets=_bets(where) if ruleset.has_side_bets else None,
     )
+
+
+def _bets(where: list[Any]) -> BetFigures:
+    """The player's side bets summed over every deal of the period (one query)."""
+    columns = (DealResult.bets, DealResult.bets_made, DealResult.bets_won, DealResult.bets_lost)
+    row = db.session.execute(
+        select(*(func.coalesce(func.sum(column), 0) for column in (*columns, DealResult.bet_points)))
+        .join(GameResult, and_(GameResult.game_id == DealResult.game_id, GameResult.seat == DealResult.seat))
+        .where(*where)
+    ).one()
+    return BetFigures(*(int(value) for value in row))
 
 
 def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
