@@ -182,7 +182,11 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     writer.writerow(
         _cells(
             [translate(word) for word in heading]
-            + [heading_of(what, translate, figure_columns) % {"player": name} for what in per_player for name in names]
+            + [
+                heading_of(what, translate, figure_columns) % {"player": name}
+                for what in per_player
+                for name in names
+            ]
         )
     )
 

@@ -548,9 +548,18 @@ def barbu_example() -> list[dict[str, Any]]:
             "doubles": [{"by": c, "against": a}, {"by": c, "against": b, "redoubled": True}],
         },
         {"contract": "no-king-of-hearts", "king_of_hearts": d},
-        {"contract": "domino", "places": [c, a, d, b], "doubles": [{"by": b, "against": a, "redoubled": True}]},
+        {
+            "contract": "domino",
+            "places": [c, a, d, b],
+            "doubles": [{"by": b, "against": a, "redoubled": True}],
+        },
         {"contract": "no-tricks", "tricks": {a: 4, b: 2, c: 3, d: 4}},
-        {"contract": "no-last-two", "penultimate_trick": b, "last_trick": b, "doubles": [{"by": d, "against": b}]},
+        {
+            "contract": "no-last-two",
+            "penultimate_trick": b,
+            "last_trick": b,
+            "doubles": [{"by": d, "against": b}],
+        },
         {
             "contract": "no-tricks",
             "tricks": {a: 3, b: 1, c: 5, d: 4},
@@ -586,7 +595,11 @@ def barbu_seven(names: list[str], declarer: int) -> list[dict[str, Any]]:
             "tricks": dict(zip(by, [6, 2, 3, 2], strict=True)),
             "doubles": [{"by": other, "against": by[0]} for other in by[1:]],
         },
-        {"contract": "no-king-of-hearts", "king_of_hearts": by[3], "doubles": [{"by": by[1], "against": by[3]}]},
+        {
+            "contract": "no-king-of-hearts",
+            "king_of_hearts": by[3],
+            "doubles": [{"by": by[1], "against": by[3]}],
+        },
         {"contract": "no-last-two", "penultimate_trick": by[1], "last_trick": by[2]},
         {"contract": "domino", "places": [by[0], by[2], by[1], by[3]]},
     ]

@@ -45,7 +45,13 @@ def test_a_barbu_game_comes_back_the_same_with_its_doubles(client: FlaskClient) 
     # The stored figures of the copy are the original's: Bartek's doubles in deal 1 (his three, won).
     with client.application.app_context():
         rows = {
-            (row.game_id == game_id, row.number, row.seat): (row.bets, row.bets_made, row.bets_won, row.bets_lost, row.bet_points)
+            (row.game_id == game_id, row.number, row.seat): (
+                row.bets,
+                row.bets_made,
+                row.bets_won,
+                row.bets_lost,
+                row.bet_points,
+            )
             for row in db.session.execute(db.select(DealResult)).scalars()
         }
     assert rows[(True, 1, 1)] == rows[(False, 1, 1)] == (3, 3, 3, 0, 24)
@@ -65,10 +71,35 @@ def test_the_csv_deal_log_gives_the_doubles_and_the_figures(client: FlaskClient)
     assert by_name[3]["doubles"] == ""
     # Deal 3 (RULES.md 4.6's example): contract points −4 / −16 / 0 / −10, doubling −4 / −32 / +36 / 0.
     deal3 = by_name[2]
-    assert [deal3[f"{name} Contract points"] for name in ("Ala", "Bartek", "Celina", "Darek")] == ["-4", "-16", "0", "-10"]
-    assert [deal3[f"{name} Doubling result"] for name in ("Ala", "Bartek", "Celina", "Darek")] == ["-4", "-32", "36", "0"]
-    assert [deal3[f"{name} score"] for name in ("Ala", "Bartek", "Celina", "Darek")] == ["-8", "-48", "36", "-10"]
-    assert [deal3[f"{name} total"] for name in ("Ala", "Bartek", "Celina", "Darek")] == ["10", "-9", "29", "-19"]
+    assert [deal3[f"{name} Contract points"] for name in ("Ala", "Bartek", "Celina", "Darek")] == [
+        "-4",
+        "-16",
+        "0",
+        "-10",
+    ]
+    assert [deal3[f"{name} Doubling result"] for name in ("Ala", "Bartek", "Celina", "Darek")] == [
+        "-4",
+        "-32",
+        "36",
+        "0",
+    ]
+    assert [deal3[f"{name} score"] for name in ("Ala", "Bartek", "Celina", "Darek")] == [
+        "-8",
+        "-48",
+        "36",
+        "-10",
+    ]
+    assert [deal3[f"{name} total"] for name in ("Ala", "Bartek", "Celina", "Darek")] == [
+        "10",
+        "-9",
+        "29",
+        "-19",
+    ]
     assert deal3["ace of hearts"] == "Bartek" and deal3["Bartek hearts"] == "6"
     assert by_name[1]["trumps"] == "Spades" and by_name[4]["first out"] == "Celina"
-    assert [by_name[7][f"{name} total"] for name in ("Ala", "Bartek", "Celina", "Darek")] == ["70", "-110", "46", "-32"]
+    assert [by_name[7][f"{name} total"] for name in ("Ala", "Bartek", "Celina", "Darek")] == [
+        "70",
+        "-110",
+        "46",
+        "-32",
+    ]

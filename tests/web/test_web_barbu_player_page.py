@@ -24,7 +24,10 @@ def bet_figures(html: str) -> dict[str, str]:
 
 def contract_rows(html: str) -> dict[str, list[str]]:
     table = parse_html(html).find("table", cls="contract-stats")
-    return {row.find("th").text.strip(): [c.text.strip() for c in row.find_all("td")] for row in table.find("tbody").find_all("tr")}
+    return {
+        row.find("th").text.strip(): [c.text.strip() for c in row.find_all("td")]
+        for row in table.find("tbody").find_all("tr")
+    }
 
 
 def test_the_doubles_and_contracts_of_the_worked_example(client: FlaskClient) -> None:

@@ -82,7 +82,11 @@ def test_the_deal_log_of_the_worked_example(client: FlaskClient) -> None:
         row = log_row(html, number)
         figures = [cell.text for cell in row.find_all("td", cls="fig")]
         for seat, shown in enumerate(figures):
-            score, total, doubling = SCORES[number - 1][seat], TOTALS[number - 1][seat], DOUBLING[number - 1][seat]
+            score, total, doubling = (
+                SCORES[number - 1][seat],
+                TOTALS[number - 1][seat],
+                DOUBLING[number - 1][seat],
+            )
             expected = f"{m(score)} = {m(total)}"
             assert shown.startswith(expected), (number, seat, shown)
             # The doubling result, where the deal had doubles and it is not 0.

@@ -23,7 +23,6 @@ from .marks import (
 )
 from .parts import PartColumn, entered, part_columns, taken
 
-
 #: The characters of a name the printed sheet's chooser column holds on a game with deal figures.
 FIGURES_COLUMN = 7
 
@@ -188,7 +187,8 @@ class GameView:
         # NOTE A redoubled double in a Barbu deal's list of doubles ("Ce×Al R"): keep it one letter.
         raised = gettext("R")
         return ", ".join(
-            f"{self.marks[by]}×{self.marks[against]}" + (f" {raised}" if up else "") for by, against, up in row.bets
+            f"{self.marks[by]}×{self.marks[against]}" + (f" {raised}" if up else "")
+            for by, against, up in row.bets
         )
 
     def tally_text(self, seat: int, other: int) -> str:
@@ -372,9 +372,7 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
             for by, against, up in deal.fact(fact.id) or ()
         ),
         figures=deal.figures,
-        warnings=tuple(
-            str(gettext(notice.message, **notice.params(names))) for notice in deal.warnings
-        ),
+        warnings=tuple(str(gettext(notice.message, **notice.params(names))) for notice in deal.warnings),
         entered=entered(ruleset, deal, name_marks(names)) if ruleset.facts else (),
     )
 
