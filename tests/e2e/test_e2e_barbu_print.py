@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from e2e_support import KIERKI_LONG_NAMES, OUTPUT, PHONE, ApiGame, LiveServer, new_context
-from helpers import barbu_game
-from test_e2e_print import PAPER, figure, poppler
+from helpers import barbu_example, barbu_game
+from test_e2e_print import PAPER, PRINTABLE_PX, SPILLED_JS, figure, poppler
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -115,3 +115,31 @@ def test_every_deals_running_totals_and_their_sum_are_on_paper(
         assert row[0].split()[-1] == figure(sum(totals)), (number, row[0])
         if number % 7 == 0:
             assert sum(totals) == 0
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_nothing_on_the_barbu_sheet_spills_out_of_its_box(
+    browser: Browser, live_server: LiveServer, paper: str, language: str
+) -> None:
+    """Laid out as on paper, every cell of the sheet holds its words and figures: the whole game with
+    40-character names, and RULES.md 4.9's eight deals (its doubles, its warning)."""
+    games = [barbu_on(live_server, KIERKI_LONG_NAMES), example_on(live_server)]
+    context = new_context(browser, {"viewport": {"width": PRINTABLE_PX[paper], "height": 1000}})
+    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+    page = context.new_page()
+    page.emulate_media(media="print")
+    for game in games:
+        page.goto(live_server.origin + game.path("/scoresheet"))
+        spilled = page.evaluate(SPILLED_JS)
+        assert spilled == [], f"{game.path('/scoresheet')} in {language} on {paper}: {spilled}"
+    context.close()
+
+
+def example_on(server: LiveServer) -> ApiGame:
+    names = ["Ala", "Bartek", "Celina", "Darek"]
+    created = server.api("POST", "/api/v1/games", {"ruleset": "barbu", "players": names, "first_dealer": "Ala"})
+    game = ApiGame(created["id"], created["edit_key"])
+    for number, deal in enumerate(barbu_example(), start=1):
+        server.api("POST", f"/api/v1/games/{game.id}/deals", {"number": number, **deal}, game.key)
+    return game
