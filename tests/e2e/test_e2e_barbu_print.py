@@ -102,7 +102,9 @@ def test_every_deals_running_totals_and_their_sum_are_on_paper(
 ) -> None:
     lines = [
         " ".join(line.split())
-        for line in poppler("pdftotext", "-layout", str(barbu_printed[("en", paper)]), "-").decode().splitlines()
+        for line in poppler("pdftotext", "-layout", str(barbu_printed[("en", paper)]), "-")
+        .decode()
+        .splitlines()
     ]
     expected: Any = running_totals(KIERKI_LONG_NAMES)
     assert expected[-1] == [0, 0, 0, 0]
@@ -138,7 +140,9 @@ def test_nothing_on_the_barbu_sheet_spills_out_of_its_box(
 
 def example_on(server: LiveServer) -> ApiGame:
     names = ["Ala", "Bartek", "Celina", "Darek"]
-    created = server.api("POST", "/api/v1/games", {"ruleset": "barbu", "players": names, "first_dealer": "Ala"})
+    created = server.api(
+        "POST", "/api/v1/games", {"ruleset": "barbu", "players": names, "first_dealer": "Ala"}
+    )
     game = ApiGame(created["id"], created["edit_key"])
     for number, deal in enumerate(barbu_example(), start=1):
         server.api("POST", f"/api/v1/games/{game.id}/deals", {"number": number, **deal}, game.key)
