@@ -141,6 +141,11 @@ def test_the_contract_grid_counts_each_declarers_doubles(client: FlaskClient) ->
     assert rows["Bartek"][0] == "Bartek CeCelina 1/2 DaDarek 1/2 AlAla 0/2"
     darek_on_ala = table.find("tbody").find_all("tr")[0].find_all("span", cls="tally-one")[2]
     assert "short" in darek_on_ala.classes
+    # After deal 7, Ala's seven over: the same counts against her, none yet against Bartek.
+    seven, _ = start_barbu(client, barbu_example()[:7])
+    rows = grid_rows(page(client, f"/games/{seven}"))
+    assert rows["Ala"][0] == "Ala BaBartek 2/2 CeCelina 2/2 DaDarek 1/2"
+    assert rows["Bartek"][0] == "Bartek CeCelina 0/2 DaDarek 0/2 AlAla 0/2"
 
 
 def test_the_printable_sheet_of_the_worked_example(client: FlaskClient) -> None:
