@@ -141,6 +141,14 @@ def test_the_contract_grid_counts_each_declarers_doubles(client: FlaskClient) ->
     assert rows["Bartek"][0] == "Bartek CeCelina 1/2 DaDarek 1/2 AlAla 0/2"
     darek_on_ala = table.find("tbody").find_all("tr")[0].find_all("span", cls="tally-one")[2]
     assert "short" in darek_on_ala.classes
+    # Bartek's seven has only begun: nothing falls short yet.
+    assert (
+        not parse_html(html)
+        .find("table", cls="grid")
+        .find("tbody")
+        .find_all("tr")[1]
+        .first("span", cls="short")
+    )
     # After deal 7, Ala's seven over: the same counts against her, none yet against Bartek.
     seven, _ = start_barbu(client, barbu_example()[:7])
     rows = grid_rows(page(client, f"/games/{seven}"))
