@@ -265,6 +265,15 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     """Highest score of the deal (ties count for all tied)."""
     taken: Mapped[int | None]
     """What the contract counts that this player took (``Ruleset.taken``); None elsewhere."""
+    bets: Mapped[int | None]
+    """The side bets (``Ruleset.side_bets``: doubles) this player took part in, made or faced; None in a
+    game without side bets."""
+    bets_made: Mapped[int | None]
+    bets_won: Mapped[int | None]
+    """Side bets whose settlement was positive for this player (negative: ``bets_lost``; 0 neither)."""
+    bets_lost: Mapped[int | None]
+    bet_points: Mapped[int | None]
+    """What the side bets moved for this player in the deal."""
 
 
 class TotalColumns:

@@ -30,6 +30,7 @@ from .rules import (
     N_,
     ONE_PLAYER,
     ORDER,
+    PAIRS,
     SUIT,
     DealRecord,
     GameSetup,
@@ -132,6 +133,19 @@ def _same(message: str) -> str:
     return message
 
 
+# NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
+PER_PLAYER = (N_("%(player)s bid"), N_("%(player)s tricks"), N_("%(player)s score"), N_("%(player)s total"))
+
+# NOTE A redoubled double in a Barbu deal's list of doubles ("Ce×Al R"): keep it one letter.
+REDOUBLED = N_("R")
+
+
+def heading_of(what: str, translate: Callable[[str], str], figures: Sequence[str] = ()) -> str:
+    """A per-player heading ("%(player)s score"), translated; one of a game's ``figures`` (its label,
+    "Contract points") as "%(player)s " and the label translated."""
+    return "%(player)s " + translate(what) if what in figures else translate(what)
+
+
 def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str:
     """The deal log as CSV: a header row, then one row per deal.
 
@@ -149,15 +163,15 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     facts = [ruleset.fact(name) for name in ruleset.facts]
     counts = [fact for fact in facts if fact.kind == COUNT]
     single = [fact for fact in facts if fact.kind != COUNT]
-    # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
-    bid, tricks, score, total = (
-        N_("%(player)s bid"),
-        N_("%(player)s tricks"),
-        N_("%(player)s score"),
-        N_("%(player)s total"),
-    )
+    bid, tricks, score, total = PER_PLAYER
+    # A game's figures beyond the score (Barbu's contract points and doubling result), before the score.
+    figure_columns = [label for _name, label, _short in ruleset.figure_words]
     per_player = (
-        ([bid] if with_bids else []) + [tricks] + [fact.columns[0] for fact in counts] + [score, total]
+        ([bid] if with_bids else [])
+        + [tricks]
+        + [fact.columns[0] for fact in counts]
+        + figure_columns
+        + [score, total]
     )
 
     out = io.StringIO()
@@ -168,7 +182,11 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     writer.writerow(
         _cells(
             [translate(word) for word in heading]
-            + [translate(what) % {"player": name} for what in per_player for name in names]
+            + [
+                heading_of(what, translate, figure_columns) % {"player": name}
+                for what in per_player
+                for name in names
+            ]
         )
     )
 
@@ -190,6 +208,14 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
                 row += [name(seat) for seat in value or (None,) * len(fact.places)]
             elif fact.kind == ONE_PLAYER:
                 row.append(name(value))
+            elif fact.kind == PAIRS:  # side bets: "Bartek×Ala; Celina×Ala R" (R: raised, redoubled)
+                raised = translate(REDOUBLED)
+                row.append(
+                    "; ".join(
+                        f"{names[by]}×{names[against]}" + (f" {raised}" if up else "")
+                        for by, against, up in value or ()
+                    )
+                )
             else:  # a kind of a game's own: as the API gives it, in JSON
                 given = fact.by_name(names, value)
                 row.append("" if value is None else json.dumps(given, ensure_ascii=False))
@@ -197,6 +223,7 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
             ([deal.bids] if with_bids else [])
             + [deal.tricks]
             + [deal.fact(fact.id) for fact in counts]
+            + [dict(deal.figures).get(name) for name, _label, _short in ruleset.figure_words]
             + [deal.scores, deal.totals]
         )
         for values in columns:

@@ -514,3 +514,119 @@ def kierki_games() -> Any:
     if folder not in sys.path:
         sys.path.append(folder)  # the module's own imports (api_support) live there
     return importlib.import_module("test_api_kierki_game")
+
+
+# -- Barbu (RULES.md 4) --------------------------------------------------------------------------------
+
+BARBU_NAMES = ["Ala", "Bartek", "Celina", "Darek"]
+
+
+def barbu_example() -> list[dict[str, Any]]:
+    """RULES.md 4.9's eight deals, as API.md B4 gives their bodies (without their numbers)."""
+    a, b, c, d = BARBU_NAMES
+    return [
+        {
+            "contract": "no-queens",
+            "queens": {a: 1, b: 0, c: 1, d: 2},
+            "doubles": [
+                {"by": b, "against": a},
+                {"by": b, "against": c},
+                {"by": b, "against": d},
+                {"by": c, "against": a, "redoubled": True},
+            ],
+        },
+        {
+            "contract": "trumps",
+            "trumps": "spades",
+            "tricks": {a: 5, b: 3, c: 1, d: 4},
+            "doubles": [{"by": d, "against": a}],
+        },
+        {
+            "contract": "no-hearts",
+            "hearts": {a: 2, b: 6, c: 0, d: 5},
+            "ace_of_hearts": b,
+            "doubles": [{"by": c, "against": a}, {"by": c, "against": b, "redoubled": True}],
+        },
+        {"contract": "no-king-of-hearts", "king_of_hearts": d},
+        {
+            "contract": "domino",
+            "places": [c, a, d, b],
+            "doubles": [{"by": b, "against": a, "redoubled": True}],
+        },
+        {"contract": "no-tricks", "tricks": {a: 4, b: 2, c: 3, d: 4}},
+        {
+            "contract": "no-last-two",
+            "penultimate_trick": b,
+            "last_trick": b,
+            "doubles": [{"by": d, "against": b}],
+        },
+        {
+            "contract": "no-tricks",
+            "tricks": {a: 3, b: 1, c: 5, d: 4},
+            "doubles": [
+                {"by": c, "against": b},
+                {"by": d, "against": b, "redoubled": True},
+                {"by": a, "against": c},
+            ],
+        },
+    ]
+
+
+def barbu_seven(names: list[str], declarer: int) -> list[dict[str, Any]]:
+    """A declarer's seven deals (blocks of seven), each contract once, every other player doubling the
+    declarer twice (the obligation met): the first three deals doubled by each in turn, deal 4 by all."""
+    seats = [(declarer + offset) % 4 for offset in range(4)]
+    by = [names[seat] for seat in seats]  # the declarer first, then from their left
+    counts = dict(zip(by, [4, 3, 3, 3], strict=True))
+    hearts = dict(zip(by, [1, 5, 4, 3], strict=True))
+    queens = dict(zip(by, [0, 2, 1, 1], strict=True))
+    deals: list[dict[str, Any]] = [
+        {"contract": "no-tricks", "tricks": counts, "doubles": [{"by": by[1], "against": by[0]}]},
+        {
+            "contract": "no-hearts",
+            "hearts": hearts,
+            "ace_of_hearts": by[2],
+            "doubles": [{"by": by[2], "against": by[0], "redoubled": True}],
+        },
+        {"contract": "no-queens", "queens": queens, "doubles": [{"by": by[3], "against": by[0]}]},
+        {
+            "contract": "trumps",
+            "trumps": "hearts",
+            "tricks": dict(zip(by, [6, 2, 3, 2], strict=True)),
+            "doubles": [{"by": other, "against": by[0]} for other in by[1:]],
+        },
+        {
+            "contract": "no-king-of-hearts",
+            "king_of_hearts": by[3],
+            "doubles": [{"by": by[1], "against": by[3]}],
+        },
+        {"contract": "no-last-two", "penultimate_trick": by[1], "last_trick": by[2]},
+        {"contract": "domino", "places": [by[0], by[2], by[1], by[3]]},
+    ]
+    return deals
+
+
+def barbu_game(names: list[str] = BARBU_NAMES) -> list[dict[str, Any]]:
+    """A whole `standard` game of 28 deals, the first player declaring first."""
+    return [deal for declarer in range(4) for deal in barbu_seven(names, declarer)]
+
+
+def start_barbu(
+    client: FlaskClient,
+    deals: list[dict[str, Any]],
+    names: list[str] = BARBU_NAMES,
+    preset: str = "standard",
+) -> tuple[str, str]:
+    """A Barbu game made through the JSON API with ``deals`` (B4 bodies) recorded; (its id, its edit key)."""
+    body = {"ruleset": "barbu", "players": names, "first_dealer": names[0], "options": {"preset": preset}}
+    created = client.post("/api/v1/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    game_id, key = created.get_json()["id"], created.get_json()["edit_key"]
+    for number, deal in enumerate(deals, start=1):
+        response = client.post(
+            f"/api/v1/games/{game_id}/deals",
+            json={"number": number, **deal},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert response.status_code == 201, response.get_json()
+    return game_id, key

@@ -174,4 +174,6 @@ def state_body(game_id: str, setup: GameSetup, state: GameState) -> answers.Game
 
 def created_body(loaded: Snapshot, key: str) -> answers.GameCreated:
     """A new game's state plus its edit key."""
-    return answers.GameCreated(**dict(game_body(loaded)), edit_key=key)
+    body = game_body(loaded)
+    # Only the fields the state set: a game's own fields (another game's, unset) stay out, as in GET.
+    return answers.GameCreated(**{name: getattr(body, name) for name in body.model_fields_set}, edit_key=key)

@@ -21,6 +21,7 @@ from .base import Ruleset
 from .kierki import FACTS as KIERKI_FACTS
 from .kierki import SUITS
 from .refusal import RuleError
+from .registry import register
 from .state import (
     ONE_PLAYER,
     ORDER,
@@ -948,6 +949,13 @@ class Barbu(Ruleset):
             return tuple(int(seat == twelfth) + int(seat == last) for seat in seats)
         return tuple(int(seat == deal.fact("places")[0]) for seat in seats)
 
+    def side_bets(self, deal: DealState) -> tuple[tuple[int, int, bool, int], ...]:
+        """Each double of the complete ``deal`` with its settlement, m × (c(by) − c(against))."""
+        if deal.pending:
+            return ()
+        points = dict(deal.figures)["contract_scores"]
+        return tuple((d.by, d.against, d.redoubled, d.settled(points)) for d in doubles_of(deal))
+
     def taken_or_not(self, contract: str) -> bool:
         """The king of hearts taken, the Domino won (first out): yes or no."""
         return contract in (NO_KING_OF_HEARTS, DOMINO)
@@ -974,4 +982,16 @@ BARBU = Barbu(
     game_lists=("declarers",),
     game_tallies=("double_counts",),
     warns=True,
+    figure_words=(
+        # NOTE A Barbu deal's contract points (before the doubles), the sheet's column heading; then its
+        # short form atop a narrow column (2 or 3 characters).
+        ("contract_scores", N_("Contract points"), N_("Ctr")),
+        # NOTE A Barbu player's doubling result in a deal (what their doubles moved), the sheet's column
+        # heading; then its short form atop a narrow column: "×" stands for doubles.
+        ("double_scores", N_("Doubling result"), N_("×")),
+    ),
+    tally_goal=TIMES_OWED,
+    totals_check=True,
 )
+
+register(BARBU)

@@ -15,6 +15,7 @@ from typing import Any
 from .names import name_key, player_key, validate_name
 from .refusal import RuleError
 from .state import (
+    PAIRS,
     SUIT,
     TRICKS,
     TRICKS_PER_DEAL,
@@ -111,6 +112,14 @@ class Ruleset(ABC):
     """The counts kept per pair of players (``GameState.tallies``), by id; empty: none."""
     warns: bool = False
     """Whether its deals may carry warnings (``DealState.warnings``)."""
+    figure_words: tuple[tuple[str, str, str], ...] = ()
+    """How the pages name each of ``deal_figures``: (id, heading, short heading), message ids (the
+    sheet's and the CSV's columns); empty: the figures are the API's alone."""
+    tally_goal: int = 0
+    """What a count of ``game_tallies`` should reach (a count "1/2" falls short); 0: none."""
+    totals_check: bool = False
+    """Whether the deal log adds up the running totals after each deal, the table's check (a game
+    whose totals add up to a known figure at known deals); a game in parts always does."""
 
     def __post_init__(self) -> None:
         if self.preset_option is not None:
@@ -806,6 +815,16 @@ class Ruleset(ABC):
         """Per seat, what the complete ``deal``'s contract counts that the player took (a player's
         figures per contract); None where a game keeps no such figure."""
         return None
+
+    @property
+    def has_side_bets(self) -> bool:
+        """Whether its deals may carry side bets (a fact of kind ``PAIRS``)."""
+        return any(fact.kind == PAIRS for fact in self.deal_facts)
+
+    def side_bets(self, deal: DealState) -> tuple[tuple[int, int, bool, int], ...]:
+        """Each side bet of the complete ``deal`` (a fact of kind ``PAIRS``) as it settled: (by,
+        against, raised, what it moved from ``against`` to ``by``), seats; empty where none."""
+        return ()
 
     def taken_or_not(self, contract: str) -> bool:
         """Whether ``taken`` says yes or no in a deal of ``contract`` (1: the player took it)."""

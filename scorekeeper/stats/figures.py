@@ -34,6 +34,7 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
         completed += 1
         best = max(deal.scores)
         taken = ruleset.taken(deal)
+        bets = bets_by_seat(ruleset.side_bets(deal), len(player_ids)) if ruleset.has_side_bets else None
         if deal.chooser is not None:
             picks[deal.chooser] += 1
         for seat in seats:
@@ -55,6 +56,7 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
                     "made": made,
                     "won": won,
                     "taken": None if taken is None else taken[seat],
+                    **(dict.fromkeys(BET_COLUMNS) if bets is None else bets[seat]),
                 }
             )
     ranking = ranking_key(ruleset, state.setup)
@@ -74,3 +76,21 @@ def figures(state: GameState, *, game_id: str, player_ids: Sequence[int], played
         for seat in seats
     ]
     return game_rows, deal_rows
+
+
+#: A deal row's side-bet figures (``deal_results``), None in a game without side bets.
+BET_COLUMNS = ("bets", "bets_made", "bets_won", "bets_lost", "bet_points")
+
+
+def bets_by_seat(bets: Sequence[tuple[int, int, bool, int]], seats: int) -> list[dict[str, int]]:
+    """Per seat, the side bets of a deal it took part in, made, won and lost, and their points: a bet is
+    won by the player it moved points to, lost by the other; one that moved nothing is neither."""
+    rows = [dict.fromkeys(BET_COLUMNS, 0) for _ in range(seats)]
+    for by, against, _raised, amount in bets:
+        rows[by]["bets_made"] += 1
+        for seat, gain in ((by, amount), (against, -amount)):
+            rows[seat]["bets"] += 1
+            rows[seat]["bet_points"] += gain
+            if gain:
+                rows[seat]["bets_won" if gain > 0 else "bets_lost"] += 1
+    return rows

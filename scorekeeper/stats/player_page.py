@@ -62,6 +62,26 @@ class ContractFigures:
 
 
 @dataclass(frozen=True)
+class BetFigures:
+    """A player's side bets (doubles) in a game that has them: taken part in (made or faced), made,
+    won (their settlement positive for the player), lost (negative) and the points they moved."""
+
+    bets: int
+    made: int
+    won: int
+    lost: int
+    points: int
+
+    @property
+    def faced(self) -> int:
+        return self.bets - self.made
+
+    @property
+    def won_pct(self) -> int | None:
+        return percent(self.won, self.bets)
+
+
+@dataclass(frozen=True)
 class HeadToHead:
     player_id: int
     name: str
@@ -104,6 +124,8 @@ class PlayerStats:
     """Finished games in date order, at most the last ``CHART_GAMES``."""
     best_game: GameLine | None
     picks: int = 0
+    bets: BetFigures | None = None
+    """The side bets' figures, in a game that has side bets (doubles)."""
 
     @property
     def shows_taken(self) -> bool:
@@ -160,41 +182,57 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
     if found is None:
         return None
     record = record_of(found)
+    contracts, bets = _contracts(where, ruleset)
     return PlayerStats(
         player_id=player_id,
         name=record.name,
         filters=filters,
         record=record,
-        contracts=_contracts(where, ruleset),
+        contracts=contracts,
         as_chooser=ruleset.declares_contract,
         head_to_head=_head_to_head(finished),
         recent=_recent(where, player_id),
         series=_lines(finished, *_NEWEST_FIRST, limit=CHART_GAMES)[::-1],
         best_game=next(iter(_lines(finished, GameResult.total.desc(), *_NEWEST_FIRST, limit=1)), None),
         picks=ruleset.choices_per_player,
+        bets=bets,
     )
 
 
-def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
-    """Each contract's figures: as chooser where a player chooses (Mizerka), else every deal of it."""
+#: A deal row's side-bet columns, summed for ``BetFigures`` in its order.
+BET_SUMS = ("bets", "bets_made", "bets_won", "bets_lost", "bet_points")
+
+
+def _contracts(where: list[Any], ruleset: Ruleset) -> tuple[list[ContractFigures], BetFigures | None]:
+    """Each contract's figures: as chooser where a player chooses (Mizerka), else every deal of it; and
+    in a game with side bets, the player's side bets over every deal (the same query, by chooser)."""
+    betting = ruleset.has_side_bets
     query = (
         select(
             DealResult.contract,
             DealResult.pick,
+            DealResult.chooser,
             func.count().label("times"),
             func.sum(DealResult.score).label("points"),
             func.sum(is_true(DealResult.made)).label("made"),
             func.count(DealResult.made).label("made_of"),
             func.sum(DealResult.taken).label("taken"),
             func.count(DealResult.taken).label("taken_of"),
+            *(func.sum(getattr(DealResult, name)).label(name) for name in (BET_SUMS if betting else ())),
         )
         .join(GameResult, and_(GameResult.game_id == DealResult.game_id, GameResult.seat == DealResult.seat))
         .where(*where)
-        .group_by(DealResult.contract, DealResult.pick)
+        .group_by(DealResult.contract, DealResult.pick, DealResult.chooser)
     )
-    if ruleset.declares_contract:
+    if ruleset.declares_contract and not betting:
         query = query.where(DealResult.chooser)
-    rows = db.session.execute(query).all()  # a row per contract and pick
+    every = db.session.execute(query).all()  # a row per contract, pick and chooser or not
+    rows = [row for row in every if row.chooser or not ruleset.declares_contract]
+    bets = (
+        BetFigures(*(sum(int(getattr(row, name) or 0) for row in every) for name in BET_SUMS))
+        if betting
+        else None
+    )
 
     def figures(contract: Contract) -> ContractFigures:
         mine = [row for row in rows if row.contract == contract.id]
@@ -209,7 +247,7 @@ def _contracts(where: list[Any], ruleset: Ruleset) -> list[ContractFigures]:
             taken_or_not=ruleset.taken_or_not(contract.id),
         )
 
-    return [figures(contract) for contract in ruleset.contracts]
+    return [figures(contract) for contract in ruleset.contracts], bets
 
 
 #: The sums per contract, as ``_contracts`` selects them.

@@ -81,3 +81,9 @@ def assert_totals_match() -> None:
                 total[5] = row.total if total[5] is None else max(total[5], row.total)
     expected = {key: tuple(value) for key, value in summed.items() if value[2] > 0}
     assert kept == expected
+
+
+def replayed_and_stored(game_id: str) -> tuple[Any, Any]:
+    """A game's stored figures and its replay's (for a game whose deals are not zero-sum: Barbu's)."""
+    db.session.expire_all()
+    return stored(game_id), replayed(game_id)

@@ -59,6 +59,8 @@ def test_the_misere_scorings_are_ranked_apart(app: Flask, client: FlaskClient) -
         ("kierki/no-robber/4", "Kierki · No robber · 4 players", False),
         ("kierki/no-robber/3", "Kierki · No robber · 3 players", False),
         ("kierki/short/4", "Kierki · Short (4 players)", False),
+        ("barbu", "Barbu · Standard", False),
+        ("barbu/domino-10/4", "Barbu · Domino 10", False),
     ]
     assert points(html) == {name: ("1", signed(total)) for name, total in zip(NAMES, standard, strict=True)}
     assert choice(page(client, "/rankings?game=misere/standard/4")) == choice(html)
@@ -108,6 +110,8 @@ def test_every_ranking_of_every_ruleset_is_offered_by_name(client: FlaskClient) 
         "Kierki · No robber · 4 players",
         "Kierki · No robber · 3 players",
         "Kierki · Short (4 players)",
+        "Barbu · Standard",
+        "Barbu · Domino 10",
     ]
     assert [value for value, _name, selected in offered if selected] == ["kierki/no-robber/3"]
     assert ("kierki", "Kierki · Standard · 4 players", False) in offered  # the ruleset's default

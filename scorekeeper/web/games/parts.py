@@ -67,6 +67,26 @@ def taken(ruleset: Ruleset, deal: DealState, seats: int) -> tuple[tuple[str, ...
     return tuple(tuple(items) for items in took)
 
 
+def entered(ruleset: Ruleset, deal: DealState, marks: Sequence[str]) -> tuple[str, ...]:
+    """What was entered for the complete ``deal`` beyond its contract and suit, short, the players by
+    their marks: a count's figures in seat order ("1/0/1/2 Q"), a taker ("K♥ Da"), an order ("Ce › Al
+    › Da › Ba"); a side bet (``PAIRS``) is said apart (``GameView.bets_text``)."""
+    if deal.pending:
+        return ()
+    said: list[str] = []
+    for fact in ruleset.all_facts:
+        value = deal.fact(fact.id)
+        if value is None:
+            continue
+        if fact.kind == COUNT:
+            said.append(gettext(fact.short, tricks="/".join(str(count) for count in value)))
+        elif fact.kind == ONE_PLAYER:
+            said.append(f"{gettext(fact.short)} {marks[value]}")
+        elif fact.kind == ORDER:
+            said.append(" › ".join(marks[seat] for seat in value))
+    return tuple(said)
+
+
 def part_columns(ruleset: Ruleset, setup: GameSetup, deals: Sequence[DealState]) -> tuple[PartColumn, ...]:
     """The part grid's columns: each deal in the preset's order, the subtotal after the first
     (negative) part, the total. A deal whose chooser names a suit is headed by it once named, and

@@ -10,7 +10,7 @@ from datetime import date, datetime
 from flask_babel import gettext
 
 from ...messages import term
-from ...rules import TRICKS_PER_DEAL, DealState, GameSetup, Ruleset
+from ...rules import PAIRS, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset, graphemes
 from ...services import Snapshot
 from .marks import (
     SUIT_MARKS,
@@ -21,7 +21,10 @@ from .marks import (
     name_tails,
     role_label,
 )
-from .parts import PartColumn, part_columns, taken
+from .parts import PartColumn, entered, part_columns, taken
+
+#: The characters of a name the printed sheet's chooser column holds on a game with deal figures.
+FIGURES_COLUMN = 7
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,24 @@ class DealRow:
     """The facts the deal takes where the game says (``Ruleset.fields_for``), in the engine's order."""
     facts: dict[str, object] = field(default_factory=dict)
     """Those facts as recorded, by seat (a taker's seat, each seat's count; absent: not given)."""
+    bets: tuple[tuple[int, int, bool], ...] = ()
+    """The deal's side bets (a fact of kind ``PAIRS``: doubles), (by, against, raised) seats."""
+    figures: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """The complete deal's figures beyond its scores (``DealState.figures``), by id, by seat."""
+    warnings: tuple[str, ...] = ()
+    """What the deal tells the table that refuses nothing, each a sentence in the page's language."""
+    entered: tuple[str, ...] = ()
+    """What was entered beyond the contract, short, players by their marks (``parts.entered``)."""
+
+    def figure(self, name: str) -> tuple[int, ...] | None:
+        """The figure ``name`` by seat, None while pending."""
+        return dict(self.figures).get(name)
+
+    @property
+    def bet_points(self) -> tuple[int, ...] | None:
+        """Each seat's result of the deal's side bets (the last of its figures, where a game declares
+        them as the parts its score is the sum of), None while pending."""
+        return self.figures[-1][1] if self.figures else None
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
@@ -141,6 +162,40 @@ class GameView:
     tricks_per_deal: int = TRICKS_PER_DEAL
     negative_part: int = 0
     """How many deals the first (negative) part has; 0 in a game without parts."""
+    tallies: tuple[tuple[int, ...], ...] = ()
+    """The game's first count per pair of players (``GameState.tallies``): for each seat, each seat's
+    count (a declarer's doubles by each other player); empty where the game keeps none."""
+
+    @property
+    def sums_totals(self) -> bool:
+        """Whether the log adds up the running totals after each deal, the table's check."""
+        return self.in_parts or self.ruleset.totals_check
+
+    @functools.cached_property
+    def figure_heads(self) -> tuple[tuple[str, str, str], ...]:
+        """The deal figures the sheet gives per player beyond score and total: (id, heading, short), in
+        the page's language."""
+        return tuple((name, term(label), term(short)) for name, label, short in self.ruleset.figure_words)
+
+    @functools.cached_property
+    def has_bets(self) -> bool:
+        """Whether the game's deals carry side bets (a fact of kind ``PAIRS``: doubles)."""
+        return any(fact.kind == PAIRS for fact in self.ruleset.deal_facts)
+
+    def bets_text(self, row: DealRow) -> str:
+        """A deal's side bets, short, by the players' marks: "Ba×Al, Ce×Al R" (R: raised, redoubled)."""
+        # NOTE A redoubled double in a Barbu deal's list of doubles ("Ce×Al R"): keep it one letter.
+        raised = gettext("R")
+        return ", ".join(
+            f"{self.marks[by]}×{self.marks[against]}" + (f" {raised}" if up else "")
+            for by, against, up in row.bets
+        )
+
+    def tally_text(self, seat: int, other: int) -> str:
+        """How far ``other`` has got with ``seat`` in the game's tally, against its goal: "1/2"."""
+        count = self.tallies[seat][other]
+        goal = self.ruleset.tally_goal
+        return f"{count}/{goal}" if goal else str(count)
 
     @property
     def in_parts(self) -> bool:
@@ -242,6 +297,13 @@ class GameView:
             return self.keyed
         return not all(fits_a_sheet_column(name, len(self.names)) for name in self.names)
 
+    @functools.cached_property
+    def figures_keyed(self) -> bool:
+        """Whether the printed sheet of a game with deal figures (``figure_heads``: the widest log) gives
+        the chooser by their mark and heads each player's columns with it: a name longer than its
+        narrow column."""
+        return any(len(graphemes(name)) > FIGURES_COLUMN for name in self.names)
+
     def deal(self, number: int) -> DealRow:
         return self.deals[number - 1]
 
@@ -303,6 +365,15 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         took=taken(ruleset, deal, len(names)) if ruleset.facts else None,
         fields=fields,
         facts={name: value for name in fields if (value := deal.fact(name)) is not None},
+        bets=tuple(
+            (by, against, bool(up))
+            for fact in ruleset.deal_facts
+            if fact.kind == PAIRS
+            for by, against, up in deal.fact(fact.id) or ()
+        ),
+        figures=deal.figures,
+        warnings=tuple(str(gettext(notice.message, **notice.params(names))) for notice in deal.warnings),
+        entered=entered(ruleset, deal, name_marks(names)) if ruleset.facts else (),
     )
 
 
@@ -410,4 +481,5 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         ),
         tricks_per_deal=ruleset.tricks_per_deal(setup),
         negative_part=ruleset.negative_part(setup),
+        tallies=state.tallies[0][1] if state.tallies else (),
     )
