@@ -53,6 +53,7 @@ from .words import ENGLISH, N_, Plural, Speech, Term, english_list, n_
 from . import mizerka  # noqa: F401
 from . import misere  # noqa: F401
 from . import kierki  # noqa: F401
+from . import barbu  # noqa: F401
 
 # isort: on
 

@@ -16,7 +16,7 @@ from ...services import Once, Replayed, Snapshot, Written
 from ...services.deals import UNSET
 from .. import bp
 from ..loading import open_write
-from .entry import deal_fields
+from .entry import deal_fields, pending_fields
 from .forms import (
     DeclareForm,
     TricksForm,
@@ -51,15 +51,22 @@ def record_deal(game_id: str) -> Any:
     # Posted again (a double tap, a lost answer): the form's key gets the first answer.
     once = page_once(game_id, home, says)
     try:
-        facts = deal_fields(write.game, number)
+        # The contract posted with its facts, where the chooser's contract decides them.
+        chosen = request.form.get("contract") or None
+        facts = deal_fields(write.game, number, chosen)
         if facts:
             # The deal's facts; a deal with a declaration (a suit named) may be saved with it alone.
             declared = len(write.game.ruleset.results(facts)) < len(facts)
-            fields = deal_facts(request.form, names, facts, required=not declared)
+            fields = deal_facts(request.form, names, facts, required=not declared, ruleset=write.game.ruleset)
             others = {name: value for name, value in fields.items() if name != "tricks"}
             after = write_once(
                 lambda key: services.record_deal(
-                    game_id, number=number, tricks=fields.get("tricks"), facts=others, once=key
+                    game_id,
+                    number=number,
+                    contract=chosen,
+                    tricks=fields.get("tricks"),
+                    facts=others,
+                    once=key,
                 ),
                 once,
             )
@@ -118,9 +125,9 @@ def enter_tricks(game_id: str, number: int) -> Any:
     once = page_once(game_id, home, lambda written: _saved(written, number))
     try:
         # The deal's results (its declaration, a suit named, was saved before).
-        results = write.game.ruleset.results(deal_fields(write.game, number))
+        results = pending_fields(write.game, number)
         if results:
-            fields = deal_facts(request.form, names, results, required=True)
+            fields = deal_facts(request.form, names, results, required=True, ruleset=write.game.ruleset)
         else:
             fields = {"tricks": per_seat_numbers(form.tricks.data, names, "tricks")}
         facts = {name: value for name, value in fields.items() if name != "tricks"}

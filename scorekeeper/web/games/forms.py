@@ -10,7 +10,16 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField
+from wtforms import (
+    FieldList,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 from wtforms.validators import Optional, Regexp, ValidationError
 from wtforms.widgets import DateInput, HiddenInput, NumberInput
@@ -23,6 +32,8 @@ from ...rules import (
     N_,
     ONE_PLAYER,
     ORDER,
+    PAIRS,
+    RULESETS,
     TRICKS_PER_DEAL,
     RuleError,
     Ruleset,
@@ -166,6 +177,55 @@ class NewGameForm(FlaskForm):
 COUNTED = ("tricks", *(name for name, fact in every_fact().items() if fact.kind == COUNT))
 TAKERS = tuple(name for name, fact in every_fact().items() if fact.kind == ONE_PLAYER)
 ORDERS = {name: fact for name, fact in every_fact().items() if fact.kind == ORDER}
+#: The most places an order of players has in any game (its inputs ``<fact>-0``...): the form's entries.
+MOST_PLACES = {
+    name: max(len(ruleset.fact(name).places) for ruleset in RULESETS.values() if name in ruleset.facts)
+    for name in ORDERS
+}
+
+
+def places_of(name: str, ruleset: Ruleset | None) -> int:
+    """How many places the order ``name`` has in ``ruleset``'s deals (the first game's, without one)."""
+    return len((ruleset.fact(name) if ruleset is not None else ORDERS[name]).places)
+
+
+#: Side bets between two players (a double): each posted as "by-against" (seats), "by-againstR" when the
+#: player bet against took it up again (redoubled), under the fact's name, one input per bet.
+PAIRED = tuple(name for name, fact in every_fact().items() if fact.kind == PAIRS)
+AGAIN = "R"
+
+
+def pair_value(by: int, against: int, again: bool = False) -> str:
+    """A side bet as the page posts it: "1-0", or "1-0R" when taken up again (redoubled)."""
+    return f"{by}-{against}{AGAIN if again else ''}"
+
+
+def posted_pairs(values: Sequence[str], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Side bets as posted ("1-0", "1-0R"), as the engine takes them: ``{by, against, redoubled}`` by
+    name, in the order first posted; a redouble posted without its bet is the bet redoubled.  What is
+    not two seats of the game is given as it came, for the engine to name."""
+    bets: dict[tuple[str, str], dict[str, Any]] = {}
+    for raw in values:
+        text = (raw or "").strip()
+        again = text.endswith(AGAIN)
+        by, _, against = text.removesuffix(AGAIN).partition("-")
+        pair = (by, against)
+        bet = bets.setdefault(
+            pair, {"by": _player(by, names), "against": _player(against, names), "redoubled": False}
+        )
+        bet["redoubled"] = bet["redoubled"] or again
+    return list(bets.values())
+
+
+def kept_pairs(value: Any) -> list[str]:
+    """A deal's side bets as kept ((by, against, redoubled) seats) as the page posts them: each bet, and
+    its redouble where there is one."""
+    posted: list[str] = []
+    for by, against, again in value or ():
+        posted.append(pair_value(by, against))
+        if again:
+            posted.append(pair_value(by, against, True))
+    return posted
 
 
 def fresh_key() -> str:
@@ -192,11 +252,13 @@ class DealFacts(OnceForm):
 for _name, _fact in every_fact().items():
     if _fact.kind == COUNT:
         setattr(DealFacts, _name, seat_counts())
+    elif _fact.kind == PAIRS:
+        setattr(DealFacts, _name, SelectMultipleField(choices=[], validate_choice=False))
     elif _fact.kind == ORDER:
         setattr(
             DealFacts,
             _name,
-            SeatList(StringField(), min_entries=len(_fact.places), max_entries=len(_fact.places)),
+            SeatList(StringField(), min_entries=MOST_PLACES[_name], max_entries=MOST_PLACES[_name]),
         )
     else:
         setattr(DealFacts, _name, StringField())
@@ -212,12 +274,16 @@ def _player(raw: str | None, names: tuple[str, ...]) -> object:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else seat
 
 
-def blank_facts(data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str]) -> list[str]:
+def blank_facts(
+    data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str], ruleset: Ruleset | None = None
+) -> list[str]:
     """The facts of ``fields`` with an input still blank (a count, a player, the suit)."""
     inputs = {
-        name: [f"{name}-{seat}" for seat in range(len(names))]
+        name: []
+        if name in PAIRED  # no bet is a deal's answer too
+        else [f"{name}-{seat}" for seat in range(len(names))]
         if name in COUNTED
-        else [f"{name}-{place}" for place in range(len(ORDERS[name].places))]
+        else [f"{name}-{place}" for place in range(places_of(name, ruleset))]
         if name in ORDERS
         else [name]
         for name in fields
@@ -226,7 +292,12 @@ def blank_facts(data: Mapping[str, str], names: tuple[str, ...], fields: Sequenc
 
 
 def deal_facts(
-    data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str], *, required: bool
+    data: Mapping[str, str],
+    names: tuple[str, ...],
+    fields: Sequence[str],
+    *,
+    required: bool,
+    ruleset: Ruleset | None = None,
 ) -> dict[str, Any]:
     """The facts of ``fields`` (the engine's list for the deal) as the services take them.
 
@@ -241,11 +312,14 @@ def deal_facts(
             if required or not all(map(_blank, raw)):
                 given[name] = per_seat_numbers(raw, names, name)
         elif name in ORDERS:
-            raw = [data.get(f"{name}-{place}") for place in range(len(ORDERS[name].places))]
+            raw = [data.get(f"{name}-{place}") for place in range(places_of(name, ruleset))]
             if any(map(_blank, raw)) and (required or not all(map(_blank, raw))):
-                raise RuleError(*ORDERS[name].refusal, name)
+                raise RuleError(*(ruleset.fact(name) if ruleset else ORDERS[name]).refusal, name)
             if not any(map(_blank, raw)):
                 given[name] = [_player(value, names) for value in raw]
+        elif name in PAIRED:
+            posted = data.getlist(name) if hasattr(data, "getlist") else [data.get(name) or ""]
+            given[name] = posted_pairs([value for value in posted if value], names)
         elif name in TAKERS:
             raw_taker = data.get(name)
             if not _blank(raw_taker):
