@@ -1051,6 +1051,7 @@ BARBU = Barbu(
     game_lists=("declarers",),
     game_tallies=("double_counts",),
     warns=True,
+    stylesheet="css/barbu.css",
 )
 
 register(BARBU)

@@ -126,13 +126,13 @@ def test_the_worked_example_by_the_pages_forms(client: FlaskClient) -> None:
         if number == 7:
             # The seventh contract is chosen already: the card asks its facts at once.
             seventh = card(client, game_id)
-            assert not seventh.find_all("a", cls="contract")
+            assert not seventh.find_all("button", cls="contract")
             assert seventh.find("input", id="contract").attrs["value"] == "no-last-two"
             # Darek doubled Ala once, in deal 2: before deal 7 he still owes her one (never blocking).
             assert "Darek still owes Ala one double." in seventh.text
         else:
-            links = card(client, game_id).find_all("a", cls="contract")
-            assert body["contract"] in [link.attrs["data-contract"] for link in links]
+            links = card(client, game_id).find_all("button", cls="contract")
+            assert body["contract"] in [link.attrs["value"] for link in links]
         response = post(client, game_id, number, body)
         assert response.status_code == 303, text_of(response.get_data(as_text=True))
         running = [total + score for total, score in zip(running, scores, strict=True)]
