@@ -225,3 +225,47 @@ def test_the_card_with_doubles_fits_every_phone(browser: Browser, live_server: L
                 step_on_one_screen(page, f"{contract}, doubles tapped")
             screenshot(page, f"{width}-barbu-{contract}-doubles-{scheme}")
         context.close()
+
+
+def test_a_doubled_deal_entered_offline_reaches_the_server_with_its_doubles(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """RULES.md 4.9's deal 3 on the offline card: the contract tapped, then the doubles (Celina doubles Ala
+    and Bartek, Bartek redoubles) and the hearts, kept on the phone, sent when the network is back; the
+    server checks it and stores it with its doubles."""
+    from playwright.sync_api import expect
+    from test_e2e_offline import kept_for_offline, server_deals
+
+    game = barbu_game(live_server, 2)
+    context = new_context(browser, PHONE_360)
+    context.add_cookies([game.cookie(live_server)])  # type: ignore[list-item]
+    page = context.new_page()
+    page.goto(live_server.origin + game.path())
+    kept_for_offline(page)
+    context.set_offline(True)
+    offline = page.locator("#offline-turn")
+    expect(page.locator("#offline-status")).to_contain_text("Offline")
+    taps = Taps(page)
+    taps.tap(offline.locator('button.contract[value="no-hearts"]'))
+    expect(offline.get_by_role("heading")).to_have_text("Deal 3: No hearts, chosen by Ala")
+    assert offline.locator("label.pair").count() == 9, "the doubles a negative contract allows"
+    for pair in ("2-0", "2-1", "1-2"):
+        taps.tap(offline.locator(f'label.pair[data-pair="{pair}"]'))
+    for seat, count in enumerate((2, 6, 0)):
+        taps.tap(offline.locator(f'.count-chips[data-for="offline-hearts-{seat}"] button[value="{count}"]'))
+    assert offline.locator("#offline-hearts-3").input_value() == "5"
+    taps.tap(offline.locator('label.taker:has(input[name="ace_of_hearts"][value="1"])'))
+    screenshot(page, "360-barbu-offline-doubles")
+    taps.tap(offline.get_by_role("button", name="Save deal 3"))
+    expect(page.locator("#offline-deal-3")).to_contain_text("not sent yet")
+    assert taps.count == 1 + 3 + 3 + 1 + 1, "as online: the contract, the doubles, the hearts, the ace, Save"
+    assert len(server_deals(live_server, game.id)) == 2, "nothing reaches the server while offline"
+    context.set_offline(False)
+    expect(page.locator("#deal-3")).to_be_visible()
+    third = server_deals(live_server, game.id)[2]
+    assert third["doubles"] == [
+        {"by": "Celina", "against": "Ala", "redoubled": False},
+        {"by": "Celina", "against": "Bartek", "redoubled": True},
+    ]
+    assert [third["scores"][name] for name in NAMES] == [-8, -48, 36, -10]
+    context.close()

@@ -144,6 +144,8 @@ class GameView:
     schedule: tuple[Turn, ...] = ()
     """Every deal as the setup fixes it (dealer, chooser, roles), for the offline entry's
     server-drawn parts (templates/web/_offline_templates.html)."""
+    setup: GameSetup | None = None
+    """The game's setup (for what the engine says of a deal the page draws offline)."""
     parts: tuple[PartColumn, ...] = ()
     """The part grid's columns of a game in parts (empty for the others): every deal in its order,
     the subtotal after the first part, the total."""
@@ -186,6 +188,22 @@ class GameView:
         """The suits a trump deal may name: (id, mark, name)."""
         choices = () if self.ruleset.named_suit is None else self.ruleset.named_suit.choices
         return tuple((suit, contract_mark(suit), term(label)) for suit, label in choices)
+
+    @functools.cached_property
+    def offline_pairs(self) -> tuple[tuple[int, tuple[str, ...], tuple[tuple[int, int], ...]], ...]:
+        """The side bets the offline card offers: per chooser, the contracts that allow the same bets
+        (``Ruleset.pairs_allowed``), with those bets; empty for a game without side bets."""
+        if self.setup is None or not any(fact.kind == PAIRS for fact in self.ruleset.deal_facts):
+            return ()
+        setup = self.setup
+        groups: dict[tuple[int, tuple[tuple[int, int], ...]], list[str]] = {}
+        for turn in self.schedule:
+            if turn.chooser is None or any(key[0] == turn.chooser for key in groups):
+                continue
+            for contract in self.ruleset.contracts:
+                allowed = self.ruleset.pairs_allowed(setup, turn.number, contract.id)
+                groups.setdefault((turn.chooser, allowed), []).append(contract.id)
+        return tuple((seat, tuple(contracts), allowed) for (seat, allowed), contracts in groups.items())
 
     @functools.cached_property
     def bidding(self) -> bool:
@@ -461,6 +479,7 @@ def game_view(loaded: Snapshot, *, editable: bool, chosen: str | None = None) ->
         played_on=loaded.played_on,
         note=loaded.note,
         schedule=schedule,
+        setup=setup,
         parts=part_columns(ruleset, setup, state.deals) if ruleset.negative_part(setup) else (),
         deal_labels=tuple(
             term(ruleset.contract_label(slot.contract)) if slot.contract else "" for slot in slots
