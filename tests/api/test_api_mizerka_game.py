@@ -417,7 +417,7 @@ def test_rulesets(client: FlaskClient) -> None:
     response = api.call("GET", "/rulesets")
     assert response.status_code == 200
     rulesets = {ruleset["id"]: ruleset for ruleset in response.get_json()["rulesets"]}
-    assert set(rulesets) == {"mizerka", "misere", "kierki"}  # Kierki: tests/api/test_api_kierki_game.py
+    assert set(rulesets) == {"mizerka", "misere", "kierki", "barbu"}  # Kierki, Barbu: their own API tests
 
     mizerka = rulesets["mizerka"]
     assert (mizerka["name"], mizerka["player_count"], mizerka["deal_count"]) == ("Mizerka", 3, 18)

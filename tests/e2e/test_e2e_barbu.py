@@ -223,7 +223,7 @@ def test_the_card_with_doubles_fits_every_phone(browser: Browser, live_server: L
             nothing_wider_than_the_screen(page, f"{width}px, {contract}")
             if width == 360:
                 step_on_one_screen(page, f"{contract}, doubles tapped")
-            screenshot(page, f"{width}-barbu-{contract}-doubles-{scheme}")
+            screenshot(page.locator("#turn"), f"{width}-barbu-{contract}-doubles-{scheme}")
         context.close()
 
 

@@ -31,7 +31,7 @@ def test_a_game_registered_from_its_own_module_is_played_exported_and_printed(tm
         "totals": {"Ann": -1, "Bob": -15, "Cid": -10},
         "status": "finished",
         "imported": [201, {"Ann": -1, "Bob": -15, "Cid": -10}],
-        "rulesets": ["mizerka", "misere", "kierki", "no-tricks-toy"],
+        "rulesets": ["mizerka", "misere", "kierki", "barbu", "no-tricks-toy"],
         "page": 200,
         "sheet": 200,
         "csv": 200,

@@ -51,6 +51,7 @@ def test_each_ruleset_says_its_player_counts_and_presets_per_count() -> None:
         ("mizerka", (3,)),
         ("misere", (4,)),
         ("kierki", (3, 4)),
+        ("barbu", (4,)),
     ]
     assert [p.id for p in KIERKI.presets_for(4)] == ["standard", "no-fan-tan", "no-robber", "short"]
     assert [p.id for p in KIERKI.presets_for(3)] == ["standard", "no-fan-tan", "no-robber"]

@@ -28,6 +28,9 @@ def test_a_ranking_for_each_preset_and_number_of_players() -> None:
         "misere/standard/4",
         "misere/variant/4",
         *KIERKI_RANKINGS,
+        # Barbu's quick rotation ranks with its standard game (RULES.md 4.8).
+        "barbu/standard/4",
+        "barbu/domino-10/4",
     ]
     assert default_ranking(KIERKI).key == "kierki/standard/4"
     three = KIERKI.make_setup(["Ala", "Bartek", "Celina"], "Ala", {"preset": "no-robber"})

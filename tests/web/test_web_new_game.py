@@ -312,6 +312,7 @@ def test_kierki_offers_four_seats_its_presets_and_every_first_dealer(client: Fla
         "Mizerka",
         "Misère",
         "Kierki",
+        "Barbu",
     ]
     seats = [form.find("input", name=f"players-{seat}") for seat in range(4)]
     assert ["required" in seat.attrs for seat in seats] == [True, True, True, False]

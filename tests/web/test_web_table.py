@@ -20,6 +20,7 @@ def test_the_home_page_offers_every_game_of_the_registry(client: FlaskClient) ->
         ("/games/new", "New Mizerka game"),
         ("/games/new?game=misere", "New Misère game"),
         ("/games/new?game=kierki", "New Kierki game"),
+        ("/games/new?game=barbu", "New Barbu game"),
     ]
     # Empty: nothing about how many names, which differs from game to game.
     assert "No games yet. Start one: all it takes is the players' names." in html
