@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from helpers import csrf_from, page, parse_html, signed, start_game, text_of
 from werkzeug.datastructures import MultiDict
@@ -119,6 +120,7 @@ def totals(client: FlaskClient, game_id: str) -> list[str]:
     return [item.text for item in board.find_all("span", cls="points")]
 
 
+@pytest.mark.every_database
 def test_the_worked_example_by_the_pages_forms(client: FlaskClient) -> None:
     game_id = start_game(client, FOUR, "0", game="barbu")
     running = [0, 0, 0, 0]
