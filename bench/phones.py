@@ -63,8 +63,9 @@ DEAL_EVERY = 30.0  # a deal per table every 30 s (a real one takes minutes)
 TIMEOUT = 10.0  # the page's poll gives up after 10 s
 PAGE_SHARE, CLUB_SHARE = 0.02, 0.02  # of a phone's requests: the whole game page, a club page
 HISTORY = 300  # finished games seeded before the tables sit down
-APP_PORTS = range(int(os.environ.get("PHONES_PORT", "5300")), 5400)
-PROXY_PORTS = range(int(os.environ.get("PHONES_PROXY_PORT", "8380")), 8390)
+APP_PORT = int(os.environ.get("PHONES_PORT", "5300"))  # the first port tried of a hundred
+PROXY_PORT = int(os.environ.get("PHONES_PROXY_PORT", "8380"))  # ... of ten
+APP_PORTS, PROXY_PORTS = range(APP_PORT, APP_PORT + 100), range(PROXY_PORT, PROXY_PORT + 10)
 PG_URL = os.environ.get("PHONES_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/bench_club")
 REDIS_URL = os.environ.get("PHONES_REDIS_URL", "redis://127.0.0.1:6379/9")
 # The targets (issue 45), for every step.
@@ -299,11 +300,15 @@ class Tally:
     error_notes: list[str] = field(default_factory=list)
     lag: list[float] = field(default_factory=list)
     reconnects: int = 0
+    trace: list[str] = field(default_factory=list)  # every request of the step, warm-up included
+    cpu: tuple[float, float] = (float("nan"), float("nan"))  # the server's and this client's, in the window
 
     def inside(self, sent: float) -> bool:
         return self.window[0] <= sent < self.window[1]
 
     def note(self, sent: float, latency: float, status: int, *, deal: bool = False, note: str = "") -> None:
+        kind = "deal" if deal else note.split(":")[0]
+        self.trace.append(f"{sent - self.window[0]:.3f},{latency * 1000:.1f},{status},{kind}")
         if not self.inside(sent):
             return
         self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -385,10 +390,12 @@ async def phone(
             answer = await asyncio.wait_for(conn.request("GET", path, headers), TIMEOUT)
         except (TimeoutError, Closed, OSError) as error:
             conn.close()
-            tally.note(sent, loop.time() - sent, 0, note=f"{path}: {type(error).__name__}")
+            tally.note(
+                sent, loop.time() - sent, 0, note=f"{kind(path, headers)}: {path}: {type(error).__name__}"
+            )
             next_poll = loop.time() + THINK
             continue
-        tally.note(sent, loop.time() - sent, answer.status, note=f"{path}: {answer.status}")
+        tally.note(sent, loop.time() - sent, answer.status, note=f"{kind(path, headers)}: {answer.status}")
         if path.startswith("/games/") and answer.status in (200, 304):
             etag = answer.headers.get("etag", etag)
         if scorer:
@@ -397,6 +404,11 @@ async def phone(
         next_poll = loop.time() + max(THINK, float(later) if later.isdigit() else 0)
     tally.reconnects += max(0, conn.opened - 1) if tally.inside(stop - 1) else 0
     conn.close()
+
+
+def kind(path: str, headers: dict[str, str]) -> str:
+    """What a phone's request is, in the trace: a poll, its game's page, or a club page."""
+    return "poll" if "X-Scorekeeper-Poll" in headers else "page" if path.startswith("/games/") else "club"
 
 
 async def lag_watch(tally: Tally, stop: float) -> None:
@@ -408,6 +420,33 @@ async def lag_watch(tally: Tally, stop: float) -> None:
             tally.lag.append(loop.time() - before - 0.1)
 
 
+SERVER: list[int] = []  # the server's process id (gunicorn's: its master, the workers its children)
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children (gunicorn's workers) so far (Linux: /proc); nan elsewhere."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ticks = 0
+        for each in [pid, *map(int, children)]:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, ValueError):
+        return float("nan")
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def cpu_watch(tally: Tally) -> None:
+    """The share of a core the server and this client each used in the measured window."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(tally.window[0] - loop.time())
+    server, client = cpu_seconds(SERVER[0]) if SERVER else float("nan"), time.process_time()
+    await asyncio.sleep(tally.window[1] - loop.time())
+    seconds = tally.window[1] - tally.window[0]
+    server_now = cpu_seconds(SERVER[0]) if SERVER else float("nan")
+    tally.cpu = ((server_now - server) / seconds, (time.process_time() - client) / seconds)
+
+
 async def measure(
     base: tuple[str, int], tables: list[Table], pages: list[str], warmup: float, seconds: float
 ) -> Tally:
@@ -415,7 +454,7 @@ async def measure(
     start = loop.time() + warmup
     tally = Tally((start, start + seconds))
     stop = start + seconds
-    tasks = [lag_watch(tally, stop)]
+    tasks = [lag_watch(tally, stop), cpu_watch(tally)]
     for table in tables:
         for seat in range(4):
             tasks.append(phone(base, table, seat == 0, tally, pages, stop, table.number * 4 + seat, warmup))
@@ -521,6 +560,7 @@ def run_setup(setup: str, url: str, workers: str, log: Path) -> Iterator[tuple[s
         ]
     out = open(log, "ab")  # noqa: SIM115 (open while the server runs)
     process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=out)
+    SERVER[:] = [process.pid]
     proxy = None
     try:
         wait_for(app_port, process, log)
@@ -588,7 +628,7 @@ def percentile(values: list[float], share: float) -> float:
 
 HEADER = (
     f"{'tables':>6} {'phones':>6} {'asked':>7} {'answered':>13} {'503':>5} {'p50':>6} {'p99':>6}"
-    f" {'deals stored/due':>17} {'p95':>6} {'errors':>6} {'lag p99':>7} {'load':>5}  result"
+    f" {'deals stored/due':>17} {'p95':>6} {'errors':>6} {'lag p99':>7} {'cpu':>9} {'load':>5}  result"
 )
 
 
@@ -608,7 +648,8 @@ def line(tables: int, seconds: float, tally: Tally, load: str) -> tuple[str, boo
     text = (
         f"{tables:>6} {tables * 4:>6} {asked:>7.0f} {tally.answered:>7} {100 * share:>4.0f}% {tally.shed:>5}"
         f" {p50:>4.0f}ms {p99:>4.0f}ms {len(tally.deals):>8}/{tally.deals_due:<8} {deal_p95:>4.0f}ms"
-        f" {tally.errors:>6} {percentile(tally.lag, 0.99) * 1000:>5.0f}ms {load:>5}"
+        f" {tally.errors:>6} {percentile(tally.lag, 0.99) * 1000:>5.0f}ms"
+        f" {100 * tally.cpu[0]:>3.0f}%/{100 * tally.cpu[1]:>3.0f}% {load:>5}"
         f"  {'held' if held else 'NOT held'}"
     )
     return text, held
@@ -644,7 +685,8 @@ def main() -> int:
         f" {commit.stdout.strip()}, {os.cpu_count()} cores;"
         f" warm-up {args.warmup:g} s, then {args.seconds:g} s measured",
         "asked: phones x seconds / 3; p50, p99: every phone request sent in the window; p95: the deals';"
-        " 503: polls told to come back later; load: the 1-minute load average before the step",
+        " 503: polls told to come back later; cpu: the server's and this client's share of a core in the"
+        " window; load: the 1-minute load average before the step",
         HEADER,
     ]
     print(f"seeding a club of {HISTORY} games", flush=True)
@@ -663,6 +705,8 @@ def main() -> int:
                 f"; first errors: {tally.error_notes}" if tally.error_notes else ""
             )
             report += [text, notes]
+            trace = "sent_s,latency_ms,status,kind\n" + "\n".join(tally.trace) + "\n"
+            (WORK / f"trace-{args.setup}-{count}.csv").write_text(trace)
             print(text + "\n" + notes, flush=True)
             (WORK / f"latest-{args.setup}.txt").write_text("\n".join(report) + "\n")
             answered = tally.answered / (count * 4 * args.seconds / THINK)

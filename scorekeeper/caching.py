@@ -2,12 +2,13 @@
 
 A game's pages (watcher's page, scoresheet, API state) by the game's ``version``; the club's pages
 by the versions of their names in ``page_versions``: ``HOME``, one ``PLAYER``'s page, every
-player's page (``PLAYERS``), the rankings (``STANDINGS``), which a write names with ``changed``
-and bumps in its own transaction.  A copy is never stale, only unused; nothing is ever deleted, so
-a write never fails with the cache, and no copy older than the last write is served once Redis
-answers again.  A cache that fails is skipped (the page drawn afresh).  The versions are read
-before the page, so a copy is never keyed newer than what it shows.  A cached page holds nothing
-of one visitor; its key names the language, host, day and canonical address (``limits``).
+player's page (``PLAYERS``), the rankings (``STANDINGS``), which a write's ``game_changed`` names
+(``changed`` listens) and bumps in its own transaction.  A copy is never stale, only unused;
+nothing is ever deleted, so a write never fails with the cache, and no copy older than the last
+write is served once Redis answers again.  A cache that fails is skipped (the page drawn
+afresh).  The versions are read before the page, so a copy is never keyed newer than what it
+shows.  A cached page holds nothing of one visitor; its key names the language, host, day and
+canonical address (``limits``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from redis import RedisError
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .extensions import db
+from .extensions import db, game_changed
 from .i18n import current_language
 from .limits import canonical_address
 from .models import PageVersion, today
@@ -45,10 +46,11 @@ def init_app(app: Flask) -> None:
     app.add_template_global(page_address)
 
 
-def changed(*, players: Iterable[int] = (), standings: bool = False) -> None:
-    """Note that the current transaction changes a game: the home page's list and the pages of
-    its ``players``; with ``standings`` (a game finished, a finished game changed, a name), the
-    rankings and every player's page.  Their versions are bumped when it commits."""
+def changed(_sender: object = None, *, players: Iterable[int] = (), standings: bool = False) -> None:
+    """Note that the current transaction changes a game (``game_changed``, which every write sends):
+    the home page's list and the pages of its ``players``; with ``standings`` (a game finished, a
+    finished game changed, a name), the rankings and every player's page.  Their versions are
+    bumped when it commits."""
     notes: set[str] = db.session.info.setdefault(_NOTES, set())
     notes.add(HOME)
     notes.update(PLAYER.format(player_id=player_id) for player_id in players)
@@ -77,6 +79,7 @@ def _after_rollback(session: Any) -> None:
     session.info.pop(_NOTES, None)
 
 
+game_changed.connect(changed)
 db.event.listen(db.session, "before_commit", _before_commit)
 db.event.listen(db.session, "after_rollback", _after_rollback)
 

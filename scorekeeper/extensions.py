@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from blinker import Namespace
 from flask import current_app
 from flask_babel import gettext
 from flask_compress import Compress
@@ -35,6 +36,9 @@ compress = Compress()
 # behind a proxy, set SCOREKEEPER_PROXY_HOPS so it is the real one).
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
 limiter = Limiter(key_func=client_address)
+#: Sent by every write that changes a game or a name, in its transaction, with ``players`` (the ids
+#: whose pages change) and ``standings`` (whether the rankings do): ``caching`` listens.
+game_changed = Namespace().signal("game-changed")
 
 
 def game_create_rate_limit() -> str:

@@ -77,7 +77,7 @@ class Polls:
         if "HTTP_X_SCOREKEEPER_POLL" in environ and waited(environ) > serving.SHED_SECONDS:
             headers = [
                 ("Content-Type", "text/plain; charset=utf-8"),
-                ("Retry-After", str(serving.RETRY_AFTER)),
+                ("Retry-After", serving.retry_after()),
                 ("Cache-Control", "no-store"),
                 ("Content-Length", str(len(serving.Shed.BODY))),
             ]

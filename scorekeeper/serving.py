@@ -21,13 +21,15 @@ a scorer's Save must not wait behind a room's polls.  Waitress queues the connec
 request to run (``Dispatcher``): here a write (any method but GET and HEAD) goes to the head of
 the queue, and a page's poll (``X-Scorekeeper-Poll``) that has waited there longer than
 ``SHED_SECONDS`` is told to come back later (``Shed``: 503 with ``Retry-After``, without the app,
-the connection kept open), which the page does.  A game page opened afresh, or a club page, is
-never turned away.
+the connection kept open), which the page does: in 5 to 15 s, drawn for each, since a room's polls
+shed in one burst and all told 10 s would come back in one burst and be shed again.  A game page
+opened afresh, or a club page, is never turned away.
 """
 
 from __future__ import annotations
 
 import io
+import random
 import socket
 import sys
 import time
@@ -52,8 +54,11 @@ OTHER_FILES = 64
 WINDOWS_CONNECTIONS = 500
 #: A poll that waited this long for a thread is answered "come back later" instead (``Shed``).
 SHED_SECONDS = 1.0
-#: ... in this many seconds (the page polls again then, not at its usual period).
+#: ... in this many seconds, give or take ``RETRY_SPREAD`` drawn at random (the page polls again then,
+#: not at its usual period).  Spread, so that the polls shed together do not all come back at the same
+#: second, to be shed together again.
 RETRY_AFTER = 10
+RETRY_SPREAD = 5
 #: The page's header on its polls (``web.games.routes.POLL_HEADER``), as Waitress names it.
 POLL = "X_SCOREKEEPER_POLL"
 
@@ -86,12 +91,17 @@ class Shed(Task):
         headers.extend(
             [
                 ("Content-Type", "text/plain; charset=utf-8"),
-                ("Retry-After", str(RETRY_AFTER)),
+                ("Retry-After", retry_after()),
                 ("Cache-Control", "no-store"),
             ]
         )
         self.content_length = len(self.BODY)
         self.write(self.BODY)
+
+
+def retry_after() -> str:
+    """When a shed poll is to come back: ``RETRY_AFTER`` seconds, give or take ``RETRY_SPREAD``."""
+    return str(random.randint(RETRY_AFTER - RETRY_SPREAD, RETRY_AFTER + RETRY_SPREAD))
 
 
 class Dispatcher(ThreadedTaskDispatcher):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from .. import services
-from ..access import device, holds_key
+from ..access import device, version_and_editable
 from ..errors import not_found, refusal
 from ..rules import N_, Refusal
 from ..services import Replayed
@@ -31,20 +31,22 @@ bp.register_error_handler(Replayed, routes.replayed_answer)
 
 def authorised(game_id: str) -> services.Stamp:
     """The game's stamp, once this phone's keyring is shown to hold it (401 without one, 403), from
-    this site only."""
+    this site only: one query, as the game page's own forms check the pencil.  The stamp names no
+    key (the keyring stands for it), so the write checks none."""
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site != "same-origin":
         raise refusal("bad_key", "Only the game's own page may send its deals here.", None)
-    game = services.stamp(game_id)
-    if game is None:
+    known = version_and_editable(game_id)
+    if known is None:
         raise not_found()
     if device() is None:
         raise refusal(
             "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
         )
-    if not holds_key(game_id):
+    version, editable = known
+    if not editable:
         raise services.bad_key()
-    return game
+    return services.Stamp(version, "")
 
 
 @bp.post("/deals")

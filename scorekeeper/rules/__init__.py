@@ -6,7 +6,7 @@ turns recorded facts into a validated ``GameState``.
 
 from __future__ import annotations
 
-from .base import Ruleset
+from .base import SEAT_VALUE_MESSAGES, Ruleset
 from .names import (
     MAX_NAME_LENGTH,
     NAME_KEY_LENGTH,
@@ -67,6 +67,7 @@ __all__ = [
     "ORDER",
     "PAIRS",
     "RULESETS",
+    "SEAT_VALUE_MESSAGES",
     "SUIT",
     "TRICKS",
     "TRICKS_PER_DEAL",

@@ -48,6 +48,9 @@ SEAT_VALUE_MESSAGES = {
         count=N_("Give tricks for exactly the %(count)d players."),
         each=N_("Give tricks for each player."),
         value_range=N_("%(player)s's tricks must be a whole number from 0 to %(most)d (got %(value)s)."),
+        enter_named=N_("Enter the tricks for %(players)s."),
+        enter_every=N_("Enter the tricks for every player."),
+        enter_one=N_("%(player)s: enter the tricks."),
     ),
     "bids": SeatValueMessages(
         not_playing=N_("%(player)s is not playing in this game; give bids for %(players)s."),
@@ -56,6 +59,9 @@ SEAT_VALUE_MESSAGES = {
         count=N_("Give bids for exactly the %(count)d players."),
         each=N_("Give bids for each player."),
         value_range=N_("%(player)s's bid must be a whole number from 0 to %(most)d (got %(value)s)."),
+        enter_named=N_("Enter the bids for %(players)s."),
+        enter_every=N_("Enter the bids for every player."),
+        enter_one=N_("%(player)s: enter the bids."),
     ),
 }
 
@@ -250,25 +256,7 @@ class Ruleset(ABC):
     def validate_players(self, players: Sequence[object]) -> tuple[str, ...]:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise RuleError("invalid_players", N_("Players must be a list of names."), "players")
-        if len(players) not in self.seat_counts:
-            if len(self.seat_counts) > 1:
-                raise RuleError(
-                    "invalid_players",
-                    N_("%(game)s needs %(fewest)d to %(most)d players (got %(got)d)."),
-                    "players",
-                    {
-                        "game": self.term,
-                        "fewest": min(self.seat_counts),
-                        "most": max(self.seat_counts),
-                        "got": len(players),
-                    },
-                )
-            raise RuleError(
-                "invalid_players",
-                N_("%(game)s needs exactly %(count)d players (got %(got)d)."),
-                "players",
-                {"game": self.term, "count": self.player_count, "got": len(players)},
-            )
+        self.check_player_count(len(players))
 
         # A refused name says its seat (param ``seat``), so a form marks that one field alone.
         names: list[str] = []
@@ -291,6 +279,29 @@ class Ruleset(ABC):
                 )
             seen[key] = name
         return tuple(names)
+
+    def check_player_count(self, count: int) -> None:
+        """``invalid_players`` unless the game is played by ``count`` players."""
+        if count in self.seat_counts:
+            return
+        if len(self.seat_counts) > 1:
+            raise RuleError(
+                "invalid_players",
+                N_("%(game)s needs %(fewest)d to %(most)d players (got %(got)d)."),
+                "players",
+                {
+                    "game": self.term,
+                    "fewest": min(self.seat_counts),
+                    "most": max(self.seat_counts),
+                    "got": count,
+                },
+            )
+        raise RuleError(
+            "invalid_players",
+            N_("%(game)s needs exactly %(count)d players (got %(got)d)."),
+            "players",
+            {"game": self.term, "count": self.player_count, "got": count},
+        )
 
     def validate_options(self, options: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
         known = {spec.id: spec for spec in self.options}
@@ -834,12 +845,8 @@ class Ruleset(ABC):
         """``record``'s result as ``parse_deal`` takes it (names as keys; absent facts left out).
 
         A correction (API.md K4) replaces some of these and parses the whole again."""
-        said: dict[str, object] = {}
-        if record.tricks is not None:
-            said["tricks"] = dict(zip(setup.players, record.tricks, strict=True))
-        return said | {
-            name: value for name, value in self.named_facts(setup, record).items() if value is not None
-        }
+        said = {"tricks": TRICKS.by_name(setup.players, record.tricks), **self.named_facts(setup, record)}
+        return {name: value for name, value in said.items() if value is not None}
 
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
@@ -864,8 +871,11 @@ class Ruleset(ABC):
     @abstractmethod
     def parse_contract(self, setup: GameSetup, number: int, contract: object) -> str | None: ...
 
-    @abstractmethod
-    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None: ...
+    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
+        """Deal ``number``'s bids by seat; a game without bids refuses any (``bids_not_allowed``)."""
+        if bids is not None:
+            raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
+        return None
 
 
 def check_tricks_sum(tricks: Sequence[int], total: int = TRICKS_PER_DEAL) -> None:

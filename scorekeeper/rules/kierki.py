@@ -527,18 +527,7 @@ class Kierki(Ruleset):
         return order[number - 1]
 
     def check_setup(self, setup: GameSetup) -> None:
-        if len(setup.players) not in self.seat_counts:
-            raise RuleError(
-                "invalid_players",
-                N_("%(game)s needs %(fewest)d to %(most)d players (got %(got)d)."),
-                "players",
-                {
-                    "game": self.term,
-                    "fewest": min(self.seat_counts),
-                    "most": max(self.seat_counts),
-                    "got": len(setup.players),
-                },
-            )
+        self.check_player_count(len(setup.players))
         self.kierki_preset(setup)
 
     # -- seats -----------------------------------------------------------------------------
@@ -577,11 +566,6 @@ class Kierki(Ruleset):
             "contract",
             {"deal": number, "contract": self.contract(fixed)},
         )
-
-    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
-        if bids is not None:
-            raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
-        return None
 
     def parse_deal(
         self,

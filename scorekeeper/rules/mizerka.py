@@ -74,11 +74,6 @@ class Mizerka(Ruleset):
             )
         return contract
 
-    def parse_bids(self, setup: GameSetup, number: int, bids: object) -> tuple[int, ...] | None:
-        if bids is not None:
-            raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
-        return None
-
     # -- the hooks of the replay ------------------------------------------------------
 
     def chooser_of(self, setup: GameSetup, number: int) -> int | None:

@@ -219,11 +219,6 @@ class Facts(Mapping[str, Any]):
     def __hash__(self) -> int:
         return hash(self._items)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Facts):
-            return self._items == other._items
-        return isinstance(other, Mapping) and dict(self._items) == dict(other)
-
     def __repr__(self) -> str:
         return f"Facts({dict(self._items)!r})"
 

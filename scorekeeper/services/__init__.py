@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import keyring
 from .deals import correct_deals, record_deal, undo_deal, update_deal
-from .games import add_game, create_game, get_game, parse_note, parse_played_on, rebuild_results, rematch
+from .games import add_game, create_game, parse_note, parse_played_on, rebuild_results, rematch
 from .idempotency import Once, Replayed, fingerprint, valid_key
 from .keys import authorised_game, hash_key, new_edit_key, new_game_id
 from .people import Authority, find_player, may_manage, merge_players, not_allowed, rename_player
@@ -24,6 +24,7 @@ from .store import (
     stamp,
     transaction,
 )
+from .store import snapshot as get_game  # the one loader: the game from one query, or ``not_found``
 
 __all__ = [
     "Authority",

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import about_deal, not_found, refusal
-from ..models import utcnow
-from ..rules import N_, DealRecord, RuleError, every_fact, stored_facts
+from ..rules import N_, DealRecord, RuleError, every_fact
 from .idempotency import Once
-from .store import ADD_DEAL, CHANGE_DEAL, DROP_DEAL, Change, Snapshot, Written, write
+from .store import Change, Snapshot, Written, write
 
 UNSET: Any = object()
 
-
-def deal_values(record: DealRecord, contract: str) -> dict[str, Any]:
-    return {
-        "contract": contract,
-        "bids": None if record.bids is None else list(record.bids),
-        "tricks": None if record.tricks is None else list(record.tricks),
-        "facts": stored_facts(record),
-    }
+#: What a page's form says, read against the game as the write holds it: the fields as the
+#: services take them (``contract``, ``bids``, ``tricks``, ``facts``).
+Given = Callable[[Snapshot], Mapping[str, Any]]
 
 
 def record_deal(
@@ -35,15 +29,20 @@ def record_deal(
     key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
+    given: Given | None = None,
 ) -> Written:
     """Record the next deal: its declaration and, optionally, its tricks (``facts``: the others its
-    game declares, API.md K4, by name).
+    game declares, API.md K4, by name; ``given``: all of them, read from a form against the game as
+    locked).
 
     ``number``, when given, must be the next deal's, so a retried or stale submission fails
     harmlessly with ``wrong_deal_number``.  The other keywords: ``store.write``.
     """
 
     def plan(locked: Snapshot) -> Change:
+        fields: dict[str, Any] = {"contract": contract, "bids": bids, "tricks": tricks, "facts": facts}
+        if given is not None:
+            fields = {"contract": None, "bids": None, "tricks": None, "facts": None, **given(locked)}
         state = locked.state
         if state.finished:
             raise refusal(
@@ -74,18 +73,15 @@ def record_deal(
             )
         record = locked.ruleset.parse_next(
             locked.setup,
-            locked.state.deals,
+            state.deals,
             next_number,
-            contract=contract,
-            bids=bids,
-            tricks=tricks,
-            **(facts or {}),
+            contract=fields["contract"],
+            bids=fields["bids"],
+            tricks=fields["tricks"],
+            **(fields["facts"] or {}),
         )
-        after = locked.ruleset.extend(locked.state, [record])  # checks and scores the new deal alone
-        values = deal_values(record, after.deals[-1].contract)
-        return Change(
-            after, next_number, next_number, ADD_DEAL, {"game_id": locked.id, "number": next_number, **values}
-        )
+        after = locked.ruleset.extend(state, [record])  # checks and scores the new deal alone
+        return Change(after, next_number, next_number, {next_number: record})
 
     return write(
         game_id, plan, key_hash=key_hash, expected_version=expected_version, dry_run=dry_run, once=once
@@ -111,15 +107,21 @@ def update_deal(
     key_hash: str | None = None,
     dry_run: bool = False,
     once: Once | None = None,
+    given: Given | None = None,
 ) -> Written:
     """Complete or correct one recorded deal (``correct_deals``; ``facts``: those its game declares, by
-    name, None clearing one).  ``require_pending`` refuses a deal that has its result, so a repeated "enter
-    tricks" post cannot silently rewrite them."""
-    given = {"contract": contract, "bids": bids, "tricks": tricks, **(facts or {})}
-    correction = {"number": number, **{field: value for field, value in given.items() if value is not UNSET}}
+    name, None clearing one; ``given``: the fields, read from a form against the game as locked).
+    ``require_pending`` refuses a deal that has its result, so a repeated "enter tricks" post
+    cannot silently rewrite them."""
+
+    def correction(fields: Mapping[str, Any]) -> dict[str, Any]:
+        fields = {**fields, **(fields.get("facts") or {})}
+        return {"number": number, **{k: v for k, v in fields.items() if k != "facts" and v is not UNSET}}
+
+    asked = {"contract": contract, "bids": bids, "tricks": tricks, "facts": facts}
     return correct_deals(
         game_id,
-        [correction],
+        (lambda locked: [correction(given(locked))]) if given is not None else [correction(asked)],
         expected_version=expected_version,
         require_pending=require_pending,
         key_hash=key_hash,
@@ -130,7 +132,7 @@ def update_deal(
 
 def correct_deals(
     game_id: str,
-    corrections: Sequence[Mapping[str, object]],
+    corrections: Sequence[Mapping[str, object]] | Callable[[Snapshot], Sequence[Mapping[str, object]]],
     *,
     expected_version: int | None = None,
     require_pending: bool = False,
@@ -144,10 +146,11 @@ def correct_deals(
     ``"tricks"`` (per player: in seat order, or keyed by name); ``"tricks": None`` makes the
     last deal pending again.  Replaying every change at once lets two deals of one chooser swap
     contracts; a refusal speaks of a corrected deal.  ``Written.deal``: the deal, if only one.
+    ``corrections`` may be a function of the game as locked (a form read against it).
     """
-    wanted = _corrections(corrections)
 
     def plan(locked: Snapshot) -> Change:
+        wanted = _corrections(corrections(locked) if callable(corrections) else corrections)
         ruleset, setup = locked.ruleset, locked.setup
         records = list(locked.records)
         several = len(wanted) > 1
@@ -173,22 +176,11 @@ def correct_deals(
             records[number - 1] = record
         first = min(wanted)
         try:
-            # The deals before the first corrected one stand as replayed: only the rest is replayed.
-            after = ruleset.replay_after(setup, locked.state.deals[: first - 1], records[first - 1 :])
+            after = ruleset.replay(setup, records)  # the game's one replay, with the corrections
         except RuleError as refused:
             raise _blamed(locked, records, set(wanted), refused) from None
-        now = utcnow()
-        params = [
-            {
-                "of_game": locked.id,
-                "deal_number": number,
-                "updated_at": now,
-                **deal_values(records[number - 1], after.deals[number - 1].contract),
-            }
-            for number in sorted(wanted)
-        ]
         shown = None if several else first
-        return Change(after, shown, first, CHANGE_DEAL, params[0] if len(params) == 1 else params)
+        return Change(after, shown, first, {number: records[number - 1] for number in wanted})
 
     return write(
         game_id, plan, key_hash=key_hash, expected_version=expected_version, dry_run=dry_run, once=once
@@ -297,6 +289,6 @@ def undo_deal(
                 deal=number,
             )
         after = locked.ruleset.replay(locked.setup, records[:-1])
-        return Change(after, None, number, DROP_DEAL, {"of_game": locked.id, "deal_number": number})
+        return Change(after, None, number, {number: None})
 
     return write(game_id, plan, key_hash=key_hash, expected_version=expected_version, once=once)

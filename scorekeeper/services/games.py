@@ -11,9 +11,9 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import caching, stats
+from .. import stats
 from ..errors import refusal
-from ..extensions import db
+from ..extensions import db, game_changed
 from ..models import NOTE_LENGTH, Deal, Game, Player, Seat, today, utcnow
 from ..rules import (
     N_,
@@ -28,11 +28,6 @@ from ..rules import (
 )
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import Snapshot, snapshot, transaction
-
-
-def get_game(game_id: str) -> Snapshot:
-    """The game with its replayed state, from one query, or ``not_found``: the one loader."""
-    return snapshot(game_id)
 
 
 def create_game(
@@ -99,7 +94,7 @@ def add_game(
         db.session.add(game)
         db.session.flush()
         stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-        caching.changed(players=player_ids, standings=state.finished)
+        game_changed.send(game_id, players=player_ids, standings=state.finished)
     created = Snapshot(
         id=game_id,
         version=0,
@@ -112,7 +107,8 @@ def add_game(
         created_at=created_at or now,
         note=note,
         records=tuple(records),
-        state=state,
+        finished=state.finished,
+        replayed=state,
     )
     return created, key
 
@@ -177,7 +173,7 @@ def _player_named(name: str) -> Player:
 
 def rematch(game_id: str, played_on: object = None) -> tuple[Snapshot, str]:
     """A new game with the same people in the same seats and options; the first deal moves on one seat."""
-    loaded = get_game(game_id)
+    loaded = snapshot(game_id)
     if not loaded.state.finished:
         raise refusal("game_not_finished", N_("A rematch starts once this game is over."), None)
     setup = loaded.setup
@@ -205,5 +201,5 @@ def rebuild_results() -> int:
                 )
                 finished = game.state.finished
                 db.session.execute(update(Game).where(Game.id == game.id).values(finished=finished))
-            caching.changed(standings=True)
+            game_changed.send(None, standings=True)
     return len(game_ids)

@@ -2,8 +2,8 @@
 
 The key is stored with the answer in the change's own transaction, so only committed changes
 are remembered: the same key again gets that answer (``Replayed``), with another request it is
-refused, and a refused request is judged afresh.  The key is looked for once the write holds the
-game's lock, so two requests racing with one key apply it once.  The answer's body is kept
+refused, and a refused request is judged afresh.  The key is read with the game once the write holds
+its lock, so two requests racing with one key apply it once.  The answer's body is kept
 compressed: even the whole state of a finished game (a ``PATCH``'s answer) costs its key well
 under a kilobyte.
 """
@@ -15,12 +15,11 @@ import json
 import re
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert
 
 from ..errors import refusal
-from ..extensions import db
 from ..models import IDEMPOTENCY_KEY_LENGTH, IdempotencyKey, utcnow
 from ..rules import N_
 
@@ -28,6 +27,15 @@ KEY_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{IDEMPOTENCY_KEY_LENGTH}}}")
 
 _keys = IdempotencyKey.__table__
 KEEP = insert(_keys)
+
+
+class Kept(NamedTuple):
+    """A key as stored for the game (read with the game, ``store.snapshot``): the request it came
+    with, and its answer."""
+
+    fingerprint: str
+    status: int
+    answer: bytes
 
 
 class Replayed(Exception):
@@ -73,14 +81,10 @@ class Once:
         self.answer = answer
         self.given: tuple[int, str] | None = None
 
-    def check(self) -> None:
+    def check(self, kept: Kept | None) -> None:
         """Raise ``Replayed`` when the key was already applied to the game with this request, and
-        ``idempotency_key_reused`` when with another; return when the key is new."""
-        kept = db.session.execute(
-            select(_keys.c.fingerprint, _keys.c.status, _keys.c.answer).where(
-                _keys.c.game_id == self.game_id, _keys.c.key == self.key
-            )
-        ).one_or_none()
+        ``idempotency_key_reused`` when with another; return when the key is new (``kept``: the
+        key's row as the write read it with the game)."""
         if kept is None:
             return
         if kept.fingerprint != self.fingerprint:

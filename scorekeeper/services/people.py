@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
 
-from .. import caching, stats
+from .. import stats
 from ..errors import Refusal, not_found, refusal
-from ..extensions import db
+from ..extensions import db, game_changed
 from ..models import DealResult, Game, GameResult, Player, Seat, utcnow
 from ..rules import N_, RuleError, n_, name_key, validate_name
 from . import keyring
@@ -77,7 +77,7 @@ def find_player(name: object) -> Player:
 def _touch_games_of(player_id: int) -> None:
     # Names show on every page of the player's games, and on the club's pages: bump the games'
     # versions (their cached pages' key) and drop the club's cached pages.
-    caching.changed(standings=True)
+    game_changed.send(None, standings=True)
     games = select(Seat.game_id).where(Seat.player_id == player_id)
     db.session.execute(
         update(Game)

@@ -4,21 +4,32 @@ lock the game, read it, ask the engine for the change, write it and its figures,
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from .. import caching, stats
+from .. import stats
 from ..errors import Refusal, not_found, refusal
-from ..extensions import db
-from ..models import Deal, Game, Player, Seat, utcnow
-from ..rules import N_, DealRecord, DealState, GameSetup, GameState, Ruleset, facts_from_stored, get_ruleset
-from .idempotency import KEEP, Once
+from ..extensions import db, game_changed
+from ..models import Deal, Game, GameResult, IdempotencyKey, Player, Seat, utcnow
+from ..rules import (
+    N_,
+    DealRecord,
+    DealState,
+    GameSetup,
+    GameState,
+    Ruleset,
+    facts_from_stored,
+    get_ruleset,
+    stored_facts,
+)
+from .idempotency import KEEP, Kept, Once
 
 
 def conflict() -> Refusal:
@@ -84,8 +95,10 @@ _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game read in one query (no ORM objects) and replayed: the one way to load a game.
-    ``version`` is its write counter when read (a page's ETag; a write's ``If-Match``)."""
+    """A game read in one query (no ORM objects): the one way to load a game, replayed when its
+    ``state`` is first asked.  ``version`` is its write counter when read (a page's ETag; a write's
+    ``If-Match``); ``finished`` as stored.  A write's read also holds the game's ``figures`` as
+    stored (its ``game_results`` rows by seat) and the request's ``Idempotency-Key`` if ``kept``."""
 
     id: str
     version: int
@@ -98,7 +111,17 @@ class Snapshot:
     created_at: datetime
     note: str | None
     records: tuple[DealRecord, ...]
-    state: GameState
+    finished: bool = False
+    replayed: GameState | None = field(default=None, repr=False, compare=False)
+    figures: tuple[dict[str, Any], ...] | None = field(default=None, repr=False, compare=False)
+    kept: Kept | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def state(self) -> GameState:
+        """The game replayed by the engine (once, when first asked)."""
+        if self.replayed is not None:
+            return self.replayed
+        return self.ruleset.replay(self.setup, self.records)
 
 
 class Written(NamedTuple):
@@ -113,15 +136,14 @@ class Written(NamedTuple):
 class Change:
     """A change to a game's deals, checked by the engine and not yet made: the state after it,
     the deal to show for it (None for an undo or several deals), the first deal it touches, and
-    the statement that makes it."""
+    the deals it writes by number (a record to store, None for a deal removed).  The store
+    chooses the statements."""
 
     after: GameState
     number: int | None
     first: int
     """The first deal the change touches: the deals before it stand as they were."""
-    statement: Any
-    params: dict[str, Any] | list[dict[str, Any]]
-    """One set of parameters, or a list of them (the statement sent once per set)."""
+    deals: dict[int, DealRecord | None]
 
 
 #: A write's plan: given the game as it is, the change (or a refusal, and nothing is written).
@@ -131,9 +153,18 @@ _games = Game.__table__
 _seats = Seat.__table__
 _players = Player.__table__
 _deals = Deal.__table__
-# The game, its seats and its deals in one query: the deals ride along the first seat's rows.
-_SNAPSHOT = (
-    select(
+_figures = GameResult.__table__
+_keys = IdempotencyKey.__table__
+#: The columns of the game's ``game_results`` rows a write's read holds (``Snapshot.figures``).
+FIGURES = ("player_id", "ranking", "played_on", "finished", "total", "rank", "deals_played", "deals_won")
+
+
+@functools.cache
+def _read(*, figures: bool, key: bool) -> Any:
+    """The game, its seats and its deals in one query: the deals ride along the first seat's rows.
+    A write's read (``figures``) adds each seat's stored figures, and with a ``key`` that key's row
+    (along the second seat's row: every game has one)."""
+    columns = [
         _games.c.id,
         _games.c.version,
         _games.c.updated_at,
@@ -144,6 +175,7 @@ _SNAPSHOT = (
         _games.c.played_on,
         _games.c.created_at,
         _games.c.note,
+        _games.c.finished,
         _seats.c.position,
         _seats.c.player_id,
         _players.c.name,
@@ -152,13 +184,29 @@ _SNAPSHOT = (
         _deals.c.bids,
         _deals.c.tricks,
         _deals.c.facts,
+    ]
+    joined = (
+        _games.join(_seats, _seats.c.game_id == _games.c.id)
+        .join(_players, _players.c.id == _seats.c.player_id)
+        .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
     )
-    .join(_seats, _seats.c.game_id == _games.c.id)
-    .join(_players, _players.c.id == _seats.c.player_id)
-    .outerjoin(_deals, and_(_deals.c.game_id == _games.c.id, _seats.c.position == 0))
-    .where(_games.c.id == bindparam("game_id"))
-    .order_by(_seats.c.position, _deals.c.number)
-)
+    if figures:
+        columns += [_figures.c[name].label(f"stored_{name}") for name in FIGURES]
+        joined = joined.outerjoin(
+            _figures, and_(_figures.c.game_id == _games.c.id, _figures.c.seat == _seats.c.position)
+        )
+    if key:
+        columns += [_keys.c.fingerprint, _keys.c.status, _keys.c.answer]
+        kept = (_keys.c.game_id == _games.c.id, _keys.c.key == bindparam("key"), _seats.c.position == 1)
+        joined = joined.outerjoin(_keys, and_(*kept))
+    return (
+        select(*columns)
+        .select_from(joined)
+        .where(_games.c.id == bindparam("game_id"))
+        .order_by(_seats.c.position, _deals.c.number)
+    )
+
+
 _STAMP = select(_games.c.version, _games.c.edit_key_hash).where(_games.c.id == bindparam("game_id"))
 _LOCK = (
     update(_games)
@@ -169,16 +217,18 @@ _SET_FINISHED = (
     update(_games).where(_games.c.id == bindparam("game_id")).values(finished=bindparam("finished"))
 )
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
-ADD_DEAL = insert(_deals)
-CHANGE_DEAL = update(_deals).where(*_the_deal)
-DROP_DEAL = delete(_deals).where(*_the_deal)
+_ADD_DEAL = insert(_deals)
+_CHANGE_DEAL = update(_deals).where(*_the_deal)
+_DROP_DEAL = delete(_deals).where(*_the_deal)
 
 
-def snapshot(game_id: str) -> Snapshot:
-    """The game in one query (game, seats, deals), replayed; or ``not_found``."""
+def snapshot(game_id: str, *, key: str | None = None, figures: bool = False) -> Snapshot:
+    """The game in one query (game, seats, deals), or ``not_found``; with ``figures`` and a ``key``
+    as a write reads it (``_read``)."""
     if not plausible_id(game_id):
         raise not_found()
-    rows = db.session.connection().execute(_SNAPSHOT, {"game_id": game_id}).all()
+    params = {"game_id": game_id} if key is None else {"game_id": game_id, "key": key}
+    rows = db.session.connection().execute(_read(figures=figures, key=key is not None), params).all()
     if not rows:
         raise not_found()
     # A row per seat, but seat 0 has one per deal: the deals ride along it.
@@ -201,6 +251,19 @@ def snapshot(game_id: str) -> Snapshot:
         for row in rows
         if row.number is not None
     )
+    stored = None
+    if figures and all(seat.stored_total is not None for seat in seats):
+        stored = tuple(
+            {
+                "game_id": game_id,
+                "seat": seat.position,
+                **{name: seat._mapping[f"stored_{name}"] for name in FIGURES},
+            }
+            for seat in seats
+        )
+    kept = None
+    if key is not None and seats[1].fingerprint is not None:
+        kept = Kept(seats[1].fingerprint, seats[1].status, seats[1].answer)
     return Snapshot(
         id=game_id,
         version=game.version,
@@ -213,20 +276,23 @@ def snapshot(game_id: str) -> Snapshot:
         created_at=game.created_at,
         note=game.note,
         records=records,
-        state=ruleset.replay(setup, records),
+        finished=bool(game.finished),
+        figures=stored,
+        kept=kept,
     )
 
 
-def lock(game_id: str) -> Snapshot:
+def lock(game_id: str, *, key: str | None = None) -> Snapshot:
     """The game, locked for this transaction's write by bumping its version (a row lock on PostgreSQL,
-    the database's write lock on SQLite), then read: another write to the game waits here until this
-    one commits, then reads what it committed.  The snapshot holds the version this write makes."""
+    the database's write lock on SQLite), then read with its stored figures (and ``key``'s row):
+    another write to the game waits here until this one commits, then reads what it committed.
+    The snapshot holds the version this write makes."""
     if not plausible_id(game_id):
         raise not_found()
     bumped = db.session.connection().execute(_LOCK, {"game_id": game_id, "now": utcnow()})
     if bumped.rowcount != 1:
         raise not_found()
-    return snapshot(game_id)
+    return snapshot(game_id, key=key, figures=True)
 
 
 def bad_key() -> Refusal:
@@ -269,20 +335,21 @@ def write(
     and the rules.  ``dry_run``: the same checks (the key's too) and result from a plain read,
     nothing written.
     """
+    key = None if once is None else once.key
     if dry_run:
         try:
-            game = snapshot(game_id)
+            game = snapshot(game_id, key=key)
             _judge(game, game.version, key_hash, expected_version, once)
             return _written(game, plan(game))
         finally:
             db.session.rollback()  # ends the read
     with transaction():
-        game = lock(game_id)
+        game = lock(game_id, key=key)
         _judge(game, game.version - 1, key_hash, expected_version, once)
         change = plan(game)
         connection = db.session.connection()
-        connection.execute(change.statement, change.params)
-        if change.after.finished != game.state.finished:
+        _store_deals(game, change)
+        if change.after.finished != game.finished:
             connection.execute(_SET_FINISHED, {"game_id": game.id, "finished": change.after.finished})
         stats.store_figures(
             change.after,
@@ -290,22 +357,56 @@ def write(
             player_ids=game.player_ids,
             played_on=game.played_on,
             from_deal=change.first,
+            stored=game.figures,
+            scored_from=any(
+                not game.ruleset.is_pending(record) for record in game.records[change.first - 1 :]
+            ),
         )
         written = _written(game, change)
         if once is not None:
             connection.execute(KEEP, once.row(written))
-        caching.changed(players=game.player_ids, standings=game.state.finished or change.after.finished)
+        game_changed.send(game.id, players=game.player_ids, standings=game.finished or change.after.finished)
     return written
+
+
+def deal_values(record: DealRecord, contract: str) -> dict[str, Any]:
+    """A deal's row as the engine left it (``contract``: as the replay read it)."""
+    return {
+        "contract": contract,
+        "bids": None if record.bids is None else list(record.bids),
+        "tricks": None if record.tricks is None else list(record.tricks),
+        "facts": stored_facts(record),
+    }
+
+
+def _store_deals(game: Snapshot, change: Change) -> None:
+    """The deals ``change`` writes: a deal beyond the game's added, None removed, the others updated."""
+    added, changed, dropped = [], [], []
+    now = utcnow()
+    for number, record in sorted(change.deals.items()):
+        if record is None:
+            dropped.append({"of_game": game.id, "deal_number": number})
+            continue
+        values = deal_values(record, change.after.deals[number - 1].contract)
+        if number > len(game.records):
+            added.append({"game_id": game.id, "number": number, **values})
+        else:
+            changed.append({"of_game": game.id, "deal_number": number, "updated_at": now, **values})
+    connection = db.session.connection()
+    for statement, params in ((_DROP_DEAL, dropped), (_CHANGE_DEAL, changed), (_ADD_DEAL, added)):
+        if params:
+            connection.execute(statement, params)
 
 
 def _judge(
     game: Snapshot, version: int, key_hash: str | None, expected_version: int | None, once: Once | None
 ) -> None:
-    """The checks before the rules: the edit key, the ``Idempotency-Key``, ``If-Match``."""
-    if key_hash is not None and game.edit_key_hash != key_hash:
+    """The checks before the rules: the edit key (none when ``key_hash`` is empty: a phone's keyring
+    stood for it), the ``Idempotency-Key``, ``If-Match``."""
+    if key_hash and game.edit_key_hash != key_hash:
         raise bad_key()
     if once is not None:
-        once.check()
+        once.check(game.kept)
     if expected_version is not None and expected_version != version:
         raise stale()
 

@@ -1,15 +1,23 @@
 """The one writer of stored figures: in every write's transaction, a game's rows of ``game_results``
 and ``deal_results`` become those of its replay, and its players' ``player_totals`` (all time) and
-``player_year_totals`` (each year) are summed again from their own ``game_results``."""
+``player_year_totals`` (each year) follow.
+
+A write that read the game's rows as stored (``stored``) writes only what changed: the game's
+rows whose figures moved, the deals' rows from the first deal it touched, and, while the game was
+not finished, what its rows add to its players' sums (a deal in a game in progress adds to their
+deals played and won; the deal that finishes it adds the game, its points, its win, a best game).
+A write that may take away a finished game's figures (a best game among them) sums them again.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Integer, bindparam, cast, delete, func, insert, select
+from sqlalchemy import Integer, bindparam, case, cast, delete, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
@@ -20,22 +28,103 @@ from .sums import SUMS, record_columns
 
 
 def store_figures(
-    state: GameState, *, game_id: str, player_ids: Sequence[int], played_on: date, from_deal: int = 1
+    state: GameState,
+    *,
+    game_id: str,
+    player_ids: Sequence[int],
+    played_on: date,
+    from_deal: int = 1,
+    stored: Sequence[Mapping[str, Any]] | None = None,
+    scored_from: bool = True,
 ) -> None:
     """Make the game's stored figures those of ``state`` (inside the caller's transaction).
 
     ``from_deal``: the first deal the write changed; the rows of the deals before it stand (a
-    deal's figures depend on it and the deals before it only).
+    deal's figures depend on it and the deals before it only).  ``stored``: the game's rows of
+    ``game_results`` as the write read them (None: rewritten whole, the sums summed again);
+    ``scored_from``: whether a deal from ``from_deal`` on had rows (else there are none to drop).
     """
     game_rows, deal_rows = figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
     connection = db.session.connection()
-    connection.execute(_DROP_DEAL_ROWS, {"game_id": game_id, "from_deal": from_deal})
-    connection.execute(_DROP_GAME_ROWS, {"game_id": game_id})
-    connection.execute(_ADD_GAME_ROWS, game_rows)
+    if scored_from:
+        connection.execute(_DROP_DEAL_ROWS, {"game_id": game_id, "from_deal": from_deal})
     changed = [row for row in deal_rows if row["number"] >= from_deal]
     if changed:
         connection.execute(_ADD_DEAL_ROWS, changed)
-    refresh_totals(player_ids, game_rows[0]["ranking"])
+    before = {row["seat"]: row for row in stored or ()}
+    if len(before) != len(game_rows) or any(
+        row["seat"] not in before or any(before[row["seat"]][name] != row[name] for name in KEPT)
+        for row in game_rows
+    ):  # a new game, or rows that are not the game's own as it stands: written whole
+        connection.execute(_DROP_GAME_ROWS, {"game_id": game_id})
+        connection.execute(_ADD_GAME_ROWS, game_rows)
+        refresh_totals(player_ids, game_rows[0]["ranking"])
+        return
+    moved = [row for row in game_rows if any(row[name] != before[row["seat"]][name] for name in MOVING)]
+    if moved:
+        connection.execute(
+            _MOVE_GAME_ROWS,
+            [
+                {"of_game": game_id, "of_seat": row["seat"], **{name: row[name] for name in MOVING}}
+                for row in moved
+            ],
+        )
+    if any(row["finished"] for row in before.values()):
+        refresh_totals(player_ids, game_rows[0]["ranking"])  # a finished game's figures may shrink
+    elif moved:
+        _add_to_totals([(before[row["seat"]], row) for row in moved])
+
+
+#: The columns of a game's ``game_results`` rows that its deals move, and those they keep.
+MOVING = ("finished", "total", "rank", "deals_played", "deals_won")
+KEPT = ("player_id", "ranking", "played_on")
+
+
+def _sums(row: Mapping[str, Any]) -> dict[str, Any]:
+    """What one game's row adds to its player's sums (``record_columns``, row by row)."""
+    finished = bool(row["finished"])
+    return {
+        "games": int(finished),
+        "wins": int(finished and row["rank"] == 1),
+        "deals": row["deals_played"],
+        "deal_wins": row["deals_won"],
+        "points": row["total"] if finished else 0,
+    }
+
+
+def _add_to_totals(moves: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> None:
+    """Add what each moved row of a game not finished before adds now to its player's sums, all time
+    and in the game's year: the upsert adds to a player's row (made at their first deal) under its
+    lock, so two games sharing a player add in turn, without a re-sum; players in one order."""
+    rows = []
+    for old, new in sorted(moves, key=lambda move: move[1]["player_id"]):
+        was, now = _sums(old), _sums(new)
+        added = {name: now[name] - was[name] for name in now}
+        best = new["total"] if new["finished"] else None
+        if best is None and not any(added.values()):
+            continue
+        rows.append({"player_id": new["player_id"], "ranking": new["ranking"], **added, "best": best})
+    if not rows:
+        return
+    year = moves[0][1]["played_on"].year
+    connection = db.session.connection()
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    for table, extra in ((PlayerTotal.__table__, {}), (PlayerYearTotal.__table__, {"year": year})):
+        upsert = dialect.insert(table).values([{**row, **extra} for row in rows])
+        summed = {name: table.c[name] + upsert.excluded[name] for name in SUMS if name != "best"}
+        best = case(
+            (upsert.excluded.best.is_(None), table.c.best),
+            (or_(table.c.best.is_(None), upsert.excluded.best > table.c.best), upsert.excluded.best),
+            else_=table.c.best,
+        )
+        keys = ["player_id", "ranking", *extra]
+        connection.execute(upsert.on_conflict_do_update(index_elements=keys, set_={**summed, "best": best}))
+    if any(row["deals"] < 0 for row in rows):  # an undo: a row left without deals goes
+        ids = [row["player_id"] for row in rows]
+        for table, extra in ((PlayerTotal.__table__, {}), (PlayerYearTotal.__table__, {"year": year})):
+            kept = (table.c[name] == value for name, value in extra.items())
+            emptied = (table.c.player_id.in_(ids), table.c.ranking == rows[0]["ranking"], table.c.deals == 0)
+            connection.execute(delete(table).where(*emptied, *kept))
 
 
 _game_results, _deal_results = GameResult.__table__, DealResult.__table__
@@ -44,6 +133,9 @@ _DROP_DEAL_ROWS = delete(_deal_results).where(
     _deal_results.c.game_id == bindparam("game_id"), _deal_results.c.number >= bindparam("from_deal")
 )
 _ADD_GAME_ROWS = insert(_game_results)
+_MOVE_GAME_ROWS = update(_game_results).where(
+    _game_results.c.game_id == bindparam("of_game"), _game_results.c.seat == bindparam("of_seat")
+)
 # render_nulls: rows with and without a None (``pick``, ``made``) go in one batch.
 _ADD_DEAL_ROWS = insert(_deal_results).execution_options(render_nulls=True)
 

@@ -88,7 +88,9 @@ def test_a_write_goes_first_and_a_poll_that_waited_is_told_to_come_back(
             answers[name] = (answer.status, answer.getheader("Retry-After"), answer.read())
         assert answers["save"] == (200, None, b"/games/abc/deals")
         assert answers["page"] == (200, None, b"/games/abc")  # a page opened afresh is never turned away
-        assert answers["poll"] == (503, str(serving.RETRY_AFTER), serving.Shed.BODY)
+        status, retry_after, body = answers["poll"]
+        assert (status, body) == (503, serving.Shed.BODY)
+        assert abs(int(retry_after) - serving.RETRY_AFTER) <= serving.RETRY_SPREAD
         assert app.ran == ["/hold", "/games/abc/deals", "/games/abc"]  # the save first; the poll never ran
         monkeypatch.setattr(serving, "SHED_SECONDS", 60.0)
         poll.request("GET", "/games/abc", headers=POLL)  # the same connection, kept open
@@ -118,3 +120,11 @@ def test_the_connections_held_follow_the_files_the_process_may_open(monkeypatch:
     assert serving.connection_limit() == 256 - serving.OTHER_FILES  # refused: the limit it has
     monkeypatch.setattr(serving.sys, "platform", "win32")
     assert serving.connection_limit() == serving.WINDOWS_CONNECTIONS  # select() there: 512 sockets
+
+
+def test_the_polls_told_to_come_back_are_told_different_times() -> None:
+    """Shed together, they must not all come back in the same second (and be shed together again)."""
+    told = [int(serving.retry_after()) for _ in range(300)]
+    assert min(told) >= serving.RETRY_AFTER - serving.RETRY_SPREAD
+    assert max(told) <= serving.RETRY_AFTER + serving.RETRY_SPREAD
+    assert len(set(told)) >= 8  # 11 seconds to draw from

@@ -19,10 +19,9 @@ from ...messages import shown, term
 from ...rules import Refusal
 from ...services import Replayed, Snapshot, Written
 from .. import bp
-from ..loading import load_game, open_write, require_editor
+from ..loading import Flashes, answered, done, load_game, open_write, page_once, require_editor, write_once
 from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
 from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, kept_pairs, per_seat_numbers
-from .once import Flashes, answered, done, page_once, write_once
 from .presenters import game_view
 
 
@@ -87,7 +86,7 @@ def correct_deal(game_id: str, number: int) -> Any:
         return _correction_page(game, number, form, error)
 
     write = open_write(game_id, form, redraw)
-    game = write.game
+    game = load_game(game_id)
     if not 1 <= number <= len(game.state.deals):
         abort(404)
     corrections: list[dict[str, Any]] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import redirect, request, url_for
@@ -11,11 +12,11 @@ from werkzeug.wrappers import Response
 from ... import services
 from ...errors import status_for
 from ...messages import say, term
-from ...rules import Refusal
-from ...services import Once, Replayed, Snapshot, Written
+from ...rules import Refusal, get_ruleset
+from ...services import Replayed, Snapshot, Written
 from ...services.deals import UNSET
 from .. import bp
-from ..loading import open_write
+from ..loading import Flashes, answered, done, open_write, page_once, write_once
 from .entry import deal_fields, pending_fields
 from .forms import (
     DeclareForm,
@@ -24,11 +25,7 @@ from .forms import (
     deal_facts,
     per_seat_numbers,
 )
-from .once import Flashes, answered, done, page_once, write_once
-
-#: The flash category of a deal whose tricks were just saved (its number): the page offers its
-#: undo near the top for a few seconds.  Not a message: the page does not show it as one.
-from .routes import SAVED, _refused_at_field, _render_game
+from .routes import SAVED, redraw_at_field, render_game
 
 
 @bp.post("/games/<game_id>/deals")
@@ -36,8 +33,8 @@ def record_deal(game_id: str) -> Any:
     """Record the next deal: the declaration (and the tricks where a deal has no declaration)."""
     form = DeclareForm()
     # The deal number keeps a stale form harmless: it is required here.
-    write = open_write(game_id, form, _refused_at_field(declare=form), complete=form.number.data is not None)
-    ruleset, names = write.game.ruleset, write.game.setup.players
+    redraw = partial(redraw_at_field, declare=form)
+    write = open_write(game_id, form, redraw, complete=form.number.data is not None)
     number = form.number.data
     home = url_for("web.game", game_id=game_id)
 
@@ -45,33 +42,19 @@ def record_deal(game_id: str) -> Any:
         deal = written.deal
         assert deal is not None
         if deal.pending:
+            ruleset = get_ruleset(written.setup.ruleset)
             return [("ok", _declared(deal.number, ruleset.contract_label(deal.contract)))]
         return _saved(written, deal.number)
 
     # Posted again (a double tap, a lost answer): the form's key gets the first answer.
     once = page_once(game_id, home, says)
     try:
-        # The contract posted with its facts, where the chooser's contract decides them.
-        chosen = request.form.get("contract") or None
-        facts = deal_fields(write.game, number, chosen)
-        if facts:
-            # The deal's facts; a deal with a declaration (a suit named) may be saved with it alone.
-            declared = len(write.game.ruleset.results(facts)) < len(facts)
-            fields = deal_facts(request.form, names, facts, required=not declared, ruleset=write.game.ruleset)
-            others = {name: value for name, value in fields.items() if name != "tricks"}
-            after = write_once(
-                lambda key: services.record_deal(
-                    game_id,
-                    number=number,
-                    contract=chosen,
-                    tricks=fields.get("tricks"),
-                    facts=others,
-                    once=key,
-                ),
-                once,
-            )
-        else:
-            after = write_once(lambda key: _record(game_id, form, write.game, key), once)
+        after = write_once(
+            lambda key: services.record_deal(
+                game_id, number=number, once=key, given=lambda game: _declaration(form, game)
+            ),
+            once,
+        )
     except Replayed as replayed:
         return answered(replayed.status, replayed.body)
     except Refusal as refused:
@@ -88,9 +71,17 @@ def _saved(written: Written, number: int) -> Flashes:
     return [("ok", message), (SAVED, str(number))]
 
 
-def _record(game_id: str, form: DeclareForm, game: Snapshot, once: Once | None) -> Written:
-    """Records the next Mizerka or Misère deal from ``form``."""
+def _declaration(form: DeclareForm, game: Snapshot) -> dict[str, Any]:
+    """What the next deal's form says, read against the game as the write holds it."""
     ruleset, names, number = game.ruleset, game.setup.players, form.number.data
+    # The contract posted with its facts, where the chooser's contract decides them.
+    chosen = request.form.get("contract") or None
+    facts = deal_fields(game, number, chosen)
+    if facts:
+        # The deal's facts; a deal with a declaration (a suit named) may be saved with it alone.
+        declared = len(ruleset.results(facts)) < len(facts)
+        given = deal_facts(request.form, names, facts, required=not declared, ruleset=ruleset)
+        return {"contract": chosen, "tricks": given.pop("tricks", None), "facts": given}
     fields: dict[str, Any] = {}
     if ruleset.declares_contract:
         fields["contract"] = form.contract.data or None
@@ -101,7 +92,7 @@ def _record(game_id: str, form: DeclareForm, game: Snapshot, once: Once | None) 
     counts = any(f"tricks-{seat}" in request.form for seat in range(len(names)))
     if isinstance(number, int) and (counts or not ruleset.declares(number)):
         fields["tricks"] = per_seat_numbers(form.tricks.data, names, "tricks")
-    return services.record_deal(game_id, number=number, once=once, **fields)
+    return fields
 
 
 def _declared(number: int, contract_label: str) -> str:
@@ -119,23 +110,25 @@ def _declared(number: int, contract_label: str) -> str:
 def enter_tricks(game_id: str, number: int) -> Any:
     """The tricks of the declared deal ``number``."""
     form = TricksForm()
-    write = open_write(game_id, form, _refused_at_field(tricks=form), complete=form.number.data == number)
-    names = write.game.setup.players
+    write = open_write(
+        game_id, form, partial(redraw_at_field, tricks=form), complete=form.number.data == number
+    )
     home = url_for("web.game", game_id=game_id)
     once = page_once(game_id, home, lambda written: _saved(written, number))
-    try:
-        # The deal's results (its declaration, a suit named, was saved before).
-        results = pending_fields(write.game, number)
-        if results:
-            fields = deal_facts(request.form, names, results, required=True, ruleset=write.game.ruleset)
+
+    def results(game: Snapshot) -> dict[str, Any]:
+        """The deal's results, read against the game (its declaration, a suit named, was saved before)."""
+        names = game.setup.players
+        facts = pending_fields(game, number)
+        if facts:
+            fields = deal_facts(request.form, names, facts, required=True, ruleset=game.ruleset)
         else:
             fields = {"tricks": per_seat_numbers(form.tricks.data, names, "tricks")}
-        facts = {name: value for name, value in fields.items() if name != "tricks"}
-        tricks = fields.get("tricks", UNSET)
+        return {"tricks": fields.pop("tricks", UNSET), "facts": fields}
+
+    try:
         after = write_once(
-            lambda key: services.update_deal(
-                game_id, number, tricks=tricks, facts=facts, require_pending=True, once=key
-            ),
+            lambda key: services.update_deal(game_id, number, given=results, require_pending=True, once=key),
             once,
         )
     except Replayed as replayed:
@@ -161,7 +154,7 @@ def undo(game_id: str) -> Any:
     form = UndoForm()
 
     def redraw(game: Snapshot, error: Refusal) -> Response:
-        return _render_game(game, errors={"undo": say(error)}, status=status_for(error.code))
+        return render_game(game, errors={"undo": say(error)}, status=status_for(error.code))
 
     write = open_write(game_id, form, redraw, complete=form.number.data is not None)
     number = form.number.data

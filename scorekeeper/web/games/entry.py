@@ -17,24 +17,11 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 
 from ... import services
 from ...messages import say, term
-from ...rules import N_, PAIRS, TRICKS_PER_DEAL, DealState, Refusal, RuleError, every_fact
+from ...rules import PAIRS, TRICKS_PER_DEAL, DealState, Refusal, RuleError, every_fact
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game
-from .forms import blank_facts, deal_facts, number_or_raw
-
-#: The engine's codes for a per-player value that is missing or not a count, by input kind.
-_CODES = {
-    "tricks": ("tricks_players", "tricks_range"),
-    "bids": ("bids_required", "bid_range"),
-    **{name: ("count_players", "count_range") for name, fact in every_fact().items() if fact.messages},
-}
-#: A seat's blank input, by kind; a counted fact's, its own.
-_BLANK = {
-    "tricks": N_("%(player)s: enter the tricks."),
-    "bids": N_("%(player)s: enter the bids."),
-    **{name: fact.messages.enter_one for name, fact in every_fact().items() if fact.messages},
-}
+from .forms import CODES, SAYS, blank_facts, deal_facts, number_or_raw
 
 
 def deal_fields(game: Snapshot, number: object, contract: object = None) -> tuple[str, ...]:
@@ -111,13 +98,13 @@ def seat_errors(
     names = setup.players
     if error.code == "hook_rule":
         return {ruleset.dealer_of(setup, number): say(error)}
-    if kind not in _CODES:
+    if kind not in CODES:
         return {}
-    mismatch_code, range_code = _CODES[kind]
+    mismatch_code, range_code = CODES[kind]
     found: dict[int, str] = {}
     for seat, value in enumerate(seat_values(raw, len(names))):
         if value is None:
-            found[seat] = gettext(_BLANK[kind], player=names[seat])
+            found[seat] = gettext(SAYS[kind].enter_one, player=names[seat])
             continue
         alone = [value if other == seat else 0 for other in range(len(names))]
         try:
@@ -140,7 +127,7 @@ def field_errors(
 ) -> dict[str, str]:
     """A refusal's messages by input: ``tricks-2`` for one box, ``tricks`` for the group, else its field."""
     field = error.field or "form"
-    if field in _CODES and isinstance(number, int):
+    if field in CODES and isinstance(number, int):
         raw = next((form[field].data for form in forms.values() if field in form), None)
         if raw is not None:
             seats = seat_errors(game, number, field, raw, error)
@@ -263,7 +250,7 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
     except Refusal as refused:
         kind = refused.field or "form"
         raw = [data.get(f"{kind}-{seat}") for seat in range(players)]
-        seats = seat_errors(game, number, kind, raw, refused) if kind in _CODES else {}
+        seats = seat_errors(game, number, kind, raw, refused) if kind in CODES else {}
         answer["error"] = {
             "code": refused.code,
             "field": kind,

@@ -34,6 +34,7 @@ from ...rules import (
     ORDER,
     PAIRS,
     RULESETS,
+    SEAT_VALUE_MESSAGES,
     TRICKS_PER_DEAL,
     RuleError,
     Ruleset,
@@ -54,17 +55,12 @@ def number_or_raw(raw: str | None) -> int | str | None:
     return int(text) if _WHOLE_NUMBER.fullmatch(text) else text
 
 
-#: A blank count refused, by kind: (the players named, every player); a counted fact's, its own.
-ENTER = {
-    "tricks": (N_("Enter the tricks for %(players)s."), N_("Enter the tricks for every player.")),
-    "bids": (N_("Enter the bids for %(players)s."), N_("Enter the bids for every player.")),
-} | {
-    name: (fact.messages.enter_named, fact.messages.enter_every)
-    for name, fact in every_fact().items()
-    if fact.messages
+#: The refusals of a per-player value, by kind: the tricks', the bids', a counted fact's own.
+SAYS = SEAT_VALUE_MESSAGES | {name: fact.messages for name, fact in every_fact().items() if fact.messages}
+#: The engine's codes for a per-player value that is missing or not a count, by kind.
+CODES = {"tricks": ("tricks_players", "tricks_range"), "bids": ("bids_required", "bid_range")} | {
+    name: ("count_players", "count_range") for name in SAYS if name not in SEAT_VALUE_MESSAGES
 }
-#: The engine's code for a count missing, by kind.
-MISSING = {"tricks": "tricks_players", "bids": "bids_required"}
 
 
 def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun: str) -> list[Any]:
@@ -72,12 +68,11 @@ def per_seat_numbers(raw_values: list[str | None], names: tuple[str, ...], noun:
     values = [number_or_raw(raw) for raw in raw_values[: len(names)]]
     missing = [names[seat] for seat, value in enumerate(values) if value is None]
     if len(values) < len(names) or missing:
-        named, everyone = ENTER[noun]
-        code = MISSING.get(noun, "count_players")
+        code = CODES[noun][0]
         if missing:
             # The names as typed in one list ("Ann, Bob"), as the form shows them.
-            raise RuleError(code, named, noun, {"players": ", ".join(missing)})
-        raise RuleError(code, everyone, noun)
+            raise RuleError(code, SAYS[noun].enter_named, noun, {"players": ", ".join(missing)})
+        raise RuleError(code, SAYS[noun].enter_every, noun)
     return values
 
 
@@ -274,21 +269,23 @@ def _player(raw: str | None, names: tuple[str, ...]) -> object:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else seat
 
 
+def _inputs(name: str, names: tuple[str, ...], ruleset: Ruleset | None = None) -> list[str]:
+    """The inputs a fact is posted in: a count's by seat, an order's by place (its game's places), a
+    side bet's none to require (no bet is an answer too), else its own."""
+    if name in PAIRED:
+        return []
+    if name in COUNTED:
+        return [f"{name}-{seat}" for seat in range(len(names))]
+    if name in ORDERS:
+        return [f"{name}-{place}" for place in range(places_of(name, ruleset))]
+    return [name]
+
+
 def blank_facts(
     data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str], ruleset: Ruleset | None = None
 ) -> list[str]:
     """The facts of ``fields`` with an input still blank (a count, a player, the suit)."""
-    inputs = {
-        name: []
-        if name in PAIRED  # no bet is a deal's answer too
-        else [f"{name}-{seat}" for seat in range(len(names))]
-        if name in COUNTED
-        else [f"{name}-{place}" for place in range(places_of(name, ruleset))]
-        if name in ORDERS
-        else [name]
-        for name in fields
-    }
-    return [name for name, keys in inputs.items() if any(_blank(data.get(key)) for key in keys)]
+    return [name for name in fields if any(_blank(data.get(key)) for key in _inputs(name, names, ruleset))]
 
 
 def deal_facts(
@@ -307,12 +304,11 @@ def deal_facts(
     """
     given: dict[str, Any] = {}
     for name in fields:
+        raw = [data.get(key) for key in _inputs(name, names, ruleset)]
         if name in COUNTED:
-            raw = [data.get(f"{name}-{seat}") for seat in range(len(names))]
             if required or not all(map(_blank, raw)):
                 given[name] = per_seat_numbers(raw, names, name)
         elif name in ORDERS:
-            raw = [data.get(f"{name}-{place}") for place in range(places_of(name, ruleset))]
             if any(map(_blank, raw)) and (required or not all(map(_blank, raw))):
                 raise RuleError(*(ruleset.fact(name) if ruleset else ORDERS[name]).refusal, name)
             if not any(map(_blank, raw)):
@@ -321,14 +317,13 @@ def deal_facts(
             posted = data.getlist(name) if hasattr(data, "getlist") else [data.get(name) or ""]
             given[name] = posted_pairs([value for value in posted if value], names)
         elif name in TAKERS:
-            raw_taker = data.get(name)
-            if not _blank(raw_taker):
-                given[name] = _player(raw_taker, names)
+            if not _blank(raw[0]):
+                given[name] = _player(raw[0], names)
             elif required:
                 # NOTE: said at a fact naming one player ("Who took the king of hearts") left blank.
                 raise RuleError("field_required", N_("Tap the player who took it."), name)
-        elif not _blank(data.get(name)):
-            given[name] = (data.get(name) or "").strip()
+        elif not _blank(raw[0]):
+            given[name] = (raw[0] or "").strip()
     return given
 
 

@@ -30,7 +30,7 @@ from ...models import today
 from ...rules import N_, RULESETS, Refusal, RuleError, default_ruleset
 from ...services import Snapshot
 from .. import bp
-from ..loading import Redraw, load_game, require_editor
+from ..loading import load_game, require_editor
 from ..validators import refusal_of
 from .entry import field_errors, forbidden_bid, seat_values
 from .forms import (
@@ -196,7 +196,7 @@ def totals_chart(game: Snapshot) -> Markup | None:
     return charts.running_totals_chart(names, totals, game.state.deal_count, name_marks(names))
 
 
-def _render_game(
+def render_game(
     game: Snapshot,
     *,
     errors: dict[str, str] | None = None,
@@ -259,15 +259,12 @@ def _blank_entry() -> dict[str, Any]:
     return {"bids": blank.bids, "tricks": TricksForm(formdata=None).tricks, "facts": blank}
 
 
-def _refused_at_field(**forms: Any) -> Redraw:
-    """Draws the game page again with a refusal shown at its field, keeping what was typed."""
-
-    def redraw(game: Snapshot, error: Refusal) -> Response:
-        number = next((form.number.data for form in forms.values()), None)
-        errors = field_errors(game, number, error, forms)
-        return _render_game(game, errors=errors, status=status_for(error.code), **forms)
-
-    return redraw
+def redraw_at_field(game: Snapshot, error: Refusal, **forms: Any) -> Response:
+    """The game page again with a refusal shown at its field, keeping what was typed in ``forms``
+    (a write view's ``Redraw``, its forms bound with ``functools.partial``)."""
+    number = next((form.number.data for form in forms.values()), None)
+    errors = field_errors(game, number, error, forms)
+    return render_game(game, errors=errors, status=status_for(error.code), **forms)
 
 
 def _game_headers(response: Response, version: int, editable: bool) -> Response:
@@ -311,7 +308,7 @@ def game(game_id: str) -> Any:
     if body is not None:
         return _game_headers(make_response(body, 200), version, editable)
     game = load_game(game_id)
-    response = _render_game(game, editable=editable)
+    response = render_game(game, editable=editable)
     if reusable and response.status_code == 200:
         caching.put(("game", game_id, game.version), response.get_data(as_text=True))
     return response
