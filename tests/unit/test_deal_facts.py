@@ -67,5 +67,9 @@ def test_pending_is_the_rulesets_to_say_from_its_declarations() -> None:
 
 
 def test_every_fact_lists_the_registered_games_facts_in_their_order() -> None:
-    assert list(every_fact()) == [fact.id for fact in KIERKI.deal_facts if fact is not TRICKS]
+    kierki = [fact.id for fact in KIERKI.deal_facts if fact is not TRICKS]
+    # Then the facts Barbu adds to Kierki's (registered after it): its own, in its order.
+    barbu = [fact.id for fact in get_ruleset("barbu").deal_facts if fact is not TRICKS]
+    assert list(every_fact()) == kierki + [name for name in barbu if name not in kierki]
+    assert [name for name in barbu if name not in kierki] == ["ace_of_hearts", "penultimate_trick", "doubles"]
     assert KIERKI.all_facts == KIERKI.deal_facts and get_ruleset("misere").all_facts == (TRICKS,)
