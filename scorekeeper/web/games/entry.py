@@ -30,8 +30,9 @@ def deal_fields(game: Snapshot, number: object, contract: object = None) -> tupl
     ruleset, setup = game.ruleset, game.setup
     if not isinstance(number, int) or not 1 <= number <= ruleset.deals_in(setup):
         return ()
-    deals = game.state.deals
-    chosen = deals[number - 1].contract if number <= len(deals) else contract
+    # The deals as stored (no replay): the write that reads them replays them once.
+    records = game.records
+    chosen = records[number - 1].contract if number <= len(records) else contract
     if isinstance(chosen, str) and chosen in {option.id for option in ruleset.contracts}:
         return ruleset.fields_with(setup, number, chosen)
     return ruleset.fields_for(setup, number)
@@ -40,10 +41,10 @@ def deal_fields(game: Snapshot, number: object, contract: object = None) -> tupl
 def pending_fields(game: Snapshot, number: object) -> tuple[str, ...]:
     """The facts the result of the pending deal ``number`` is entered with (``asked_when_pending``)."""
     fields = deal_fields(game, number)
-    deals = game.state.deals
-    if not fields or not isinstance(number, int) or not 1 <= number <= len(deals):
+    records = game.records
+    if not fields or not isinstance(number, int) or not 1 <= number <= len(records):
         return game.ruleset.results(fields)
-    return game.ruleset.asked_when_pending(fields, deals[number - 1])
+    return game.ruleset.asked_when_pending(fields, records[number - 1])
 
 
 def pair_texts(game: Snapshot, deal: DealState) -> list[str]:
