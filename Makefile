@@ -99,7 +99,7 @@ bench-phones: setup
 # empty or fuzzy catalog).  The app compiles the catalogs itself when it starts.
 translations: setup
 	$(BIN)/pybabel extract --mapping-file babel.cfg --no-location --sort-output --omit-header \
-	  --add-comments NOTE --keywords _l --keywords lazy_gettext --keywords N_ --keywords n_:1,2 --output-file scorekeeper/translations/messages.pot .
+	  --add-comments NOTE --keywords _l --keywords lazy_gettext --keywords N_ --keywords NC_:1c,2 --keywords n_:1,2 --output-file scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update --input-file scorekeeper/translations/messages.pot --output-dir scorekeeper/translations \
 	  --ignore-obsolete --no-fuzzy-matching
 

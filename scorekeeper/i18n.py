@@ -22,7 +22,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
 
 #: The languages offered, by code, each named in its own language (as the switch shows them).
 LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski", "it": "Italiano"}
@@ -103,6 +103,12 @@ def compile_catalogs(into: str | os.PathLike[str]) -> str:
     return str(target)
 
 
+def _in_context(message: str) -> str:
+    context = getattr(message, "context", None)
+    translations = get_translations()
+    return str(translations.upgettext(context, message) if context else translations.ugettext(message))
+
+
 def init_app(app: Flask) -> None:
     directory = compile_catalogs(os.path.join(app.instance_path, "translations"))
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = directory
@@ -110,6 +116,15 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     # A multi-line {% trans %} block is one sentence: its line breaks and indents are not part of it.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
+    # The templates' ``_`` says a word of a game in its own context (``rules.words.NC_``), as
+    # ``messages.translate`` does: a label given to ``_`` keeps the game it belongs to.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # jinja2.ext.i18n's
+        gettext=_in_context,
+        ngettext=lambda s, p, n: get_translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: get_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: get_translations().unpgettext(c, s, p, n),
+    )
 
     from . import manifest
 

@@ -14,9 +14,17 @@ from dataclasses import dataclass
 from babel import Locale
 from babel.lists import format_list
 from flask import has_request_context
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import get_locale, gettext, ngettext, pgettext
 
-from .rules import ENGLISH, Plural, Refusal, Speech, Term, english_list
+from .rules import ENGLISH, Notice, Plural, Refusal, Speech, Term, english_list
+from .rules.words import context_of
+
+
+def translate(message: str) -> str:
+    """A message id in the request's language, in its own context where it has one (``NC_``: a word
+    two games translate apart); the pages' ``_`` and every word of the game go through it."""
+    context = context_of(message)
+    return str(pgettext(context, message) if context else gettext(message))
 
 
 def speech() -> Speech:
@@ -27,7 +35,7 @@ def speech() -> Speech:
     locale = get_locale() if has_request_context() else None
     if locale is None:
         return ENGLISH
-    return Speech(translate=gettext, plural=say_count, join=lambda items: join_names(items, locale))
+    return Speech(translate=translate, plural=say_count, join=lambda items: join_names(items, locale))
 
 
 def say_count(count: Plural) -> str:
@@ -56,7 +64,12 @@ def say(refused: Refusal) -> str:
 
 def term(word: Term | str) -> str:
     """A word of the game (a ``Term``, or a label that is a message id) in the request's language."""
-    return str(gettext(word.label if isinstance(word, Term) else word))
+    return translate(word.label if isinstance(word, Term) else word)
+
+
+def say_notice(notice: Notice, players: Sequence[str]) -> str:
+    """What a ruleset tells the table (a warning, a reminder) in the request's language, with names."""
+    return translate(notice.message) % notice.params(players)
 
 
 @dataclass(frozen=True)

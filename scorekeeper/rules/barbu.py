@@ -37,7 +37,7 @@ from .state import (
     OptionSpec,
     Preset,
 )
-from .words import N_
+from .words import N_, NC_
 
 PLAYERS = 4
 """Barbu is played by exactly four (RULES.md 4.2)."""
@@ -417,6 +417,39 @@ class ObligationWarning:
         return self.message % {"player": players[self.player], "declarer": players[self.declarer]}
 
 
+@dataclass(frozen=True)
+class DoubleOwed:
+    """Before a deal (API.md B3 ``must_double``): ``player`` still owes ``declarer`` ``doubles`` doubles
+    and has no deal of the declarer's seven to spare.  Seats."""
+
+    declarer: int
+    player: int
+    doubles: int
+    code: str = "double_owed"
+
+    @property
+    def message(self) -> str:
+        """The reminder as a sentence (a message id; params ``player``, ``declarer``)."""
+        if self.doubles == 1:
+            # NOTE: Barbu, before a deal: a player must double the declarer now to meet the obligation.
+            return N_("%(player)s still owes %(declarer)s one double.")
+        # NOTE: Barbu, before a deal: a player must double the declarer in this deal and the next.
+        return N_("%(player)s still owes %(declarer)s two doubles.")
+
+
+def owed_before(
+    declarers: Sequence[int], doubles_by_deal: Sequence[Sequence[Double]], number: int
+) -> tuple[DoubleOwed, ...]:
+    """Who must double the declarer in deal ``number`` (``must_double``), with the doubles each still
+    owes; ``doubles_by_deal``: the doubles of the deals before it (at least)."""
+    declarer = declarers[number - 1]
+    counts = double_counts(declarers, doubles_by_deal[: number - 1])[declarer]
+    return tuple(
+        DoubleOwed(declarer, seat, TIMES_OWED - counts[seat])
+        for seat in must_double(declarers, doubles_by_deal, number)
+    )
+
+
 def warnings_of(
     declarers: Sequence[int], doubles_by_deal: Sequence[Sequence[Double]], number: int
 ) -> tuple[ObligationWarning, ...]:
@@ -483,9 +516,9 @@ CONTRACTS = (
     ),
     Contract(
         TRUMPS,
-        # NOTE: a Barbu contract (RULES 4.3: Polish "Atu", Italian "Briscola"), one message with Kierki's
-        # trump deals: the declarer names trumps.
-        N_("Trumps"),
+        # NOTE: a Barbu contract (RULES 4.3: Polish "Atu", Italian "Briscola"): the declarer names trumps.
+        # In a context of its own: Kierki's trump deal is another word in Polish ("Odgrywka").
+        NC_("barbu", "Trumps"),
         None,
         N_("The declarer names trumps; every trick taken wins 5 points."),
         positive=True,
@@ -932,6 +965,49 @@ class Barbu(Ruleset):
             tallies=(("double_counts", counts),),
         )
 
+    def fields_with(self, setup: GameSetup, number: int, contract: str) -> tuple[str, ...]:
+        """The card asks the declaration first (the trump suit, the doubles), then the results."""
+        if contract not in RESULTS:
+            return ()
+        return (*(("trumps",) if contract == TRUMPS else ()), "doubles", *RESULTS[contract])
+
+    def pairs_allowed(self, setup: GameSetup, number: int, contract: str) -> tuple[tuple[int, int], ...]:
+        """The doubles D1-D3 allow in deal ``number`` of ``contract``: each non-declarer's, from the
+        declarer's left, against the others in seat order (the declarer alone in a positive contract)."""
+        declarer = self.dealer_of(setup, number)
+        allowed: list[tuple[int, int]] = []
+        for by in from_left_of(declarer):
+            for against in range(PLAYERS):
+                try:
+                    check_double(setup.players, declarer, contract, Double(by, against), ())
+                except RuleError:
+                    continue
+                allowed.append((by, against))
+        return tuple(allowed)
+
+    def settled(self, setup: GameSetup, deal: DealState) -> tuple[int, ...]:
+        """Each double's settlement, m × (c(by) − c(against)), in the order given (RULES.md 4.6)."""
+        if deal.pending:
+            return ()
+        points = self.points_of(setup, deal.contract, deal)
+        return tuple(double.settled(points) for double in doubles_of(deal))
+
+    def reminders(self, state: GameState) -> tuple[Notice, ...]:
+        """Before a deal: who still owes its declarer a double and has no deal to spare (RULES.md 4.6)."""
+        if state.finished:
+            return ()
+        number = state.current_number
+        doubles = [doubles_of(deal) for deal in state.deals]
+        return tuple(
+            Notice(
+                owed.code,
+                owed.message,
+                (("player", owed.player), ("declarer", owed.declarer)),
+                (("doubles", owed.doubles),),
+            )
+            for owed in owed_before(self.declarers(state.setup), doubles, number)
+        )
+
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks, hearts, queens; 1 for a taker (the 12th and 13th
         tricks: 0-2); 1 for the Domino's first out.  None while pending."""
@@ -992,6 +1068,7 @@ BARBU = Barbu(
     ),
     tally_goal=TIMES_OWED,
     totals_check=True,
+    stylesheet="css/barbu.css",
 )
 
 register(BARBU)

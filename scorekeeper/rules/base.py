@@ -26,6 +26,7 @@ from .state import (
     GameSetup,
     GameState,
     NextDeal,
+    Notice,
     OptionSpec,
     Preset,
     ScheduledDeal,
@@ -638,6 +639,35 @@ class Ruleset(ABC):
 
     def fields_for(self, setup: GameSetup, number: int) -> tuple[str, ...]:
         """The facts deal ``number`` takes (``NextDeal.fields``); empty where a game says nothing."""
+        return ()
+
+    def fields_with(self, setup: GameSetup, number: int, contract: str) -> tuple[str, ...]:
+        """The facts deal ``number`` takes once its contract is ``contract``, in the order the table
+        enters them (a declaration first): ``fields_for``, unless the chooser's contract decides them
+        (``NextDeal.fields_by_contract``), where the entry card asks them with the contract."""
+        return self.fields_for(setup, number)
+
+    def asked_when_pending(self, fields: Sequence[str], deal: DealRecord | DealState) -> tuple[str, ...]:
+        """Of a pending ``deal``'s ``fields``, those its result is entered with: its results, and a
+        declaration it was declared without (a side bet may still be entered with the results; a suit
+        named is not asked again)."""
+        return tuple(name for name in fields if not self.fact(name).declared or deal.fact(name) is None)
+
+    def pairs_allowed(self, setup: GameSetup, number: int, contract: str) -> tuple[tuple[int, int], ...]:
+        """The (by, against) seats a side bet (a fact of kind ``PAIRS``) may join in deal ``number`` of
+        ``contract``, for the entry card to offer (the engine checks every bet again): every two
+        different seats, unless the game says otherwise."""
+        seats = range(len(setup.players))
+        return tuple((by, against) for by in seats for against in seats if by != against)
+
+    def settled(self, setup: GameSetup, deal: DealState) -> tuple[int, ...]:
+        """What each side bet of the complete ``deal`` (its ``PAIRS`` fact, in its order) moves from
+        ``against`` to ``by`` (negative: the other way); empty where the game has none."""
+        return ()
+
+    def reminders(self, state: GameState) -> tuple[Notice, ...]:
+        """What the table should know before it plays the deal at hand (the pending one, else the next),
+        never refusing anything: e.g. who still owes the chooser something; empty by default."""
         return ()
 
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:

@@ -17,6 +17,27 @@ def N_(message: str) -> str:
     return message
 
 
+class InContext(str):
+    """A message id said in a context of its own (``pgettext``): one English word that two games
+    translate apart ("Trumps": Kierki's trump deal, Barbu's trumps contract).  A plain ``str``
+    everywhere else; the edge reads its ``context``."""
+
+    context: str
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` for translation in ``context`` (extracted with its ``msgctxt``), as ``N_``
+    marks one without: the engine speaks English, the edge says it in its context."""
+    word = InContext(message)
+    word.context = context
+    return word
+
+
+def context_of(message: str) -> str | None:
+    """The context a message id is said in (``NC_``), None for one without."""
+    return getattr(message, "context", None)
+
+
 @dataclass(frozen=True)
 class Plural:
     """A count said with its noun, in the reader's plural form: ``%(num)d`` in the forms is the count."""

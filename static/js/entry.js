@@ -141,6 +141,12 @@
     // Each player's score of a deal entered by its facts, in its own line under them.
     const strip = form.querySelector('.deal-preview');
     if (strip) strip.classList.toggle('is-shown', !!answer.scores);
+    // What each double moves, as the server says it ("Celina × Bartek R: +32").
+    const settled = form.querySelector('[data-preview-pairs]');
+    if (settled) {
+      settled.textContent = (answer.pairs || []).join(' \u00b7 ');
+      settled.hidden = !settled.textContent;
+    }
     const error = answer.error, seats = (error && error.seats) || {};
     all('fieldset.numbers input[type=number]', form).forEach((input) => {
       const seat = input.closest('.number-row').dataset.seat, kind = input.closest('fieldset').dataset.kind;
@@ -171,7 +177,38 @@
     });
   }
 
+  // Doubles (a game's side bets, web/_entry.html's pairs): the server draws only those the contract allows.
+  // A tap doubles; a second tap on the same pair, either way round, is the redouble; a third clears it.
+  // Without the script each redouble has its own box; with it, that box is set by the taps.
+  const againOf = (form, value) => form.querySelector(`.pair-again[data-again="${value}"] input`);
+  const pairOf = (form, value) => form.querySelector(`label.pair[data-pair="${value}"] input`);
+  function pairShown(form) {
+    all('label.pair', form).forEach((label) => {
+      const again = againOf(form, label.dataset.pair);
+      label.classList.toggle('is-again', !!again && again.checked && label.querySelector('input').checked);
+    });
+  }
+  function pairTapped(input) {
+    const form = input.form, label = input.closest('label.pair');
+    const again = againOf(form, label.dataset.pair), back = pairOf(form, label.dataset.back);
+    if (input.checked && back && back.checked) {
+      // The other player of a doubled pair taps it: the redouble, then nothing.
+      input.checked = false;
+      const backAgain = againOf(form, label.dataset.back);
+      if (backAgain && !backAgain.checked) backAgain.checked = true;
+      else { back.checked = false; if (backAgain) backAgain.checked = false; }
+    } else if (!input.checked && again && !again.checked) {
+      input.checked = true;
+      again.checked = true;
+    } else if (!input.checked && again) again.checked = false;
+    pairShown(form);
+    preview(form);
+  }
+
   function enhance(root) {
+    all('.pair-again', root).forEach((box) => { box.hidden = true; });
+    all('.pair-all', root).forEach((button) => { button.hidden = false; });
+    all('form', root).forEach(pairShown);
     all('[data-forbidden-note], [data-hint], [data-preview-note]', root).forEach((e) => e.setAttribute('aria-live', 'polite'));
     all('fieldset.numbers', root).forEach(chips);
     all('form', root).forEach(flow);
@@ -210,6 +247,18 @@
       if (fs) next(fs, target.closest('.number-row'));
       return;
     }
+    // "Maximum": every double of the row not made yet (a pair already doubled either way stays as it is).
+    const most = t && t.closest('button.pair-all');
+    if (most) {
+      const form = most.form;
+      all('label.pair', most.closest('.pair-row')).forEach((label) => {
+        const input = label.querySelector('input'), back = pairOf(form, label.dataset.back);
+        if (!input.checked && !(back && back.checked)) input.checked = true;
+      });
+      pairShown(form);
+      preview(form);
+      return;
+    }
     // A tap on a player's line opens their taps (the box itself takes typing).
     const line = t && t.closest('fieldset.numbers .number-row');
     if (line && !t.closest('input, button')) {
@@ -230,8 +279,26 @@
     preview(e.target.form);
   });
   // A player or a suit tapped (who took this or that, the trump suit): the deal's scores again.
+  // Players in an order of as many places as players (the Domino's going-out order): once all places but
+  // one are tapped, each player once, the last place is whoever is left.
+  function lastPlace(input) {
+    const at = /^(.+)-(\d+)$/.exec(input.name), form = input.form;
+    if (!at || !form) return;
+    const places = all(`fieldset.takers[data-field="${at[1]}"]`, form);
+    const players = places.length ? all('input', places[0]).map((i) => i.value) : [];
+    if (places.length < 2 || places.length !== players.length) return;
+    const chosen = places.map((fs) => fs.querySelector('input:checked'));
+    const open = chosen.filter((c) => !c);
+    const taken = chosen.filter(Boolean).map((c) => c.value);
+    if (open.length !== 1 || new Set(taken).size !== taken.length) return;
+    const left = players.find((p) => !taken.includes(p));
+    const box = places[chosen.indexOf(null)].querySelector(`input[value="${left}"]`);
+    if (box) box.checked = true;
+  }
+
   d.addEventListener('change', (e) => {
-    if (e.target.matches && e.target.matches('fieldset.takers input[type=radio]')) preview(e.target.form);
+    if (e.target.matches && e.target.matches('fieldset.takers input[type=radio]')) { lastPlace(e.target); preview(e.target.form); }
+    else if (e.target.matches && e.target.matches('label.pair input')) pairTapped(e.target);
   });
 
   // A filled-in count is a suggestion: focused, it is selected, so typing replaces it.
@@ -269,7 +336,8 @@
     const under = board.offsetHeight + 6, top = (e) => e.getBoundingClientRect().top + scrollY;
     const upper = top(undoNow && undoNow.isConnected ? undoNow : card) - under;
     const last = !atTop && all('form button[type=submit]', card).pop();
-    const room = card.querySelector('[data-forbidden-note]') ? 56 : 8;
+    // Room for what the server's preview will say above it: the dealer's forbidden bid, what each double moves.
+    const room = card.querySelector('[data-forbidden-note], [data-preview-pairs]') ? 56 : 8;
     const lowest = last ? Math.max(upper, top(last.form) - under) : upper;
     let by = last ? Math.min(top(last) + last.offsetHeight + room - innerHeight, lowest) : upper;
     // Never a heading cut in two under the scoreboard: scrolled past it whole (the roles line under

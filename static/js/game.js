@@ -145,7 +145,7 @@
     const a = d.activeElement;
     return (a && live.contains(a) && a.matches('input, select, textarea')) ||
       !!live.querySelector('details[open]') || all('input[type=number]', live).some((i) => i.value !== '') ||
-      !!live.querySelector('form input[type=radio]:checked');
+      !!live.querySelector('form input[type=radio]:checked, form input[type=checkbox]:checked');
   };
   const apply = () => {
     if (!fresh) return;

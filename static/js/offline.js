@@ -11,6 +11,8 @@
   const seenKey = `sk-seen-${game}`;
   const note = d.getElementById('offline-status');
   let plan = null, list = [], editing = null, message = '', busySending = false;
+  // The contract tapped on the offline card, where it decides the deal's facts ({ number, contract }).
+  let chosen = null;
   // A deal was just kept: the next card is put in view as the page puts a step (entry.js, sk:step).
   let stepped = false;
   // The server could not be reached (a request failed, or no answer came), whatever
@@ -108,7 +110,7 @@
     // The undo offered right after a save is old news once the entry moves on without the server.
     d.querySelectorAll('[data-undo-now]').forEach((e) => e.remove());
     undos.forEach((e) => { e.hidden = true; e.dataset.offlineHidden = '1'; });
-    const card = (editing !== null && editor(m, editing)) || entryForm(m);
+    const card = (editing !== null && editor(m, editing)) || entryForm(m, chosen);
     board(m);
     grid(m);
     // "Deal 3 recorded." is old news while the entry has moved on without the server.
@@ -236,6 +238,8 @@
     const number = +form.dataset.number, step = form.dataset.step;
     if (step === 'contract') {
       stepped = true;
+      // Where the contract decides the deal's facts, the card asks them with it: nothing kept yet.
+      if (plan.by_contract) { chosen = { number, contract: submitter && submitter.value }; render(); return; }
       await keep({ kind: 'record', number, contract: submitter && submitter.value });
       return;
     }
@@ -243,8 +247,10 @@
     stepped = step !== 'correct';
     const bids = read(form, 'bids'), tricks = read(form, 'tricks');
     // What the form gives: the deal's facts (its card asks them all), or the bids and the tricks.
-    const entered = factsCard(number) ? readFacts(form) : { bids, tricks };
     const m = model(), deal = m.deals[number - 1];
+    const contract = form.dataset.contract || (deal && deal.contract) || slot(number).contract;
+    const facts = factsCard(number, contract);
+    const entered = facts ? readFacts(form) : { bids, tricks };
     if (step === 'correct') {
       const select = form.querySelector('select[name=contract]');
       const change = { contract: select ? select.value : null, ...entered };
@@ -261,7 +267,7 @@
       return;
     }
     const mine = opFor(number, ['record']);
-    const result = factsCard(number) ? entered : { tricks };
+    const result = facts ? entered : { tricks };
     if (step === 'tricks' && mine && !Q.complete(mine) && !mine.state) {
       // The result of a deal declared on this phone and not sent yet: one deal, one request.
       await Q.putOp({ ...mine, ...result });
@@ -273,7 +279,8 @@
         base: deal.server ? Q.facts(deal) : null });
     } else if (step === 'facts') {
       // A deal entered by its facts: as entered (a trump deal with its suit alone is declared, pending).
-      await keep({ kind: 'record', number, contract: slot(number).contract, ...entered });
+      chosen = null;
+      await keep({ kind: 'record', number, contract, ...entered });
     } else {
       // A deal without a declaration, or a chooser's last contract (the form carries it) with its tricks.
       await keep({ kind: 'record', number, contract: form.dataset.contract || null, bids: step === 'bids' ? bids : null, tricks: step === 'tricks' ? tricks : null });

@@ -32,8 +32,10 @@ self.ScorekeeperOfflineParts = function (page) {
     const input = fs.querySelector('input'), at = input && /-(\d+)$/.exec(input.name);
     return at && input.name !== fs.dataset.field ? +at[1] : null;
   };
-  // A deal whose facts are entered on one card (the engine's list for the deal: slot.fields).
-  const factsCard = (number) => slot(number).fields.length > 0;
+  // A deal's facts: the schedule's, or its contract's where the contract decides them (plan.by_contract).
+  const fieldsOf = (number, contract) => (page.plan.by_contract && contract && page.plan.by_contract[contract]) || slot(number).fields;
+  // A deal whose facts are entered on one card (the engine's list for the deal).
+  const factsCard = (number, contract) => fieldsOf(number, contract).length > 0;
 
   function contractsLeft(deals, chooser) {
     const left = page.plan.remaining[chooser].slice();
@@ -119,10 +121,24 @@ self.ScorekeeperOfflineParts = function (page) {
   // A deal's facts (`fields`, the engine's list, in its order) as the page draws them
   // (#offline-numbers): counts as numbers() draws them, a player or the suit by one tap; `values`
   // (a deal's facts) fills them in, for a correction.
-  function factsFields(number, fields, values, prefix) {
+  // A deal's side bets as the page draws them for its chooser and contract (#offline-pairs), `bets`
+  // ({by, against, redoubled} by name) tapped in, for a correction.
+  function pairsField(number, contract, bets, prefix) {
+    const fs = drawn('offline-pairs', `[data-chooser="${slot(number).chooser}"][data-contracts~="${contract}"] fieldset.pairs`)[0];
+    if (!fs) return d.createDocumentFragment();
+    const seat = (who) => page.plan.players.indexOf(who);
+    fs.querySelectorAll('input').forEach((input) => {
+      input.id = input.id.replace(/^offline-/, `${prefix}-`);
+      const bet = (bets || []).find((b) => `${seat(b.by)}-${seat(b.against)}` === input.value.replace(/R$/, ''));
+      input.defaultChecked = !!bet && (!input.value.endsWith('R') || bet.redoubled);
+    });
+    return fs;
+  }
+  function factsFields(number, fields, values, prefix, contract) {
     const box = d.getElementById('offline-numbers'), part = d.createDocumentFragment();
     fields.forEach((field) => {
       if (Q.BY_SEAT.includes(field)) { part.append(numbers(field, number, values && values[field], prefix)); return; }
+      if (Q.FACT_BY_ID[field] && Q.FACT_BY_ID[field].kind === 'pairs') { part.append(pairsField(number, contract, values && values[field], prefix)); return; }
       box.content.querySelectorAll(`fieldset.takers[data-field="${field}"]`).forEach((source) => {
         const fs = source.cloneNode(true), at = placeOf(fs);
         const chosen = !values ? null : at !== null ? (values[field] || [])[at] : values[field];
@@ -154,6 +170,14 @@ self.ScorekeeperOfflineParts = function (page) {
       } else if (value !== null) out[field] = value;
     });
     orders.forEach((field) => { if (out[field].every((who) => who === null)) delete out[field]; });
+    // Side bets by name ("1-0" posted as seats; a redouble its own box, "1-0R").
+    form.querySelectorAll('fieldset.pairs[data-field]').forEach((fs) => {
+      const ticked = Array.from(fs.querySelectorAll('input:checked'), (input) => input.value);
+      out[fs.dataset.field] = ticked.filter((v) => !v.endsWith('R')).map((v) => {
+        const [by, against] = v.split('-').map(Number);
+        return { by: name(by), against: name(against), redoubled: ticked.includes(`${v}R`) };
+      });
+    });
     return out;
   }
   function forbidden(form, number) {
@@ -319,7 +343,7 @@ self.ScorekeeperOfflineParts = function (page) {
     });
     return { card, form, heading: card.querySelector('h1'), error: form.querySelector('.offline-error'), actions: form.querySelector('p.actions') };
   }
-  function entryForm(m) {
+  function entryForm(m, chosen) {
     const deals = m.deals, last = deals[deals.length - 1];
     const pending = last && !Q.complete(last) ? last : null;
     const number = pending ? pending.number : deals.length + 1;
@@ -331,19 +355,22 @@ self.ScorekeeperOfflineParts = function (page) {
     const s = slot(number);
     // A chooser's last contract is chosen already: its counts at once, as online.
     const left = !pending && s.chooser !== null ? contractsLeft(deals, s.chooser) : [];
-    const only = left.length === 1 ? left[0] : null;
+    const only = left.length === 1 ? left[0] : chosen && chosen.number === number && left.includes(chosen.contract) ? chosen.contract : null;
     // As online: who deals and leads under the heading, what the contract asks under the form.
     const contract = pending ? pending.contract : s.contract || only;
     const roles = dealPart(number, 'p.roles'), asks = contract && drawn('offline-descriptions', `[data-contract="${contract}"]`)[0];
     if (roles) card.querySelector('.card-head').after(roles);
     if (asks) form.after(asks);
     const save = actions.querySelector('button');
-    if (factsCard(number)) {
+    if (factsCard(number, contract)) {
       // As online: every fact of the deal on one card; a trump deal's suit may be saved alone, its
-      // tricks then asked on their own.
-      heading.textContent = dealText(number, named(pending) ? `[data-text="pending"][data-trumps="${named(pending)}"]` : '[data-text="declare"]');
+      // tricks then asked on their own (and a declaration the deal was made without).
+      const fields = fieldsOf(number, contract);
+      heading.textContent = dealText(number, named(pending) ? `[data-text="pending"][data-trumps="${named(pending)}"]`
+        : contract && page.plan.by_contract ? `[data-text="pending"][data-contract="${contract}"]` : '[data-text="declare"]');
       form.dataset.step = pending ? 'tricks' : 'facts';
-      form.insertBefore(factsFields(number, pending ? s.fields.filter((f) => !Q.DECLARATION.includes(f)) : s.fields, null, 'offline'), error);
+      if (!pending && contract) form.dataset.contract = contract;
+      form.insertBefore(factsFields(number, pending ? fields.filter((f) => !Q.DECLARATION.includes(f) || pending[f] == null) : fields, null, 'offline', contract), error);
       save.textContent = dealText(number, '[data-text="save"]');
     } else if (pending) {
       heading.textContent = dealText(number, `[data-text="pending"][data-contract="${pending.contract}"]`);
@@ -402,7 +429,7 @@ self.ScorekeeperOfflineParts = function (page) {
     form.dataset.step = 'correct';
     card.querySelectorAll('ol.schedule').forEach((e) => e.remove());
     actions.remove();
-    if (s.chooser !== null && !factsCard(number)) {
+    if (s.chooser !== null && !factsCard(number, deal.contract)) {
       const field = drawn('offline-correct', 'p.field')[0];
       const select = field.querySelector('select');
       const options = Array.from(select.options);
@@ -411,9 +438,9 @@ self.ScorekeeperOfflineParts = function (page) {
       select.value = deal.contract;
       form.insertBefore(field, error);
     }
-    if (factsCard(number)) form.insertBefore(factsFields(number, s.fields, deal, 'offline-fix'), error);
+    if (factsCard(number, deal.contract)) form.insertBefore(factsFields(number, fieldsOf(number, deal.contract), deal, 'offline-fix', deal.contract), error);
     if (deal.bids) form.insertBefore(numbers('bids', number, deal.bids, 'offline-fix'), error);
-    if (deal.tricks && !factsCard(number)) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
+    if (deal.tricks && !factsCard(number, deal.contract)) form.insertBefore(numbers('tricks', number, deal.tricks, 'offline-fix'), error);
     form.append(...drawn('offline-correct', 'p.actions'));
     return card;
   }
@@ -460,6 +487,6 @@ self.ScorekeeperOfflineParts = function (page) {
     return box;
   }
 
-  return { name, slot, label, factsCard, contractsLeft, drawn, dealPart, read, readFacts, showForbidden, check, drawLog,
+  return { name, slot, label, factsCard, fieldsOf, contractsLeft, drawn, dealPart, read, readFacts, showForbidden, check, drawLog,
     entryForm, editor, undoBox, blockedPanel };
 };

@@ -195,11 +195,17 @@
         if (kind === 'count') out[k] = count(k);
         else if (kind === 'player') out[k] = player(form.get(k));
         else if (kind === 'order') { if (inputs(k).some((n) => form.has(n))) out[k] = inputs(k).map((n) => player(form.get(n))); }
+        else if (kind === 'pairs') out[k] = pairs(form.getAll ? form.getAll(k) : []);
         else out[k] = form.get(k) || null;
       });
       return given(out, FIELDS);
     };
-    const blanks = (fields) => BY_SEAT.some((k) => fields[k] && fields[k].includes(null));
+    // Side bets posted as seats ("1-0", its redouble "1-0R"), kept by name.
+    const pairs = (posted) => posted.filter((v) => !/R$/.test(v)).map((v) => {
+      const [by, against] = v.split('-');
+      return { by: player(by), against: player(against), redoubled: posted.includes(`${v}R`) };
+    });
+        const blanks = (fields) => BY_SEAT.some((k) => fields[k] && fields[k].includes(null));
     const number = which.number || whole(form.get('number'));
     if (!number) return null;
     const seen = (info.deals && info.deals[number - 1]) || null;

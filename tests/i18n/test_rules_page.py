@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale, gettext
 
-from scorekeeper.rules import TRICKS_PER_DEAL, get_ruleset
+from scorekeeper.messages import translate
+from scorekeeper.rules import TRICKS_PER_DEAL, barbu, get_ruleset
 from scorekeeper.rules.kierki import (
     FAN_TAN,
     KIERKI,
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 LANGUAGES = ("en", "pl", "it")
 TRANSLATED = ("pl", "it")
-SECTIONS = ("mizerka", "misere", "kierki")
+SECTIONS = ("mizerka", "misere", "kierki", "barbu")
 
 #: A figure as the page writes it: an optional sign (typographic minus or plus) and digits, the
 #: thousands grouped as Babel groups them in the page's language (2,600; 2 600; 2.600; the page's
@@ -205,7 +206,7 @@ def test_the_structure_links_and_screen_readers_rely_on(client: FlaskClient, lan
     assert levels[0] == 1 and levels.count(1) == 1
     assert all(after <= before + 1 for before, after in itertools.pairwise(levels)), levels
     tables = article.find_all("table")
-    assert len(tables) == 3
+    assert len(tables) == len(SECTIONS)
     for table in tables:
         assert all(cell.attrs.get("scope") == "col" for cell in table.find("thead").find_all("th"))
         assert all(cell.attrs.get("scope") == "row" for cell in table.find("tbody").find_all("th"))
@@ -430,3 +431,82 @@ def test_kierki_adds_up_to_zero_as_the_page_says(client: FlaskClient) -> None:
     parts = [-deal_amount(standard, 13, contract) for contract in (*NEGATIVE_DEALS, ROBBER)]
     parts += [deal_amount(standard, 13, TRUMPS) * 4, deal_amount(standard, 13, FAN_TAN)]
     assert {str(part) for part in parts} <= prose
+
+
+# -- Barbu -------------------------------------------------------------------------------------------
+
+
+def barbu_section(client: FlaskClient, language: str) -> Node:
+    return rules_article(client, language)[1].find("section", id="barbu")
+
+
+def said_in_context(app: Flask, language: str, message: str) -> str:
+    """``message`` as the app says it in ``language``, in its own context where it has one (Barbu's
+    Trumps is not Kierki's)."""
+    with app.test_request_context(), force_locale(language):
+        return translate(message)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_barbu_s_contracts_are_the_engine_s_in_its_order_and_words(
+    app: Flask, client: FlaskClient, language: str
+) -> None:
+    rows = barbu_section(client, language).find("table").find("tbody").find_all("tr")
+    named = [row.find("th").text for row in rows]
+    assert named == [said_in_context(app, language, contract.label) for contract in barbu.CONTRACTS]
+    if language == "pl":
+        assert named[5] == "Atu"  # RULES.md 4.3: not Kierki's "Odgrywka"
+
+
+def test_barbu_s_values_are_the_rules_engine_s(client: FlaskClient) -> None:
+    """RULES.md 4.3: each contract's value for each card or trick, and its deal's total, per preset."""
+    table = barbu_section(client, "en").find("table")
+    standard = barbu.PRESETS_BY_ID["standard"]
+    each = [
+        [signed(-barbu.TRICK)],
+        [signed(-barbu.HEART), signed(-barbu.ACE_OF_HEARTS)],
+        [signed(-barbu.QUEEN)],
+        [signed(-barbu.KING_OF_HEARTS)],
+        ["12", signed(-barbu.PENULTIMATE_TRICK), "13", signed(-barbu.LAST_TRICK)],
+        [signed(barbu.TRUMP_TRICK)],
+        [signed(value) for value in standard.domino],
+    ]
+    totals = [[signed(barbu.contract_total(contract, standard))] for contract in barbu.CONTRACT_IDS]
+    assert table_figures(table) == [[one, total] for one, total in zip(each, totals, strict=True)]
+    # Each declarer's seven add up to 0 in every preset, as the page says (−130 and +130).
+    for preset in barbu.PRESETS:
+        assert sum(barbu.contract_total(contract, preset) for contract in barbu.CONTRACT_IDS) == 0
+    negative = sum(barbu.contract_total(c, standard) for c in barbu.CONTRACT_IDS if c not in barbu.POSITIVE)
+    assert {signed(negative), signed(-negative)} <= prose_figures(barbu_section(client, "en"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_barbu_s_example_is_what_the_engine_computes(client: FlaskClient, language: str) -> None:
+    """RULES.md 4.6's example (4.9, deal 3): contract points, the two settlements, the deal scores."""
+    facts = {"hearts": (2, 6, 0, 5), "ace_of_hearts": 1}
+    points = barbu.contract_points(barbu.NO_HEARTS, facts, barbu.PRESETS_BY_ID["standard"])
+    doubles = (barbu.Double(2, 0), barbu.Double(2, 1, redoubled=True))
+    scores = barbu.deal_scores(points, doubles)
+    example = figures(barbu_section(client, language).find("p", cls="example").text)
+    against_bartek = doubles[1].settled(points)
+    assert example == [
+        *(str(facts["hearts"][seat]) for seat in range(2)),
+        *(str(facts["hearts"][seat]) for seat in (3,)),
+        *map(signed, points),
+        str(doubles[0].settled(points)),
+        "2",
+        str(against_bartek // 2),
+        str(against_bartek),
+        *map(signed, scores),
+        signed(sum(scores)),
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_barbu_s_house_rules_are_the_engine_s(app: Flask, client: FlaskClient, language: str) -> None:
+    items = barbu_section(client, language).find("ul", cls="presets").find_all("li")
+    assert [item.find("strong").text for item in items] == [
+        said(app, language, preset.label) for preset in barbu.PRESETS
+    ]
+    domino_10 = barbu.PRESETS_BY_ID["domino-10"].domino
+    assert [signed(value) for value in domino_10] == figures(items[2].text.split(":", 1)[1])

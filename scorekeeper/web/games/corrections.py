@@ -21,7 +21,7 @@ from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import Flashes, answered, done, load_game, open_write, page_once, require_editor, write_once
 from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
-from .forms import COUNTED, ORDERS, TAKERS, CorrectForm, deal_facts, per_seat_numbers
+from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, kept_pairs, per_seat_numbers
 from .presenters import game_view
 
 
@@ -75,6 +75,8 @@ def correct_deal(game_id: str, number: int) -> Any:
                     entry.data = str(seat)
             elif name in TAKERS:
                 form[name].data = None if value is None else str(value)
+            elif name in PAIRED:
+                form[name].data = kept_pairs(value)
             elif name not in COUNTED:
                 form[name].data = value
         return _correction_page(game, number, form, None)
@@ -127,7 +129,7 @@ def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]
     if facts:
         # A game that counts more than tricks: the given facts replace the recorded ones (a pending
         # deal's results may stay out).
-        return deal_facts(request.form, names, facts, required=not deal.pending)
+        return deal_facts(request.form, names, facts, required=not deal.pending, ruleset=game.ruleset)
     fields: dict[str, Any] = {}
     if game.ruleset.declares_contract:
         fields["contract"] = form.contract.data or None

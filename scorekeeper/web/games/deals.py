@@ -17,7 +17,7 @@ from ...services import Replayed, Snapshot, Written
 from ...services.deals import UNSET
 from .. import bp
 from ..loading import Flashes, answered, done, open_write, page_once, write_once
-from .entry import deal_fields
+from .entry import deal_fields, pending_fields
 from .forms import (
     DeclareForm,
     TricksForm,
@@ -74,12 +74,14 @@ def _saved(written: Written, number: int) -> Flashes:
 def _declaration(form: DeclareForm, game: Snapshot) -> dict[str, Any]:
     """What the next deal's form says, read against the game as the write holds it."""
     ruleset, names, number = game.ruleset, game.setup.players, form.number.data
-    facts = deal_fields(game, number)
+    # The contract posted with its facts, where the chooser's contract decides them.
+    chosen = request.form.get("contract") or None
+    facts = deal_fields(game, number, chosen)
     if facts:
         # The deal's facts; a deal with a declaration (a suit named) may be saved with it alone.
         declared = len(ruleset.results(facts)) < len(facts)
-        given = deal_facts(request.form, names, facts, required=not declared)
-        return {"tricks": given.pop("tricks", None), "facts": given}
+        given = deal_facts(request.form, names, facts, required=not declared, ruleset=ruleset)
+        return {"contract": chosen, "tricks": given.pop("tricks", None), "facts": given}
     fields: dict[str, Any] = {}
     if ruleset.declares_contract:
         fields["contract"] = form.contract.data or None
@@ -117,9 +119,9 @@ def enter_tricks(game_id: str, number: int) -> Any:
     def results(game: Snapshot) -> dict[str, Any]:
         """The deal's results, read against the game (its declaration, a suit named, was saved before)."""
         names = game.setup.players
-        facts = game.ruleset.results(deal_fields(game, number))
+        facts = pending_fields(game, number)
         if facts:
-            fields = deal_facts(request.form, names, facts, required=True)
+            fields = deal_facts(request.form, names, facts, required=True, ruleset=game.ruleset)
         else:
             fields = {"tricks": per_seat_numbers(form.tricks.data, names, "tricks")}
         return {"tricks": fields.pop("tricks", UNSET), "facts": fields}

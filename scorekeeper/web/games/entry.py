@@ -17,19 +17,62 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 
 from ... import services
 from ...messages import say, term
-from ...rules import TRICKS_PER_DEAL, Refusal, RuleError, every_fact
+from ...rules import PAIRS, TRICKS_PER_DEAL, DealState, Refusal, RuleError, every_fact
 from ...services import Snapshot
 from .. import bp
 from ..loading import load_game
 from .forms import CODES, SAYS, blank_facts, deal_facts, number_or_raw
 
 
-def deal_fields(game: Snapshot, number: object) -> tuple[str, ...]:
-    """The facts deal ``number`` takes where the game says (``Ruleset.fields_for``); empty otherwise."""
-    setup = game.setup
-    if not isinstance(number, int) or not 1 <= number <= game.ruleset.deals_in(setup):
+def deal_fields(game: Snapshot, number: object, contract: object = None) -> tuple[str, ...]:
+    """The facts deal ``number`` takes where the game says: those of its contract (the one recorded,
+    else ``contract``, the one posted: ``Ruleset.fields_with``); empty where the game says nothing."""
+    ruleset, setup = game.ruleset, game.setup
+    if not isinstance(number, int) or not 1 <= number <= ruleset.deals_in(setup):
         return ()
-    return game.ruleset.fields_for(setup, number)
+    # The deals as stored (no replay): the write that reads them replays them once.
+    records = game.records
+    chosen = records[number - 1].contract if number <= len(records) else contract
+    if isinstance(chosen, str) and chosen in {option.id for option in ruleset.contracts}:
+        return ruleset.fields_with(setup, number, chosen)
+    return ruleset.fields_for(setup, number)
+
+
+def pending_fields(game: Snapshot, number: object) -> tuple[str, ...]:
+    """The facts the result of the pending deal ``number`` is entered with (``asked_when_pending``)."""
+    fields = deal_fields(game, number)
+    records = game.records
+    if not fields or not isinstance(number, int) or not 1 <= number <= len(records):
+        return game.ruleset.results(fields)
+    return game.ruleset.asked_when_pending(fields, records[number - 1])
+
+
+def pair_texts(game: Snapshot, deal: DealState) -> list[str]:
+    """Each side bet of the complete ``deal`` with what it moves ("Celina × Bartek R: +32"), in its order."""
+    ruleset, names = game.ruleset, game.setup.players
+    paired = next((fact for fact in ruleset.deal_facts if fact.kind == PAIRS), None)
+    if paired is None or deal.pending:
+        return []
+    said = []
+    for (by, against, again), amount in zip(
+        deal.fact(paired.id) or (), ruleset.settled(game.setup, deal), strict=True
+    ):
+        shown = f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
+        if again:
+            # NOTE: a redoubled double (R) and what it moves to the first player, on the entry card.
+            said.append(
+                gettext(
+                    "%(by)s × %(against)s R: %(amount)s", by=names[by], against=names[against], amount=shown
+                )
+            )
+        else:
+            # NOTE: a double and what it moves to the first player (from the second), on the entry card.
+            said.append(
+                gettext(
+                    "%(by)s × %(against)s: %(amount)s", by=names[by], against=names[against], amount=shown
+                )
+            )
+    return said
 
 
 def _most(game: Snapshot, kind: str) -> int:
@@ -172,16 +215,17 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
         "totals": None,
         "forbidden": None,
         "error": None,
+        "pairs": [],
     }
     fields: dict[str, Any] = {}
-    facts = deal_fields(game, number)
-    if form == "tricks":
-        facts = game.ruleset.results(facts)
+    facts = (
+        pending_fields(game, number) if form == "tricks" else deal_fields(game, number, data.get("contract"))
+    )
     if facts:
         # Scored once every fact the deal takes is in (what the save would send).
-        if blank_facts(data, game.setup.players, facts):
+        if blank_facts(data, game.setup.players, facts, game.ruleset):
             return answer
-        fields = deal_facts(data, game.setup.players, facts, required=True)
+        fields = deal_facts(data, game.setup.players, facts, required=True, ruleset=game.ruleset)
     elif ruleset.bids_in(number) and form != "tricks":
         answer["forbidden"] = forbidden_bid(game, number, bids)
         fields["bids"] = bids
@@ -219,6 +263,7 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
     if deal is not None and deal.scores is not None:
         answer["scores"] = list(deal.scores)
         answer["totals"] = list(deal.totals or ())
+        answer["pairs"] = pair_texts(game, deal)
     return answer
 
 

@@ -10,7 +10,16 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField
+from wtforms import (
+    FieldList,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 from wtforms.validators import Optional, Regexp, ValidationError
 from wtforms.widgets import DateInput, HiddenInput, NumberInput
@@ -23,6 +32,8 @@ from ...rules import (
     N_,
     ONE_PLAYER,
     ORDER,
+    PAIRS,
+    RULESETS,
     SEAT_VALUE_MESSAGES,
     TRICKS_PER_DEAL,
     RuleError,
@@ -161,6 +172,55 @@ class NewGameForm(FlaskForm):
 COUNTED = ("tricks", *(name for name, fact in every_fact().items() if fact.kind == COUNT))
 TAKERS = tuple(name for name, fact in every_fact().items() if fact.kind == ONE_PLAYER)
 ORDERS = {name: fact for name, fact in every_fact().items() if fact.kind == ORDER}
+#: The most places an order of players has in any game (its inputs ``<fact>-0``...): the form's entries.
+MOST_PLACES = {
+    name: max(len(ruleset.fact(name).places) for ruleset in RULESETS.values() if name in ruleset.facts)
+    for name in ORDERS
+}
+
+
+def places_of(name: str, ruleset: Ruleset | None) -> int:
+    """How many places the order ``name`` has in ``ruleset``'s deals (the first game's, without one)."""
+    return len((ruleset.fact(name) if ruleset is not None else ORDERS[name]).places)
+
+
+#: Side bets between two players (a double): each posted as "by-against" (seats), "by-againstR" when the
+#: player bet against took it up again (redoubled), under the fact's name, one input per bet.
+PAIRED = tuple(name for name, fact in every_fact().items() if fact.kind == PAIRS)
+AGAIN = "R"
+
+
+def pair_value(by: int, against: int, again: bool = False) -> str:
+    """A side bet as the page posts it: "1-0", or "1-0R" when taken up again (redoubled)."""
+    return f"{by}-{against}{AGAIN if again else ''}"
+
+
+def posted_pairs(values: Sequence[str], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Side bets as posted ("1-0", "1-0R"), as the engine takes them: ``{by, against, redoubled}`` by
+    name, in the order first posted; a redouble posted without its bet is the bet redoubled.  What is
+    not two seats of the game is given as it came, for the engine to name."""
+    bets: dict[tuple[str, str], dict[str, Any]] = {}
+    for raw in values:
+        text = (raw or "").strip()
+        again = text.endswith(AGAIN)
+        by, _, against = text.removesuffix(AGAIN).partition("-")
+        pair = (by, against)
+        bet = bets.setdefault(
+            pair, {"by": _player(by, names), "against": _player(against, names), "redoubled": False}
+        )
+        bet["redoubled"] = bet["redoubled"] or again
+    return list(bets.values())
+
+
+def kept_pairs(value: Any) -> list[str]:
+    """A deal's side bets as kept ((by, against, redoubled) seats) as the page posts them: each bet, and
+    its redouble where there is one."""
+    posted: list[str] = []
+    for by, against, again in value or ():
+        posted.append(pair_value(by, against))
+        if again:
+            posted.append(pair_value(by, against, True))
+    return posted
 
 
 def fresh_key() -> str:
@@ -187,11 +247,13 @@ class DealFacts(OnceForm):
 for _name, _fact in every_fact().items():
     if _fact.kind == COUNT:
         setattr(DealFacts, _name, seat_counts())
+    elif _fact.kind == PAIRS:
+        setattr(DealFacts, _name, SelectMultipleField(choices=[], validate_choice=False))
     elif _fact.kind == ORDER:
         setattr(
             DealFacts,
             _name,
-            SeatList(StringField(), min_entries=len(_fact.places), max_entries=len(_fact.places)),
+            SeatList(StringField(), min_entries=MOST_PLACES[_name], max_entries=MOST_PLACES[_name]),
         )
     else:
         setattr(DealFacts, _name, StringField())
@@ -207,22 +269,32 @@ def _player(raw: str | None, names: tuple[str, ...]) -> object:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else seat
 
 
-def _inputs(name: str, names: tuple[str, ...]) -> list[str]:
-    """The inputs a fact is posted in: a count's by seat, an order's by place, else its own."""
+def _inputs(name: str, names: tuple[str, ...], ruleset: Ruleset | None = None) -> list[str]:
+    """The inputs a fact is posted in: a count's by seat, an order's by place (its game's places), a
+    side bet's none to require (no bet is an answer too), else its own."""
+    if name in PAIRED:
+        return []
     if name in COUNTED:
         return [f"{name}-{seat}" for seat in range(len(names))]
     if name in ORDERS:
-        return [f"{name}-{place}" for place in range(len(ORDERS[name].places))]
+        return [f"{name}-{place}" for place in range(places_of(name, ruleset))]
     return [name]
 
 
-def blank_facts(data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str]) -> list[str]:
+def blank_facts(
+    data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str], ruleset: Ruleset | None = None
+) -> list[str]:
     """The facts of ``fields`` with an input still blank (a count, a player, the suit)."""
-    return [name for name in fields if any(_blank(data.get(key)) for key in _inputs(name, names))]
+    return [name for name in fields if any(_blank(data.get(key)) for key in _inputs(name, names, ruleset))]
 
 
 def deal_facts(
-    data: Mapping[str, str], names: tuple[str, ...], fields: Sequence[str], *, required: bool
+    data: Mapping[str, str],
+    names: tuple[str, ...],
+    fields: Sequence[str],
+    *,
+    required: bool,
+    ruleset: Ruleset | None = None,
 ) -> dict[str, Any]:
     """The facts of ``fields`` (the engine's list for the deal) as the services take them.
 
@@ -232,15 +304,18 @@ def deal_facts(
     """
     given: dict[str, Any] = {}
     for name in fields:
-        raw = [data.get(key) for key in _inputs(name, names)]
+        raw = [data.get(key) for key in _inputs(name, names, ruleset)]
         if name in COUNTED:
             if required or not all(map(_blank, raw)):
                 given[name] = per_seat_numbers(raw, names, name)
         elif name in ORDERS:
             if any(map(_blank, raw)) and (required or not all(map(_blank, raw))):
-                raise RuleError(*ORDERS[name].refusal, name)
+                raise RuleError(*(ruleset.fact(name) if ruleset else ORDERS[name]).refusal, name)
             if not any(map(_blank, raw)):
                 given[name] = [_player(value, names) for value in raw]
+        elif name in PAIRED:
+            posted = data.getlist(name) if hasattr(data, "getlist") else [data.get(name) or ""]
+            given[name] = posted_pairs([value for value in posted if value], names)
         elif name in TAKERS:
             if not _blank(raw[0]):
                 given[name] = _player(raw[0], names)

@@ -44,6 +44,9 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         # The facts a deal may carry, as the queue keeps them and the log says them short.
         "facts": [{**declaration(fact), **_short(fact)} for fact in ruleset.all_facts],
         "suit": None if ruleset.named_suit is None else ruleset.named_suit.id,
+        # Where the chooser's contract decides a deal's facts: the facts of each contract (the card asks
+        # them once the contract is tapped; its side bets are the page's, per chooser: #offline-pairs).
+        "by_contract": by_contract(ruleset, setup),
         "deals": [_deal(ruleset, setup, deal) for deal in state.deals],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
         # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
@@ -64,6 +67,14 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
         "lang": current_language(),
     }
+
+
+def by_contract(ruleset: Ruleset, setup: GameSetup) -> dict[str, list[str]] | None:
+    """Each contract's facts (``Ruleset.fields_with``) where the contract, not the deal number, decides
+    them; None for a game whose deals' facts the schedule says (``ScheduledDeal.fields``)."""
+    fields = {contract.id: list(ruleset.fields_with(setup, 1, contract.id)) for contract in ruleset.contracts}
+    plain = list(ruleset.fields_for(setup, 1))
+    return fields if any(listed != plain for listed in fields.values()) else None
 
 
 def declaration(fact: Fact) -> dict[str, Any]:

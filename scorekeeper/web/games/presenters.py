@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from flask_babel import gettext
 
-from ...messages import term
+from ...messages import say_notice, term
 from ...rules import PAIRS, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset, graphemes
 from ...services import Snapshot
 from .marks import (
@@ -75,6 +75,8 @@ class DealRow:
     """What the deal tells the table that refuses nothing, each a sentence in the page's language."""
     entered: tuple[str, ...] = ()
     """What was entered beyond the contract, short, players by their marks (``parts.entered``)."""
+    pairs: tuple[tuple[int, int], ...] = ()
+    """The side bets its contract allows (``Ruleset.pairs_allowed``), for its correction."""
 
     def figure(self, name: str) -> tuple[int, ...] | None:
         """The figure ``name`` by seat, None while pending."""
@@ -117,6 +119,16 @@ class Turn:
     """The facts the deal takes where the game says (``Ruleset.fields_for``: a suit, then tricks...)."""
     trumps: str | None = None
     """The suit named on a pending deal (``Ruleset.named_suit``)."""
+    decides: bool = False
+    """The chooser's contract decides the facts (``NextDeal.fields_by_contract``): the contract is
+    chosen on the card (a link), which then asks its facts with it, saved in one post."""
+    asked: tuple[str, ...] = ()
+    """Of ``fields``, those the card asks (a pending deal's: its results, and a declaration it was
+    declared without: ``Ruleset.asked_when_pending``)."""
+    pairs: tuple[tuple[int, int], ...] = ()
+    """The side bets the deal's contract allows, (by, against) seats (``Ruleset.pairs_allowed``)."""
+    reminders: tuple[str, ...] = ()
+    """What the table should know before the deal is played (``Ruleset.reminders``), said."""
 
     def role_label(self, seat: int) -> str:
         return role_label(self.roles[seat])
@@ -153,6 +165,8 @@ class GameView:
     schedule: tuple[Turn, ...] = ()
     """Every deal as the setup fixes it (dealer, chooser, roles), for the offline entry's
     server-drawn parts (templates/web/_offline_templates.html)."""
+    setup: GameSetup | None = None
+    """The game's setup (for what the engine says of a deal the page draws offline)."""
     parts: tuple[PartColumn, ...] = ()
     """The part grid's columns of a game in parts (empty for the others): every deal in its order,
     the subtotal after the first part, the total."""
@@ -209,6 +223,12 @@ class GameView:
         start)."""
         return [column for column in self.parts if column.kind == "deal" and column.number > len(self.deals)]
 
+    def pair_rows(
+        self, pairs: Iterable[tuple[int, int]]
+    ) -> tuple[tuple[str, int, tuple[tuple[int, int, int], ...]], ...]:
+        """``pair_rows``, for the templates."""
+        return pair_rows(pairs)
+
     def count_total(self, name: str) -> int:
         """What a deal's counts of ``name`` add up to (tricks, or a counted fact's ``total``)."""
         total = 0 if name == "tricks" else self.ruleset.fact(name).total
@@ -223,6 +243,22 @@ class GameView:
         """The suits a trump deal may name: (id, mark, name)."""
         choices = () if self.ruleset.named_suit is None else self.ruleset.named_suit.choices
         return tuple((suit, contract_mark(suit), term(label)) for suit, label in choices)
+
+    @functools.cached_property
+    def offline_pairs(self) -> tuple[tuple[int, tuple[str, ...], tuple[tuple[int, int], ...]], ...]:
+        """The side bets the offline card offers: per chooser, the contracts that allow the same bets
+        (``Ruleset.pairs_allowed``), with those bets; empty for a game without side bets."""
+        if self.setup is None or not any(fact.kind == PAIRS for fact in self.ruleset.deal_facts):
+            return ()
+        setup = self.setup
+        groups: dict[tuple[int, tuple[tuple[int, int], ...]], list[str]] = {}
+        for turn in self.schedule:
+            if turn.chooser is None or any(key[0] == turn.chooser for key in groups):
+                continue
+            for contract in self.ruleset.contracts:
+                allowed = self.ruleset.pairs_allowed(setup, turn.number, contract.id)
+                groups.setdefault((turn.chooser, allowed), []).append(contract.id)
+        return tuple((seat, tuple(contracts), allowed) for (seat, allowed), contracts in groups.items())
 
     @functools.cached_property
     def bidding(self) -> bool:
@@ -340,9 +376,26 @@ class GameView:
         ]
 
 
+def pair_rows(
+    pairs: Iterable[tuple[int, int]],
+) -> tuple[tuple[str, int, tuple[tuple[int, int, int], ...]], ...]:
+    """Side bets (``Ruleset.pairs_allowed``) as the card draws them: ("by", seat, bets), a row per
+    player who may bet, each bet (by, against, the seat its tap names); where every bet is against one
+    player (the declarer in a positive contract), one row ("against", that seat, bets) naming who bets."""
+    pairs = tuple(pairs)
+    targets = {against for _, against in pairs}
+    if len(targets) == 1 and len(pairs) > 1:
+        (target,) = targets
+        return (("against", target, tuple((by, against, by) for by, against in pairs)),)
+    rows: dict[int, list[tuple[int, int, int]]] = {}
+    for by, against in pairs:
+        rows.setdefault(by, []).append((by, against, against))
+    return tuple(("by", by, tuple(bets)) for by, bets in rows.items())
+
+
 def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
-    fields = ruleset.fields_for(setup, deal.number)
+    fields = ruleset.fields_with(setup, deal.number, deal.contract)
     suit = ruleset.suit_of(deal)
     return DealRow(
         number=deal.number,
@@ -374,7 +427,13 @@ def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         figures=deal.figures,
         warnings=tuple(str(gettext(notice.message, **notice.params(names))) for notice in deal.warnings),
         entered=entered(ruleset, deal, name_marks(names)) if ruleset.facts else (),
+        pairs=ruleset.pairs_allowed(setup, deal.number, deal.contract) if _paired(ruleset, fields) else (),
     )
+
+
+def _paired(ruleset: Ruleset, fields: Iterable[str]) -> bool:
+    """Whether ``fields`` hold a side bet (a fact of kind ``PAIRS``)."""
+    return any(ruleset.fact(name).kind == PAIRS for name in fields)
 
 
 def _labelled(ruleset: Ruleset, contracts: Iterable[str]) -> tuple[tuple[str, str], ...]:
@@ -382,8 +441,11 @@ def _labelled(ruleset: Ruleset, contracts: Iterable[str]) -> tuple[tuple[str, st
     return tuple((contract, term(ruleset.contract_label(contract))) for contract in contracts)
 
 
-def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
+def game_view(loaded: Snapshot, *, editable: bool, chosen: str | None = None) -> GameView:
+    """The game as the pages draw it; ``chosen``: the contract the chooser tapped, where the contract
+    decides the deal's facts (the card then asks them)."""
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
+    reminders = tuple(say_notice(notice, setup.players) for notice in ruleset.reminders(state))
     names = setup.players
     rank_of = {standing.seat: standing.rank for standing in state.standings}
     seats = tuple(
@@ -401,6 +463,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
     pending = state.pending_deal
     if pending is not None:
         contract = ruleset.contract(pending.contract)
+        fields = ruleset.fields_with(setup, pending.number, pending.contract)
         turn = Turn(
             number=pending.number,
             dealer=pending.dealer,
@@ -414,15 +477,23 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             pending=True,
             bids=pending.bids,
             trumps=ruleset.suit_of(pending),
-            fields=ruleset.fields_for(setup, pending.number),
+            fields=fields,
+            asked=ruleset.asked_when_pending(fields, pending),
+            pairs=ruleset.pairs_allowed(setup, pending.number, pending.contract),
+            reminders=reminders,
         )
     elif state.next_deal is not None:
         upcoming = state.next_deal
         # A chooser with one contract left has no choice: that contract is the deal's.
         left = upcoming.available_contracts if upcoming.chooser is not None else ()
         only = left[0] if len(left) == 1 and not upcoming.contract else None
-        chosen = upcoming.contract or only
+        decides = bool(upcoming.fields_by_contract)
+        tapped = chosen if decides and chosen in upcoming.available_contracts else None
+        chosen = upcoming.contract or only or tapped
         fixed = ruleset.contract(chosen) if chosen else None
+        fields = (
+            ruleset.fields_with(setup, upcoming.number, chosen) if decides and chosen else upcoming.fields
+        )
         turn = Turn(
             number=upcoming.number,
             dealer=upcoming.dealer,
@@ -436,7 +507,11 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
             quotas=ruleset.quotas_for(upcoming.roles, chosen, None)
             if chosen and not upcoming.contract
             else None,
-            fields=upcoming.fields,
+            fields=fields,
+            decides=decides,
+            asked=fields,
+            pairs=ruleset.pairs_allowed(setup, upcoming.number, chosen) if decides and chosen else (),
+            reminders=reminders,
         )
     slots = ruleset.schedule(setup)
     schedule = (
@@ -475,6 +550,7 @@ def game_view(loaded: Snapshot, *, editable: bool) -> GameView:
         played_on=loaded.played_on,
         note=loaded.note,
         schedule=schedule,
+        setup=setup,
         parts=part_columns(ruleset, setup, state.deals) if ruleset.negative_part(setup) else (),
         deal_labels=tuple(
             term(ruleset.contract_label(slot.contract)) if slot.contract else "" for slot in slots

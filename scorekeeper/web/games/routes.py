@@ -210,7 +210,8 @@ def render_game(
         editable = can_edit(request, game)
     # Drawn again after a refused post too: the language switch comes back to the game, not the post.
     caching.drawn_at(url_for("web.game", game_id=game.id))
-    view = game_view(game, editable=editable)
+    # The contract the chooser tapped (a link), or posted with a refused deal: its facts are asked.
+    view = game_view(game, editable=editable, chosen=request.values.get("contract"))
     forbidden = None
     if view.turn is not None and not view.turn.pending and declare is not None:
         # Drawn again after a refusal: the bid the engine denies the dealer, given the bids typed.
