@@ -195,3 +195,19 @@ def test_a_correction_changes_the_doubles(client: FlaskClient) -> None:
     response = client.post(f"/games/{game_id}/deals/1/edit", data=MultiDict(data))
     assert response.status_code == 303, text_of(response.get_data(as_text=True))
     assert totals(client, game_id) == ["−8", "−32", "+20", "−10"]
+
+
+def test_each_contract_button_carries_the_mark_its_game_declares(client: FlaskClient) -> None:
+    game_id = start_game(client, FOUR, "0", game="barbu")
+    buttons = card(client, game_id).find_all("button", cls="contract")
+    marks = {button.attrs["value"]: button.find("span", cls="suit").text.strip() for button in buttons}
+    # The marks the contract grid heads its columns with, not the first letters of an id ("No-").
+    assert marks == {
+        "no-tricks": "Tr",
+        "no-hearts": "♥",
+        "no-queens": "Q",
+        "no-king-of-hearts": "K♥",
+        "no-last-two": "12/13",
+        "trumps": "Tru",
+        "domino": "Dom",
+    }

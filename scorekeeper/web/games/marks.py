@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from flask_babel import gettext
 
-from ...rules import N_, graphemes
+from ...rules import N_, RULESETS, graphemes
 
 #: A role's label (a message id), by role; a Misère player without a role has none.
 ROLE_LABELS = {
@@ -127,8 +127,17 @@ SUIT_MARKS = {suit: CONTRACT_MARKS[suit] for suit in SUITS}
 
 
 def contract_mark(contract_id: str) -> str:
-    """A short mark for a contract in narrow table columns and buttons, in the page's language."""
-    mark = CONTRACT_MARKS.get(contract_id)
+    """A short mark for a contract in narrow table columns and buttons, in the page's language: a suit,
+    the mark above, or the one a registered game declares for it (``Contract.mark``)."""
+    mark = CONTRACT_MARKS.get(contract_id) or next(
+        (
+            contract.mark
+            for ruleset in RULESETS.values()
+            for contract in ruleset.contracts
+            if contract.id == contract_id and contract.mark
+        ),
+        None,
+    )
     if mark is None:
         return contract_id[:3].title()
     return mark if contract_id in SUITS else gettext(mark)
