@@ -136,7 +136,7 @@ def _same(message: str) -> str:
 # NOTE: column headings of the CSV deal log, one per player and figure ("Ann tricks").
 PER_PLAYER = (N_("%(player)s bid"), N_("%(player)s tricks"), N_("%(player)s score"), N_("%(player)s total"))
 
-# NOTE A redoubled double in a Barbu deal's list of doubles ("Ce×Al R"): keep it one letter.
+# NOTE A redoubled double in a deal's list of doubles ("Ce×Al R"): keep it one letter.
 REDOUBLED = N_("R")
 
 
@@ -164,7 +164,7 @@ def export_csv(loaded: Snapshot, translate: Callable[[str], str] = _same) -> str
     counts = [fact for fact in facts if fact.kind == COUNT]
     single = [fact for fact in facts if fact.kind != COUNT]
     bid, tricks, score, total = PER_PLAYER
-    # A game's figures beyond the score (Barbu's contract points and doubling result), before the score.
+    # A game's figures beyond the score (contract points and doubling result, say), before the score.
     figure_columns = [label for _name, label, _short in ruleset.figure_words]
     per_player = (
         ([bid] if with_bids else [])

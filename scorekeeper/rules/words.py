@@ -19,7 +19,7 @@ def N_(message: str) -> str:
 
 class InContext(str):
     """A message id said in a context of its own (``pgettext``): one English word that two games
-    translate apart ("Trumps": Kierki's trump deal, Barbu's trumps contract).  A plain ``str``
+    translate apart ("Trumps": one game's trump deal, another's trumps contract).  A plain ``str``
     everywhere else; the edge reads its ``context``."""
 
     context: str

@@ -198,7 +198,7 @@ class GameView:
 
     def bets_text(self, row: DealRow) -> str:
         """A deal's side bets, short, by the players' marks: "Ba×Al, Ce×Al R" (R: raised, redoubled)."""
-        # NOTE A redoubled double in a Barbu deal's list of doubles ("Ce×Al R"): keep it one letter.
+        # NOTE A redoubled double in a deal's list of doubles ("Ce×Al R"): keep it one letter.
         raised = gettext("R")
         return ", ".join(
             f"{self.marks[by]}×{self.marks[against]}" + (f" {raised}" if up else "")
