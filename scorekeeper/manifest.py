@@ -23,7 +23,8 @@ CONTENT_TYPE = "application/manifest+json"
 def description() -> str:
     """What the installed app says it is, in the request's language."""
     text: str = gettext(
-        "Keeps the score of card games played with a real deck: Mizerka, Kierki, Barbu and the Italian Misère."
+        "Keeps the score of card games played with a real deck: "
+        "Mizerka, Kierki, Barbu and the Italian Misère."
     )
     return text
 
