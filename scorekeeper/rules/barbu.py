@@ -19,7 +19,6 @@ from typing import Any
 
 from .base import Ruleset
 from .kierki import FACTS as KIERKI_FACTS
-from .kierki import SUITS
 from .refusal import RuleError
 from .registry import register
 from .state import (
@@ -759,63 +758,14 @@ class Barbu(Ruleset):
         takes = (*fields_of(contract), "doubles")
         for name in FIELDS:
             if name in given and name not in takes:
-                raise RuleError(
-                    "field_not_allowed",
-                    N_("Deal %(deal)d (%(contract)s) takes no “%(field)s”."),
-                    name,
-                    {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
-                )
+                raise self.not_taken(number, contract, name)
         if contract == TRUMPS and "trumps" not in given:
-            raise RuleError(
-                "field_required",
-                N_("%(player)s deals deal %(deal)d and names trumps: give the trump suit."),
-                "trumps",
-                {"player": setup.players[self.dealer_of(setup, number)], "deal": number},
-            )
+            raise self.suit_missing(setup, number)
         results = RESULTS[contract]
         if any(name in given for name in results):
             for name in results:
                 if name not in given:
                     raise self.result_missing(number, contract, name)
-
-    def result_missing(self, number: int, contract: str, name: str) -> RuleError:
-        return RuleError(
-            "field_required",
-            N_(
-                "Deal %(deal)d (%(contract)s): “%(field)s” is missing; give every "
-                "result of the deal, or none while it is played."
-            ),
-            name,
-            {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
-        )
-
-    def suit(self, trumps: object) -> str:
-        if isinstance(trumps, str) and trumps in SUITS:
-            return trumps
-        raise RuleError(
-            "unknown_suit",
-            N_("The trump suit must be clubs, diamonds, hearts or spades (got %(given)s)."),
-            "trumps",
-            {"given": repr(trumps)},
-        )
-
-    def counts_for(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...]:
-        """Hearts or queens by seat: whole numbers adding up to the deck's."""
-        total = COUNTS[name]
-        counted = self.seat_values(
-            setup,
-            values,
-            name,
-            mismatch_code="count_players",
-            range_code="count_range",
-            noun=name,
-            most=total,
-        )
-        if sum(counted) != total:
-            raise RuleError(
-                "count_sum", self.fact(name).sum_message, name, {"total": total, "got": sum(counted)}
-            )
-        return counted
 
     def places_for(self, setup: GameSetup, places: object) -> tuple[int, ...]:
         """The four players in going-out order, each once (``places_invalid`` for anything else)."""

@@ -819,6 +819,66 @@ class Ruleset(ABC):
         """The fact of a suit named before the cards are played (a trump suit); None: none."""
         return next((fact for fact in self.deal_facts if fact.kind == SUIT), None)
 
+    def suit(self, value: object) -> str:
+        """``value`` as a suit the ``named_suit`` fact takes, or ``unknown_suit``."""
+        fact = self.named_suit
+        if fact is not None and isinstance(value, str) and value in dict(fact.choices):
+            return value
+        raise RuleError(
+            "unknown_suit",
+            N_("The trump suit must be clubs, diamonds, hearts or spades (got %(given)s)."),
+            fact.id if fact is not None else "trumps",
+            {"given": repr(value)},
+        )
+
+    def counts_for(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...]:
+        """A counted fact by seat (``Fact.total`` cards of a kind): whole numbers adding up to its total."""
+        total = self.fact(name).total
+        counted = self.seat_values(
+            setup,
+            values,
+            name,
+            mismatch_code="count_players",
+            range_code="count_range",
+            noun=name,
+            most=total,
+        )
+        if sum(counted) != total:
+            raise RuleError(
+                "count_sum", self.fact(name).sum_message, name, {"total": total, "got": sum(counted)}
+            )
+        return counted
+
+    def not_taken(self, number: int, contract: str, name: str) -> RuleError:
+        """``field_not_allowed``: a fact deal ``number``'s contract does not take."""
+        return RuleError(
+            "field_not_allowed",
+            N_("Deal %(deal)d (%(contract)s) takes no “%(field)s”."),
+            name,
+            {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
+        )
+
+    def suit_missing(self, setup: GameSetup, number: int) -> RuleError:
+        """``field_required``: the suit deal ``number``'s dealer names (``named_suit``) is not given."""
+        return RuleError(
+            "field_required",
+            N_("%(player)s deals deal %(deal)d and names trumps: give the trump suit."),
+            self.named_suit.id if self.named_suit is not None else "trumps",
+            {"player": setup.players[self.dealer_of(setup, number)], "deal": number},
+        )
+
+    def result_missing(self, number: int, contract: str, name: str) -> RuleError:
+        """``field_required``: one of deal ``number``'s results is given, ``name`` is not."""
+        return RuleError(
+            "field_required",
+            N_(
+                "Deal %(deal)d (%(contract)s): “%(field)s” is missing; give every "
+                "result of the deal, or none while it is played."
+            ),
+            name,
+            {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
+        )
+
     def suit_of(self, deal: DealRecord | DealState) -> str | None:
         """The suit named in ``deal`` (``named_suit``), None where none is."""
         return None if self.named_suit is None else deal.fact(self.named_suit.id)

@@ -133,9 +133,7 @@ CONTRACTS = (
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
 
-#: The suits a dealer may name on a trump deal.
-SUITS = ("clubs", "diamonds", "hearts", "spades")
-#: Their names (the words Mizerka's trump contracts use).
+#: The suits a dealer may name on a trump deal, and their names (the words Mizerka's trump contracts use).
 SUIT_LABELS: Mapping[str, str] = {
     "clubs": N_("Clubs"),
     "diamonds": N_("Diamonds"),
@@ -658,61 +656,14 @@ class Kierki(Ruleset):
         takes = fields_of(contract)
         for name in FIELDS:
             if name in given and name not in takes:
-                raise RuleError(
-                    "field_not_allowed",
-                    N_("Deal %(deal)d (%(contract)s) takes no “%(field)s”."),
-                    name,
-                    {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
-                )
+                raise self.not_taken(number, contract, name)
         if contract == TRUMPS and "trumps" not in given:
-            dealer = setup.players[self.dealer_of(setup, number)]
-            raise RuleError(
-                "field_required",
-                N_("%(player)s deals deal %(deal)d and names trumps: give the trump suit."),
-                "trumps",
-                {"player": dealer, "deal": number},
-            )
+            raise self.suit_missing(setup, number)
         results = RESULTS[contract]
         if any(name in given for name in results):
             for name in results:
                 if name not in given:
-                    raise RuleError(
-                        "field_required",
-                        N_(
-                            "Deal %(deal)d (%(contract)s): “%(field)s” is missing; give every "
-                            "result of the deal, or none while it is played."
-                        ),
-                        name,
-                        {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
-                    )
-
-    def suit(self, trumps: object) -> str:
-        if isinstance(trumps, str) and trumps in SUITS:
-            return trumps
-        raise RuleError(
-            "unknown_suit",
-            N_("The trump suit must be clubs, diamonds, hearts or spades (got %(given)s)."),
-            "trumps",
-            {"given": repr(trumps)},
-        )
-
-    def counts_for(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...]:
-        """Hearts, queens or kings and jacks by seat: whole numbers adding up to the deck's."""
-        total = COUNTS[name]
-        counted = self.seat_values(
-            setup,
-            values,
-            name,
-            mismatch_code="count_players",
-            range_code="count_range",
-            noun=name,
-            most=total,
-        )
-        if sum(counted) != total:
-            raise RuleError(
-                "count_sum", self.fact(name).sum_message, name, {"total": total, "got": sum(counted)}
-            )
-        return counted
+                    raise self.result_missing(number, contract, name)
 
     def counts_or_none(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...] | None:
         return None if values is None else self.counts_for(setup, name, values)
