@@ -39,7 +39,7 @@ def today() -> date:
 
 NOTE_LENGTH = 200
 RANKING_LENGTH = 40
-"""The longest key of a ranking (``rules.ranking``: ``misere/variant/4``)."""
+"""The longest key of a ranking (``rules.ranking``: ``ruleset/preset/4``)."""
 MIN_FOR_PERCENT = 5
 """Games (or deals) from which a share of them won is shown, and ranked."""
 NO_FIGURE = -1_000_000_000

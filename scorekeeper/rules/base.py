@@ -88,7 +88,7 @@ class Ruleset(ABC):
     default.  The engine scores from the one in force (``preset_of``)."""
     preset_option: str | None = None
     """The option (of ``options``) that chooses the preset, its choices the presets; None where
-    the table does not choose (one preset).  Misère: ``scoring``; Kierki: ``preset``."""
+    the table does not choose (one preset): ``preset``, or a name of the game's own (``scoring``)."""
     player_counts: tuple[int, ...] = ()
     """The numbers of players the game is played by; empty: ``player_count`` alone.
     ``player_count`` and ``deal_count`` are the default game's (first preset, ``player_count``)."""

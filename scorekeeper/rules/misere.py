@@ -40,7 +40,12 @@ CONTRACTS = (
         "spades", N_("Spades"), "spades", N_("Spades are trumps; bid the tricks you will take, then make it.")
     ),
     Contract(
-        "no-trumps", N_("No trumps"), None, N_("No trumps; bid the tricks you will take, then make it.")
+        "no-trumps",
+        N_("No trumps"),
+        None,
+        N_("No trumps; bid the tricks you will take, then make it."),
+        # NOTE A contract's mark in a narrow table column (two or three letters): No trumps.
+        N_("NT"),
     ),
     Contract(
         "blind",
@@ -48,6 +53,8 @@ CONTRACTS = (
         N_("Blind"),
         None,
         N_("No trumps; bids are made before looking at the cards, then make your bid."),
+        # NOTE A contract's mark in a narrow table column (two or three letters): the Blind deal.
+        N_("Bl"),
     ),
     Contract(
         CIAPA_CIAPA,
@@ -55,6 +62,8 @@ CONTRACTS = (
         N_("Ciapa-ciapa"),
         None,
         N_("No trumps, no bids; take as many tricks as you can."),
+        # NOTE A contract's mark in a narrow table column (two or three letters): Ciapa ciapa.
+        N_("Cc"),
     ),
     Contract(
         MISERE_DEAL,
@@ -62,6 +71,8 @@ CONTRACTS = (
         N_("Misère"),
         None,
         N_("No trumps, no bids; take as few tricks as you can."),
+        # NOTE A contract's mark in a narrow table column (two or three letters): Misère.
+        N_("Mis"),
     ),
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)

@@ -28,9 +28,23 @@ CONTRACTS = (
     # NOTE: a contract (the trump suit): spades are trumps.
     Contract("spades", N_("Spades"), "spades", N_("Spades are trumps.")),
     # NOTE: a contract played without a trump suit.
-    Contract("no-trumps", N_("No trumps"), None, N_("No trumps; take tricks.")),
+    Contract(
+        "no-trumps",
+        N_("No trumps"),
+        None,
+        N_("No trumps; take tricks."),
+        # NOTE A contract's mark in a narrow table column (two or three letters): No trumps.
+        N_("NT"),
+    ),
     # NOTE: the contract in which you take as few tricks as you can (also the name of the game).
-    Contract("mizerka", N_("Mizerka"), None, N_("No trumps; take as few tricks as you can.")),
+    Contract(
+        "mizerka",
+        N_("Mizerka"),
+        None,
+        N_("No trumps; take as few tricks as you can."),
+        # NOTE A contract's mark in a narrow table column (two or three letters): Mizerka.
+        N_("Miz"),
+    ),
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
 

@@ -2,7 +2,7 @@
 
 Games of different presets score on different scales (RULES.md "House rules"), and a table of
 three is not a table of four, so each (ruleset, preset, number of players) is ranked on its own.
-A ranking is named by a key, ``misere/variant/4``, which the stored figures keep
+A ranking is named by a key, ``ruleset/preset/4``, which the stored figures keep
 (``game_results.ranking``); RULES.md "House rules" says which games are ranked together: a preset
 that scores on another's scale says so (``Preset.ranks_with``), and its games count in that one's
 ranking.
@@ -36,7 +36,7 @@ def ranked_as(ruleset: Ruleset, preset: Preset) -> Preset:
 
 
 def ranking_key(ruleset: Ruleset, setup: GameSetup) -> str:
-    """The key of the ranking a game of ``setup`` counts in, e.g. ``misere/variant/4``."""
+    """The key of the ranking a game of ``setup`` counts in, e.g. ``ruleset/preset/4``."""
     return Ranking(ruleset, ranked_as(ruleset, ruleset.preset_of(setup)), len(setup.players)).key
 
 

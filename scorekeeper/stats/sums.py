@@ -22,14 +22,14 @@ PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 da
 
 def ranking_name(ranking: Ranking) -> str:
     """A ranking's name in the request's language: the ruleset, then the preset and the number of
-    players where the ruleset has several and the preset's name does not say it ("Misère · Variant",
-    "Kierki · Standard · 4 players", "Kierki · Short (4 players)")."""
+    players where the ruleset has several and the preset's name does not say it ("Game · Variant",
+    "Game · Standard · 4 players", "Game · Short (4 players)")."""
     ruleset = ranking.ruleset
     parts = [gettext(ruleset.name)]
     if len(ruleset.presets) > 1:
         parts.append(gettext(ranking.preset.label))
     if len(ruleset.seat_counts) > 1 and not ranking.preset.player_counts:  # "Short (4 players)" says it
-        # NOTE: how many play in a ranking of a game played by 3 or 4 ("Kierki · Standard · 4 players").
+        # NOTE: how many play in a ranking of a game played by 3 or 4 ("Game · Standard · 4 players").
         parts.append(ngettext("%(num)d player", "%(num)d players", ranking.players))
     return " · ".join(parts)
 

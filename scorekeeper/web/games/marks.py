@@ -106,30 +106,17 @@ def name_tails(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple(parts)
 
 
-CONTRACT_MARKS = {
-    "clubs": "♣",
-    "diamonds": "♦",
-    "hearts": "♥",
-    "spades": "♠",
-    # NOTE A contract's mark in a narrow table column (two or three letters): No trumps.
-    "no-trumps": N_("NT"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): Mizerka.
-    "mizerka": N_("Miz"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): the Blind deal.
-    "blind": N_("Bl"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): Ciapa ciapa.
-    "ciapa-ciapa": N_("Cc"),
-    # NOTE A contract's mark in a narrow table column (two or three letters): Misère.
-    "misere": N_("Mis"),
-}
-SUITS = frozenset(("clubs", "diamonds", "hearts", "spades"))
-SUIT_MARKS = {suit: CONTRACT_MARKS[suit] for suit in SUITS}
+#: The suits' marks; every other contract's is the one its game declares (``Contract.mark``).
+SUIT_MARKS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+SUITS = frozenset(SUIT_MARKS)
 
 
 def contract_mark(contract_id: str) -> str:
-    """A short mark for a contract in narrow table columns and buttons, in the page's language: a suit,
-    the mark above, or the one a registered game declares for it (``Contract.mark``)."""
-    mark = CONTRACT_MARKS.get(contract_id) or next(
+    """A short mark for a contract in narrow table columns and buttons, in the page's language: a suit's
+    symbol, or the mark a registered game declares for it (``Contract.mark``)."""
+    if contract_id in SUIT_MARKS:
+        return SUIT_MARKS[contract_id]
+    mark = next(
         (
             contract.mark
             for ruleset in RULESETS.values()
@@ -140,4 +127,4 @@ def contract_mark(contract_id: str) -> str:
     )
     if mark is None:
         return contract_id[:3].title()
-    return mark if contract_id in SUITS else gettext(mark)
+    return str(gettext(mark))

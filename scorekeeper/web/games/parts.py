@@ -158,7 +158,7 @@ def part_heading(view: GameView, turn: Turn, trumps: str | None = None) -> str:
     elif turn.chooser is not None:
         contract = str(gettext("%(player)s names trumps", player=view.names[turn.chooser]))
     if turn.number <= view.negative_part:
-        # NOTE: a game's first part (Kierki's, Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No tricks".
+        # NOTE: a game's first part (in Polish "Rozgrywka"), e.g. "Negative part, 5 of 7: No tricks".
         return str(
             gettext(
                 "Negative part, %(number)s of %(count)s: %(contract)s",
@@ -167,7 +167,7 @@ def part_heading(view: GameView, turn: Turn, trumps: str | None = None) -> str:
                 contract=contract,
             )
         )
-    # NOTE: a game's second part (Kierki's, Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
+    # NOTE: a game's second part (in Polish "Odgrywka"), e.g. "Positive part, 2 of 5: Trumps".
     return str(
         gettext(
             "Positive part, %(number)s of %(count)s: %(contract)s",
