@@ -2,13 +2,13 @@
 
 A game: the holder of its edit key.  Through the API that is the bearer of the key.  A
 phone's pages never see a key: the games a phone holds the pencil of are its keyring on the
-server (``services.keyring``: a device and its grants), named by ONE random device cookie
+server (``services.keyring``: a device and its pencils), named by ONE random device cookie
 (HTTP-only, SameSite=Lax, path ``/``; ``__Host-sk_device`` over HTTPS, so no other site or
 subdomain can set it; only its hash is stored), so no request header grows with the number of
-games.  A phone gets a grant when it creates a game (page, import, rematch), takes the pencil
+games.  A phone gets a pencil when it creates a game (page, import, rematch), takes the pencil
 through a one-time hand-over link, or shows an old per-game key cookie (``sk_edit_<id>``),
-which is then taken over and expired.  At every grant the device value changes (its keyring
-is copied to a new one, and the old value goes at the next grant): a value planted in the
+which is then taken over and expired.  Each time it gets a pencil the device value changes (its keyring
+is copied to a new one, and the old value goes when the next pencil comes): a value planted in the
 browser, or copied from it, never gains its keys.
 People (rename, merge): the instance's administrator, signed in with the admin key (a
 session held on the server: sign-out ends it, it expires), or whoever holds the pencil of
@@ -28,7 +28,7 @@ from werkzeug.wrappers import Response
 
 from . import services
 from .config import HAND_OVER_SECONDS
-from .services import Snapshot, hash_key, keyring
+from .services import hash_key, keyring
 
 #: The one cookie that names this browser's keyring (over HTTPS: ``SECURE_DEVICE_COOKIE``).
 DEVICE_COOKIE = "sk_device"
@@ -69,53 +69,48 @@ def device() -> str | None:
 
 
 def _device_token() -> str | None:
-    # Over HTTPS, the plain cookie of a phone from before ``__Host-`` still counts until its next grant.
+    # Over HTTPS, the plain cookie of a phone from before ``__Host-`` counts until its next pencil.
     if request.is_secure and request.cookies.get(SECURE_DEVICE_COOKIE):
         return request.cookies[SECURE_DEVICE_COOKIE]
     return request.cookies.get(DEVICE_COOKIE)
 
 
-def remember_grant(device_hash: str, game_id: str) -> None:
-    """This request has just granted the pencil of ``game_id``."""
-    g.setdefault("grants", {})[game_id] = True
+def remember_pencil(device_hash: str, game_id: str) -> None:
+    """This request has just given this browser the pencil of ``game_id``."""
+    g.setdefault("pencils", {})[game_id] = True
 
 
-def holds_key(game_id: str) -> bool:
+def holds_pencil(game_id: str) -> bool:
     """Whether this browser holds the game's pencil (its keyring has the game): asked once a request."""
-    asked: dict[str, bool] = g.setdefault("grants", {})
+    asked: dict[str, bool] = g.setdefault("pencils", {})
     if game_id not in asked:
         device_hash = device()
         asked[game_id] = device_hash is not None and keyring.holds(device_hash, game_id)
     return asked[game_id]
 
 
-def can_edit(request: Request, game: Snapshot) -> bool:
-    """Whether this browser holds the game's pencil."""
-    return holds_key(game.id)
-
-
-def version_and_editable(game_id: str) -> tuple[int, bool] | None:
+def version_and_pencil(game_id: str) -> tuple[int, bool] | None:
     """The game's version and whether this browser holds its pencil, in one query; None: no game."""
-    found = keyring.version_and_grant(game_id, device())
+    found = keyring.version_and_pencil(game_id, device())
     if found is None:
         return None
-    version, granted = found
-    asked: dict[str, bool] = g.setdefault("grants", {})
-    asked[game_id] = granted or asked.get(game_id, False)  # or its old key cookie let it in
+    version, held = found
+    asked: dict[str, bool] = g.setdefault("pencils", {})
+    asked[game_id] = held or asked.get(game_id, False)  # or its old key cookie let it in
     return version, asked[game_id]
 
 
 def give_pencil(game_ids: Iterable[str]) -> None:
-    """Grant this browser the pencil of ``game_ids``; a browser without a device gets one (its cookie)."""
+    """Give this browser the pencil of ``game_ids``; a browser without a device gets one (its cookie)."""
     game_ids = list(game_ids)
     if not game_ids:
         return
     with services.transaction():
-        device_hash, token = keyring.device_for_grant(device())
-        keyring.add_grants(device_hash, game_ids)
+        device_hash, token = keyring.device_for_pencil(device())
+        keyring.add_pencils(device_hash, game_ids)
     _made_device(device_hash, token)
     for game_id in game_ids:
-        remember_grant(device_hash, game_id)
+        remember_pencil(device_hash, game_id)
 
 
 def _made_device(device_hash: str, token: str) -> None:
@@ -124,15 +119,15 @@ def _made_device(device_hash: str, token: str) -> None:
 
 
 def take_hand_over(game_id: str, token: str) -> keyring.HandOverOutcome:
-    """Spend a hand-over token and, if it was good, grant this browser the game's pencil (one transaction)."""
+    """Spend a hand-over token and, if it was good, give this browser the game's pencil (one transaction)."""
     with services.transaction():
         outcome = keyring.use_hand_over(game_id, token)
         if outcome is keyring.HandOverOutcome.TAKEN:
-            device_hash, made = keyring.device_for_grant(device())
-            keyring.add_grants(device_hash, [game_id])
+            device_hash, made = keyring.device_for_pencil(device())
+            keyring.add_pencils(device_hash, [game_id])
     if outcome is keyring.HandOverOutcome.TAKEN:
         _made_device(device_hash, made)
-        remember_grant(device_hash, game_id)
+        remember_pencil(device_hash, game_id)
     return outcome
 
 
@@ -144,7 +139,7 @@ def new_hand_over(game_id: str) -> str:
 
 
 def take_over_key_cookies() -> None:
-    """Old per-game key cookies: each right key becomes a grant, once, and every one is expired.
+    """Old per-game key cookies: each right key becomes a pencil, once, and every one is expired.
 
     Runs before a game's pages and the people pages (the only paths those cookies were sent
     to), so the request itself already finds the keyring holding them.  A browser without a
@@ -166,16 +161,16 @@ def take_over_key_cookies() -> None:
     lacking = [game_id for game_id in games if holding is not None and game_id not in holding]
     if holding is not None and lacking and device_hash and keyring.taken_over_since(device_hash, lacking):
         # Taken over already, into the value this browser was given then: nothing more to store.
-        g.setdefault("grants", {}).update(dict.fromkeys(lacking, True))
-    elif holding is not None:  # a stored device: the keys it lacks become grants (and a new value)
+        g.setdefault("pencils", {}).update(dict.fromkeys(lacking, True))
+    elif holding is not None:  # a stored device: the keys it lacks become pencils (and a new value)
         give_pencil(lacking)
     elif games and device_hash and hmac.compare_digest(token, _made_for(held, token)):
         with services.transaction():  # the value made for these very cookies, shown back
             keyring.add_device(device_hash)
-            keyring.add_grants(device_hash, games)
-        g.setdefault("grants", {}).update(dict.fromkeys(games, True))
+            keyring.add_pencils(device_hash, games)
+        g.setdefault("pencils", {}).update(dict.fromkeys(games, True))
     elif games:  # let in on the cookies alone, for this request, and given a value made for them
-        g.setdefault("grants", {}).update(dict.fromkeys(games, True))
+        g.setdefault("pencils", {}).update(dict.fromkeys(games, True))
         made = _made_for(held, secrets.token_urlsafe(32))
         g.device_hash, g.device_token = hash_key(made), made
         return

@@ -159,7 +159,7 @@ def put(key: tuple[Hashable, ...], body: str) -> None:
         try:
             cache.set(_key(*key), body)
         except RedisError as error:
-            logger.warning("The page cache did not answer (%s): the page is not kept.", error)
+            logger.warning("The page cache did not answer (%s): the page is not cached.", error)
 
 
 def drawn_at(address: str) -> None:

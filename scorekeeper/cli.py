@@ -181,7 +181,7 @@ def export_game_command(game_id: str) -> None:
     from .rules import Refusal
 
     try:
-        exported = transfer.export_game(services.get_game(game_id))
+        exported = transfer.export_game(services.snapshot(game_id))
     except Refusal as refused:
         raise click.ClickException(refused.message) from None
     click.echo(json.dumps(exported, ensure_ascii=False, indent=2))

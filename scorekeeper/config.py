@@ -38,7 +38,7 @@ class Settings:
     admin_key: str | None = None  # SCOREKEEPER_ADMIN_KEY; None: one generated once into the instance folder
     auto_migrate: bool = True  # SCOREKEEPER_AUTO_MIGRATE=0 turns it off
     proxy_hops: int = 0  # SCOREKEEPER_PROXY_HOPS
-    redis_url: str | None = None  # REDIS_URL; None: kept pages in each process, rate limits too
+    redis_url: str | None = None  # REDIS_URL; None: cached pages in each process, rate limits too
     rate_limit_enabled: bool = True  # RATELIMIT_ENABLED
     rate_limit_storage_uri: str | None = None  # RATELIMIT_STORAGE_URI; None: REDIS_URL, else memory
     game_create_rate_limit: str = GAME_CREATE_RATE_LIMIT  # GAME_CREATE_RATE_LIMIT
@@ -96,7 +96,7 @@ def admin_key(instance_path: str, settings: Settings) -> str:
 
 
 def instance_secret(instance_path: str, filename: str, fresh: str, setting: str) -> str:
-    """The secret kept in the instance folder's ``filename``, written as ``fresh`` the first time."""
+    """The secret stored in the instance folder's ``filename``, written as ``fresh`` the first time."""
     path = Path(instance_path) / filename
     try:
         # O_EXCL: when several workers start at once, exactly one writes the key.
@@ -164,7 +164,7 @@ def compress_defaults() -> dict[str, Any]:
     }
 
 
-#: How long a page is kept (a write makes its copy unused at once: ``caching``).
+#: How long a page stays cached (a write makes its copy unused at once: ``caching``).
 CACHE_SECONDS = 600
 #: Pages one process keeps in memory (5 to 50 kB each) when there is no Redis: a game page per table
 #: of a club of a few hundred, and its club pages.
@@ -172,7 +172,7 @@ PAGES_PER_PROCESS = 1000
 
 
 def cache_defaults(settings: Settings) -> dict[str, Any]:
-    """Where kept pages live (Flask-Caching's ``CACHE_*``): with ``REDIS_URL``, in Redis, shared by
+    """Where cached pages live (Flask-Caching's ``CACHE_*``): with ``REDIS_URL``, in Redis, shared by
     every process of every app server; without it, in each process's memory.  Their keys come from
     the database (``caching``), so either way a write shows on every process's next page."""
     if settings.redis_url:

@@ -5,7 +5,7 @@
   it is treated as unknown (404) or brought to the nearest valid value (pages).
   ``<int:...>`` in every route is the bounded converter below; query strings go
   through ``query_int``; forms through ``BoundedIntegerField`` (``web/forms.py``).
-* Cache keys: a cached page is kept only at its canonical address (``canonical_address``):
+* Cache keys: a page is cached only at its canonical address (``canonical_address``):
   each query parameter one the page reads, once, with one of its values; any other query is
   drawn afresh, so no client can add keys to the cache at will (``caching.club_page``).
 * Body size: a body longer than ``MAX_CONTENT_LENGTH`` is refused with 413 however

@@ -50,7 +50,7 @@ NO_FIGURE = -1_000_000_000
 #: game moves: deals, deals won and their share move with every deal, and an index on them
 #: would have every deal rewrite every index entry of its players' rows (PostgreSQL updates a
 #: row in place only while no indexed column changes), which cost recording a deal a sixth of
-#: its speed.  Sorted by those three, the rankings read every kept row.
+#: its speed.  Sorted by those three, the rankings read every stored row.
 INDEXED_SORTS = {
     "wins": ("wins", "points"),
     "games": ("games", "wins", "points"),
@@ -62,7 +62,7 @@ INDEXED_SORTS = {
 
 
 def _ratio_key(part: str, whole: str, least: int) -> Computed:
-    """part / whole where whole >= least, else ``NO_FIGURE``: kept by the database itself."""
+    """part / whole where whole >= least, else ``NO_FIGURE``: computed by the database itself."""
     return Computed(
         f"CASE WHEN {whole} >= {least} THEN CAST({part} AS FLOAT) / {whole} ELSE {NO_FIGURE} END",
         persisted=True,
@@ -70,7 +70,7 @@ def _ratio_key(part: str, whole: str, least: int) -> Computed:
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
-    """A person, kept across games so history can follow them."""
+    """A person, the same across games so history can follow them."""
 
     __tablename__ = "players"
 
@@ -98,7 +98,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     played_on: Mapped[date] = mapped_column(default=today)
     note: Mapped[str | None] = mapped_column(String(NOTE_LENGTH))
-    # Kept equal to the replay by every write (in the claim that bumps ``version``), so the home
+    # Made equal to the replay by every write (in the claim that bumps ``version``), so the home
     # page lists games in progress and finished ones from an index, without replaying them.
     finished: Mapped[bool] = mapped_column(default=False, server_default=false())
 
@@ -169,7 +169,7 @@ IDEMPOTENCY_KEY_LENGTH = 64
 
 
 class IdempotencyKey(db.Model):  # type: ignore[name-defined,misc]
-    """A deal write's ``Idempotency-Key`` and the answer it got, kept for the life of the game.
+    """A deal write's ``Idempotency-Key`` and the answer it got, stored for the life of the game.
 
     Written in the same transaction as the change it answers (a key is stored if and only if
     its change was committed); the same key again is answered from here and changes nothing.
@@ -278,7 +278,7 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
 
 class TotalColumns:
     """The columns ``player_totals`` and ``player_year_totals`` share: one player's sums in one
-    ranking, kept from ``game_results``, and the sort keys the database keeps from them.
+    ranking, copied from ``game_results``, and the sort keys the database keeps from them.
 
     Moved for the game's players in the same transaction as every write to a game; the
     rankings for all time and for this year read these rows (one a player) instead of
@@ -297,7 +297,7 @@ class TotalColumns:
     """Points in finished games."""
     best: Mapped[int | None]
     """Best total in a finished game."""
-    # Sort keys of the figures shown as a share or an average, and of the best game, kept by the
+    # Sort keys of the figures shown as a share or an average, and of the best game, computed by the
     # database from the sums above (no writer sets them), so that an index ranks by each.
     win_pct_key: Mapped[float] = mapped_column(Float, _ratio_key("wins", "games", MIN_FOR_PERCENT))
     deal_pct_key: Mapped[float] = mapped_column(Float, _ratio_key("deal_wins", "deals", MIN_FOR_PERCENT))
@@ -337,7 +337,7 @@ class PlayerYearTotal(TotalColumns, db.Model):  # type: ignore[name-defined,misc
 class Device(db.Model):  # type: ignore[name-defined,misc]
     """A browser that holds game keys: known by the hash of the random token in its one device cookie.
 
-    The keys a phone holds are its ``grants``, kept here and not in cookies, so that no request
+    The keys a phone holds are its pencils (``Pencil``), stored here and not in cookies, so that no request
     header grows with the number of games a phone has scored (``scorekeeper.access``).
     """
 
@@ -345,12 +345,12 @@ class Device(db.Model):  # type: ignore[name-defined,misc]
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    #: The value this one was made from at a grant (``keyring.device_for_grant``): kept, with its
-    #: keys, until this one's own next grant shows the phone has it.
+    #: The value this one was made from at a new pencil (``keyring.device_for_pencil``): it holds
+    #: its keys until this one's own next pencil shows the phone has it.
     replaces: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
 
 
-class Grant(db.Model):  # type: ignore[name-defined,misc]
+class Pencil(db.Model):  # type: ignore[name-defined,misc]
     """One device holds one game's pencil: made when the device created the game (page, import,
     rematch), took the pencil through a hand-over link, or showed the game's old key cookie."""
 

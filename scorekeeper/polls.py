@@ -8,11 +8,11 @@ answer's headers under everything the app read to give it: the path, the If-None
 the cookies, the languages and encodings taken, the host and the proxy's forwarded headers.
 The same request again is answered the same 304 without the app, after one query of the game's
 version, while it is the version the ETag names; a new version goes to the app, which draws
-the page.  The version is read from the database every time, never kept, so a write through any
+the page.  The version is read from the database every time, never cached, so a write through any
 process is seen by the next poll.
 
 What the app decides beyond the version: whether this phone holds the pencil (its device cookie's
-keyring, and the grants in it; part of the ETag) and its language.  The language is read from the
+keyring, and the pencils in it; part of the ETag) and its language.  The language is read from the
 cookie and ``Accept-Language`` (part of the key).  A phone with no device cookie holds no pencil,
 so it needs no check; one with a device cookie is sent to the app at least every
 ``PENCIL_SECONDS`` (a pencil taken or given up since shows then).  A request with an old per-game
@@ -45,8 +45,8 @@ GAME_PAGE = re.compile(r"/games/([A-Za-z0-9_-]{1,64})")
 VERSION = re.compile(r'^(?:W/)?"v(\d+)-')
 #: A phone with a device cookie has its pencil checked by the app at least this often.
 PENCIL_SECONDS = 30.0
-#: Answers kept, at most (the oldest go first): a few per phone.
-MOST_KEPT = 20_000
+#: Answers cached, at most (the oldest go first): a few per phone.
+MOST_CACHED = 20_000
 #: What the app reads to answer a poll, besides the path and If-None-Match.
 READ = (
     "HTTP_COOKIE",
@@ -69,7 +69,7 @@ class Polls:
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
-        self.kept: dict[tuple[str, ...], tuple[int, list[tuple[str, str]], float]] = {}
+        self.cached: dict[tuple[str, ...], tuple[int, list[tuple[str, str]], float]] = {}
         self.lock = threading.Lock()
         self.engine: Engine | None = None
 
@@ -87,9 +87,9 @@ class Polls:
         if key is None:
             return self.wsgi_app(environ, start_response)
         with self.lock:
-            kept = self.kept.get(key)
-        if kept is not None:
-            version, headers, until = kept
+            cached = self.cached.get(key)
+        if cached is not None:
+            version, headers, until = cached
             if time.monotonic() < until and self.version(key[0]) == version:
                 start_response("304 NOT MODIFIED", headers)
                 return []
@@ -106,7 +106,7 @@ class Polls:
 
     @staticmethod
     def key(environ: dict[str, Any]) -> tuple[str, ...] | None:
-        """What the app reads to answer this poll (the game's id first); None: not a poll kept."""
+        """What the app reads to answer this poll (the game's id first); None: not a poll cached."""
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING"):
             return None
         tag = environ.get("HTTP_IF_NONE_MATCH")
@@ -123,10 +123,10 @@ class Polls:
         pencil = DEVICE_COOKIE in environ.get("HTTP_COOKIE", "")
         until = time.monotonic() + PENCIL_SECONDS if pencil else float("inf")
         with self.lock:
-            if len(self.kept) >= MOST_KEPT:
-                for old in list(self.kept)[: MOST_KEPT // 4]:
-                    del self.kept[old]
-            self.kept[key] = (version, list(headers), until)
+            if len(self.cached) >= MOST_CACHED:
+                for old in list(self.cached)[: MOST_CACHED // 4]:
+                    del self.cached[old]
+            self.cached[key] = (version, list(headers), until)
 
     def version(self, game_id: str) -> int | None:
         """The game's version, from the database (one query; the app's engine and its pool)."""

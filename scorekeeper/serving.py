@@ -21,7 +21,7 @@ a scorer's Save must not wait behind a room's polls.  Waitress queues the connec
 request to run (``Dispatcher``): here a write (any method but GET and HEAD) goes to the head of
 the queue, and a page's poll (``X-Scorekeeper-Poll``) that has waited there longer than
 ``SHED_SECONDS`` is told to come back later (``Shed``: 503 with ``Retry-After``, without the app,
-the connection kept open), which the page does: in 5 to 15 s, drawn for each, since a room's polls
+the connection held open), which the page does: in 5 to 15 s, drawn for each, since a room's polls
 shed in one burst and all told 10 s would come back in one burst and be shed again.  A game page
 opened afresh, or a club page, is never turned away.
 """
@@ -48,7 +48,7 @@ REQUEST_SECONDS = 10
 DRAIN_SECONDS = 30.0
 #: Most connections held open at once (each a file descriptor and a buffer): a thousand tables' phones.
 MOST_CONNECTIONS = 4000
-#: Files kept for the rest: the database and its journal, logs, the listening sockets, the trigger.
+#: Files left open for the rest: the database and its journal, logs, the listening sockets, the trigger.
 OTHER_FILES = 64
 #: On Windows Waitress waits on its sockets with select(), which takes at most 512 there.
 WINDOWS_CONNECTIONS = 500

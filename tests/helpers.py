@@ -361,8 +361,8 @@ def hold_pencil(client: FlaskClient, game_id: str) -> FlaskClient:
     app = client.application
     cookie = client.get_cookie(DEVICE_COOKIE)
     with app.app_context():
-        device, token = keyring.device_for_grant(None if cookie is None else hash_key(cookie.value))
-        keyring.add_grants(device, [game_id])
+        device, token = keyring.device_for_pencil(None if cookie is None else hash_key(cookie.value))
+        keyring.add_pencils(device, [game_id])
         db.session.commit()
         db.session.remove()
     if token is not None:

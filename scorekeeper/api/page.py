@@ -9,7 +9,7 @@ stands for the bearer key, and the views are the API's.
 
 No CSRF token: the device cookie is ``SameSite=Lax`` (never sent with another site's POST, PUT
 or DELETE), the writes take only ``application/json`` (which another site cannot send here
-without a preflight this app never grants), and a browser's ``Sec-Fetch-Site`` other than
+without a preflight this app never allows), and a browser's ``Sec-Fetch-Site`` other than
 ``same-origin`` is refused.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from .. import services
-from ..access import device, version_and_editable
+from ..access import device, version_and_pencil
 from ..errors import not_found, refusal
 from ..rules import N_, Refusal
 from ..services import Replayed
@@ -36,15 +36,15 @@ def authorised(game_id: str) -> services.Stamp:
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site != "same-origin":
         raise refusal("bad_key", "Only the game's own page may send its deals here.", None)
-    known = version_and_editable(game_id)
+    known = version_and_pencil(game_id)
     if known is None:
         raise not_found()
     if device() is None:
         raise refusal(
             "auth_required", N_("Changing a game needs its edit key: Authorization: Bearer <key>."), None
         )
-    version, editable = known
-    if not editable:
+    version, pencil = known
+    if not pencil:
         raise services.bad_key()
     return services.Stamp(version, "")
 

@@ -214,7 +214,7 @@ def game(game_id: str) -> Response:
     # The state of one version never changes: cached by the game's id and version (``caching``).
     body = caching.cached(("api-game", game_id, version))
     if body is None:
-        loaded = services.get_game(game_id)
+        loaded = services.snapshot(game_id)
         body = json_body(game_body(loaded))
         caching.put(("api-game", game_id, loaded.version), body)
     response = current_app.response_class(body, status=200, mimetype="application/json")
@@ -225,4 +225,4 @@ def game(game_id: str) -> Response:
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Response:
     """200: the game's facts (format ``scorekeeper-game``, version 1), the body ``/games/import`` takes."""
-    return no_cache(json_response(transfer.export_game(services.get_game(game_id))))
+    return no_cache(json_response(transfer.export_game(services.snapshot(game_id))))

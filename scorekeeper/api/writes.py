@@ -86,9 +86,9 @@ def once(game_id: str, path: str, answer: Answer) -> Once | None:
     return Once(game_id, key, fingerprint, answer)
 
 
-def answered(answer: Answer, written: Written, kept: Once | None) -> Response:
+def answered(answer: Answer, written: Written, once: Once | None) -> Response:
     """The answer of a write just made (the one its key keeps, when it has one)."""
-    status, body = kept.given if kept is not None and kept.given is not None else answer(written)
+    status, body = once.given if once is not None and once.given is not None else answer(written)
     if not body:
         return current_app.response_class(body, status=status)
     return current_app.response_class(body, status=status, mimetype="application/json")
@@ -132,21 +132,21 @@ def record(game_id: str, game: services.Stamp) -> Response:
         assert written.deal is not None
         return 200 if preview else 201, json_body(deal_body(written.setup, written.deal))
 
-    kept = once(game_id, "deals", answer)
+    key = once(game_id, "deals", answer)
     body = parse_body(shapes.RecordDeal)
     written = services.record_deal(
         game_id,
         expected_version=expected_version(game),
         key_hash=game.edit_key_hash,
         dry_run=preview,
-        once=kept,
+        once=key,
         number=body.number,
         contract=body.contract,
         bids=_per_player(body.bids),
         tricks=_per_player(body.tricks),
         facts=_facts(body),
     )
-    return answered(answer, written, kept)
+    return answered(answer, written, key)
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
@@ -162,7 +162,7 @@ def correct_deal(game_id: str, number: int) -> Response:
 def correct(game_id: str, number: int, game: services.Stamp) -> Response:
     """Complete or correct deal ``number`` of ``game``: the view's body."""
     preview = dry_run()
-    kept = once(game_id, f"deals/{number}", _deal_answer)
+    key = once(game_id, f"deals/{number}", _deal_answer)
     body = parse_body(shapes.CorrectDeal)
     written = services.update_deal(
         game_id,
@@ -170,10 +170,10 @@ def correct(game_id: str, number: int, game: services.Stamp) -> Response:
         expected_version=expected_version(game),
         key_hash=game.edit_key_hash,
         dry_run=preview,
-        once=kept,
+        once=key,
         **_changes(body),
     )
-    return answered(_deal_answer, written, kept)
+    return answered(_deal_answer, written, key)
 
 
 def _deal_answer(written: Written) -> tuple[int, str]:
@@ -198,7 +198,7 @@ def correct_several(game_id: str, game: services.Stamp) -> Response:
     def answer(written: Written) -> tuple[int, str]:
         return 200, json_body(state_body(game_id, written.setup, written.state))
 
-    kept = once(game_id, "deals", answer)
+    key = once(game_id, "deals", answer)
     body = parse_body(shapes.CorrectDeals)
     corrections = [{"number": item.number, **_as_given(given(item))} for item in body.deals]
     written = services.correct_deals(
@@ -207,9 +207,9 @@ def correct_several(game_id: str, game: services.Stamp) -> Response:
         expected_version=expected_version(game),
         key_hash=game.edit_key_hash,
         dry_run=preview,
-        once=kept,
+        once=key,
     )
-    return answered(answer, written, kept)
+    return answered(answer, written, key)
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
@@ -220,12 +220,12 @@ def undo_deal(game_id: str, number: int) -> Response:
 
 def undo(game_id: str, number: int, game: services.Stamp) -> Response:
     """Remove the last deal ``number`` of ``game``: the view's body."""
-    kept = once(game_id, f"deals/{number}", _undone)
+    key = once(game_id, f"deals/{number}", _undone)
     version = expected_version(game)
     written = services.undo_deal(
-        game_id, number, expected_version=version, key_hash=game.edit_key_hash, once=kept
+        game_id, number, expected_version=version, key_hash=game.edit_key_hash, once=key
     )
-    return answered(_undone, written, kept)
+    return answered(_undone, written, key)
 
 
 def _undone(_written: Written) -> tuple[int, str]:

@@ -200,7 +200,7 @@ def remaining_of(declarers: Sequence[int], contracts: Sequence[str]) -> tuple[tu
 
 def contract_points(contract: str, facts: Mapping[str, Any], preset: BarbuPreset) -> tuple[int, ...]:
     """Each seat's contract points in a complete deal of ``contract`` whose facts (by seat, as
-    kept) are ``facts``, before any double."""
+    stored) are ``facts``, before any double."""
     points = [0] * PLAYERS
     if contract in (NO_TRICKS, TRUMPS):
         value = -TRICK if contract == NO_TRICKS else TRUMP_TRICK
@@ -618,7 +618,7 @@ FIGURES = ("contract_scores", "double_scores")
 PRESET = OptionSpec("preset", N_("Preset"), tuple((preset.id, preset.label) for preset in PRESETS))
 
 
-def doubles_kept(doubles: Sequence[Double]) -> tuple[tuple[int, int, bool], ...] | None:
+def stored_doubles(doubles: Sequence[Double]) -> tuple[tuple[int, int, bool], ...] | None:
     """Doubles as a deal keeps them: (by, against, redoubled) triples of seats; None when none."""
     return tuple((d.by, d.against, d.redoubled) for d in doubles) or None
 
@@ -716,20 +716,20 @@ class Barbu(Ruleset):
         self.check_presence(
             setup, number, chosen, {name for name, value in given.items() if value is not None}
         )
-        kept: dict[str, object] = {"trumps": None if given["trumps"] is None else self.suit(given["trumps"])}
+        fact: dict[str, object] = {"trumps": None if given["trumps"] is None else self.suit(given["trumps"])}
         counted = None if tricks is None else self.tricks_for(setup, tricks)
         for name in COUNTS:
-            kept[name] = None if given[name] is None else self.counts_for(setup, name, given[name])
+            fact[name] = None if given[name] is None else self.counts_for(setup, name, given[name])
         for name in TAKERS:
-            kept[name] = None if given[name] is None else self.seat_of(setup.players, given[name], name)
-        kept["places"] = None if given["places"] is None else self.places_for(setup, given["places"])
+            fact[name] = None if given[name] is None else self.seat_of(setup.players, given[name], name)
+        fact["places"] = None if given["places"] is None else self.places_for(setup, given["places"])
         declarer = self.dealer_of(setup, number)
         doubles = parse_doubles(setup.players, declarer, chosen, given["doubles"], self.seat_of)
-        kept["doubles"] = doubles_kept(doubles)
-        if kept["hearts"] is not None:
-            assert isinstance(kept["hearts"], tuple) and isinstance(kept["ace_of_hearts"], int)
-            check_hearts(setup.players, kept["hearts"], kept["ace_of_hearts"])
-        return DealRecord(contract=chosen, tricks=counted, facts=kept)
+        fact["doubles"] = stored_doubles(doubles)
+        if fact["hearts"] is not None:
+            assert isinstance(fact["hearts"], tuple) and isinstance(fact["ace_of_hearts"], int)
+            check_hearts(setup.players, fact["hearts"], fact["ace_of_hearts"])
+        return DealRecord(contract=chosen, tricks=counted, facts=fact)
 
     def parse_next(
         self,

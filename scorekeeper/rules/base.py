@@ -98,7 +98,7 @@ class Ruleset(ABC):
     table enters them and API.md K5 checks them; empty: a deal takes tricks alone."""
     stylesheet: str | None = None
     """The game's own stylesheet (a path under ``static/``: its entry card's taps, its part grid),
-    linked by its pages and kept offline with them; None: the pages' own suffice."""
+    linked by its pages and saved offline with them; None: the pages' own suffice."""
     made_apart: str | None = None
     """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
 
@@ -110,7 +110,7 @@ class Ruleset(ABC):
     game_lists: tuple[str, ...] = ()
     """The lists of seats the whole game names (``GameState.seat_lists``), by id; empty: none."""
     game_tallies: tuple[str, ...] = ()
-    """The counts kept per pair of players (``GameState.tallies``), by id; empty: none."""
+    """The counts tallied per pair of players (``GameState.tallies``), by id; empty: none."""
     warns: bool = False
     """Whether its deals may carry warnings (``DealState.warnings``)."""
     figure_words: tuple[tuple[str, str, str], ...] = ()

@@ -598,13 +598,13 @@ class Kierki(Ruleset):
         # Each field in K5's order: the keyword arguments are evaluated in the order written.
         trumps = None if given["trumps"] is None else self.suit(given["trumps"])
         counted = None if tricks is None else self.tricks_for(setup, tricks)
-        kept = {
+        stored = {
             "trumps": trumps,
             **{name: self.counts_or_none(setup, name, given[name]) for name in COUNTS},
             **{name: self.taker_or_none(setup, name, given[name]) for name in TAKERS},
             "places": None if given["places"] is None else self.places_for(setup, given["places"]),
         }
-        return DealRecord(contract=fixed, tricks=counted, facts=kept)
+        return DealRecord(contract=fixed, tricks=counted, facts=stored)
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks (no tricks, robber, trumps), hearts, queens,

@@ -58,7 +58,7 @@ CONTRACTS = (
     ),
     Contract(
         CIAPA_CIAPA,
-        # NOTE: an Italian deal name (take as many tricks as you can); usually kept as it is.
+        # NOTE: an Italian deal name (take as many tricks as you can); usually left as it is.
         N_("Ciapa-ciapa"),
         None,
         N_("No trumps, no bids; take as many tricks as you can."),

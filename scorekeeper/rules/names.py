@@ -245,7 +245,7 @@ TAG_TERM = "\U000e007f"  # cancel tag: ends a tag sequence (🏴 + gbsct + U+E00
 
 
 def is_pictographic(char: str) -> bool:
-    """Whether ``char`` is Extended_Pictographic (an emoji, or a code point kept for one)."""
+    """Whether ``char`` is Extended_Pictographic (an emoji, or a code point reserved for one)."""
     point = ord(char)
     at = bisect.bisect_right(_PICTOGRAPHIC_STARTS, point) - 1
     return at >= 0 and point <= EXTENDED_PICTOGRAPHIC[at][1]
@@ -378,7 +378,7 @@ def normalise_text(raw: str) -> str:
 def name_key(name: str) -> str:
     """The form in which two names are compared: invisible characters removed, NFKC, case folded.
 
-    Kept for the names last seen (a pure function of the text): a deal's tricks name each
+    Cached for the names last seen (a pure function of the text): a deal's tricks name each
     player, and every write compares those names with the game's.
 
     Look-alikes that differ only by case, compatibility forms (full-width letters,
@@ -393,7 +393,7 @@ def name_key(name: str) -> str:
     for start, end in emoji_sequences(spaced):
         sequence = spaced[start:end]
         if any(char == ZWJ or _is_tag(char) for char in sequence):
-            # Joined or tagged: kept as it is drawn, but for its variation selectors.
+            # Joined or tagged: left as it is drawn, but for its variation selectors.
             drawn = "".join(char for char in sequence if char not in VARIATION_SELECTORS)
             parts += [_folded(spaced[done:start]), drawn]
             done = end
@@ -437,8 +437,8 @@ def validate_name(raw: object, *, in_game: bool = False) -> str:
             code, N_("Names can be at most %(most)d characters."), field, {"most": MAX_NAME_LENGTH}
         )
     if any(is_invisible(char) for char in name):
-        kept = _in_sequences(name)
-        if any(is_invisible(char) and at not in kept for at, char in enumerate(name)):
+        joined = _in_sequences(name)
+        if any(is_invisible(char) and at not in joined for at, char in enumerate(name)):
             raise RuleError(
                 code, N_("Names cannot contain control or invisible formatting characters."), field
             )
@@ -465,7 +465,7 @@ def player_key(raw: object) -> str | None:
     Whatever names a player in a request (the first dealer, the names that key tricks and bids)
     is matched by this key, so a name the rules would refuse to store never names anyone:
     "Ann\u0000" or "Ann\u200b" is not Ann, although ``name_key`` drops what hides in it.
-    Kept for the names last seen, as ``name_key`` is.
+    Cached for the names last seen, as ``name_key`` is.
     """
     return _key_of_a_name(raw) if isinstance(raw, str) else None
 

@@ -102,7 +102,7 @@ class SeatValueMessages:
     """A counted fact's page: one player's input left blank ("%(player)s: enter the hearts.")."""
 
 
-#: The kinds of fact a deal may carry (``Fact.kind``), and how each is kept: by seat.
+#: The kinds of fact a deal may carry (``Fact.kind``), and how each is stored: by seat.
 COUNT = "count"
 """A whole number per player, adding up to the fact's ``total`` (a tuple by seat)."""
 ONE_PLAYER = "player"
@@ -155,10 +155,10 @@ class Fact(Term):
     """A count's taps for one player, as a screen reader names them ("%(player)s: hearts")."""
 
     def by_name(self, players: Sequence[str], value: Any) -> Any:
-        """``value`` (by seat, as kept) with players by name, as the API and the entry take it:
+        """``value`` (by seat, as stored) with players by name, as the API and the entry take it:
         ``{"Ann": 3, ...}``, ``"Ann"``, ``["Ann", "Bob"]``; a suit as it is; side bets as a list of
         ``{"by", "against", "redoubled"}`` (empty when there are none); None stays None.  A kind
-        of fact of a game's own is as kept, unless its declaration (a subclass) says otherwise."""
+        of fact of a game's own is as stored, unless its declaration (a subclass) says otherwise."""
         if self.kind == PAIRS:
             return [
                 {"by": players[by], "against": players[against], "redoubled": bool(redoubled)}
@@ -239,7 +239,7 @@ class DealRecord:
     ``contract`` is the chosen contract (Mizerka) or None where the deal
     number fixes it (Misère).  ``bids`` is None for games or deals without
     bidding.  ``facts`` are the others its ruleset declares (``Ruleset.deal_facts``), by id, as
-    kept.  Whether the deal is pending is its ruleset's to say (``Ruleset.is_pending``): every
+    stored.  Whether the deal is pending is its ruleset's to say (``Ruleset.is_pending``): every
     result (``tricks`` and the facts not ``declared``) is None while it is; a deal that counts no
     tricks has ``tricks`` None when complete.
     """
@@ -254,18 +254,18 @@ class DealRecord:
         _frozen_facts(self)
 
     def fact(self, name: str) -> Any:
-        """The fact ``name`` as kept (by seat; the tricks too), None where the deal has none."""
+        """The fact ``name`` as stored (by seat; the tricks too), None where the deal has none."""
         return self.tricks if name == "tricks" else self.facts.get(name)
 
 
 def json_value(value: Any) -> Any:
-    """A fact as kept, as JSON has it: tuples become lists, at any depth."""
+    """A fact as stored, as JSON has it: tuples become lists, at any depth."""
     return [json_value(item) for item in value] if isinstance(value, tuple) else value
 
 
-def kept_value(value: Any) -> Any:
+def stored_value(value: Any) -> Any:
     """``json_value`` read back: lists become tuples, at any depth."""
-    return tuple(kept_value(item) for item in value) if isinstance(value, list) else value
+    return tuple(stored_value(item) for item in value) if isinstance(value, list) else value
 
 
 def stored_facts(record: DealRecord) -> dict[str, object] | None:
@@ -277,7 +277,7 @@ def stored_facts(record: DealRecord) -> dict[str, object] | None:
 def facts_from_stored(facts: Mapping[str, Any] | None, known: Collection[str]) -> dict[str, Any]:
     """``stored_facts`` read back, those of ``known`` (its ruleset's facts): a ``DealRecord``'s
     ``facts`` (lists become tuples)."""
-    return {name: kept_value(value) for name, value in (facts or {}).items() if name in known}
+    return {name: stored_value(value) for name, value in (facts or {}).items() if name in known}
 
 
 @dataclass(frozen=True)
@@ -338,7 +338,7 @@ class DealState:
         _frozen_facts(self)
 
     def fact(self, name: str) -> Any:
-        """The fact ``name`` as kept (by seat; the tricks too), None where the deal has none."""
+        """The fact ``name`` as stored (by seat; the tricks too), None where the deal has none."""
         return self.tricks if name == "tricks" else self.facts.get(name)
 
 

@@ -21,10 +21,10 @@ from .store import (
     is_contention,
     ping,
     plausible_id,
+    snapshot,  # the one loader: the game from one query, or ``not_found``
     stamp,
     transaction,
 )
-from .store import snapshot as get_game  # the one loader: the game from one query, or ``not_found``
 
 __all__ = [
     "Authority",
@@ -41,7 +41,6 @@ __all__ = [
     "find_player",
     "fingerprint",
     "game_version",
-    "get_game",
     "hash_key",
     "is_contention",
     "keyring",
@@ -58,6 +57,7 @@ __all__ = [
     "record_deal",
     "rematch",
     "rename_player",
+    "snapshot",
     "stamp",
     "transaction",
     "undo_deal",

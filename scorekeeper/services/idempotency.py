@@ -3,7 +3,7 @@
 The key is stored with the answer in the change's own transaction, so only committed changes
 are remembered: the same key again gets that answer (``Replayed``), with another request it is
 refused, and a refused request is judged afresh.  The key is read with the game once the write holds
-its lock, so two requests racing with one key apply it once.  The answer's body is kept
+its lock, so two requests racing with one key apply it once.  The answer's body is stored
 compressed: even the whole state of a finished game (a ``PATCH``'s answer) costs its key well
 under a kilobyte.
 """
@@ -29,7 +29,7 @@ _keys = IdempotencyKey.__table__
 KEEP = insert(_keys)
 
 
-class Kept(NamedTuple):
+class StoredKey(NamedTuple):
     """A key as stored for the game (read with the game, ``store.snapshot``): the request it came
     with, and its answer."""
 
@@ -81,13 +81,13 @@ class Once:
         self.answer = answer
         self.given: tuple[int, str] | None = None
 
-    def check(self, kept: Kept | None) -> None:
+    def check(self, stored: StoredKey | None) -> None:
         """Raise ``Replayed`` when the key was already applied to the game with this request, and
-        ``idempotency_key_reused`` when with another; return when the key is new (``kept``: the
+        ``idempotency_key_reused`` when with another; return when the key is new (``stored``: the
         key's row as the write read it with the game)."""
-        if kept is None:
+        if stored is None:
             return
-        if kept.fingerprint != self.fingerprint:
+        if stored.fingerprint != self.fingerprint:
             raise refusal(
                 "idempotency_key_reused",
                 N_(
@@ -96,10 +96,10 @@ class Once:
                 ),
                 "Idempotency-Key",
             )
-        raise Replayed(kept.status, zlib.decompress(kept.answer).decode())
+        raise Replayed(stored.status, zlib.decompress(stored.answer).decode())
 
     def row(self, written: Any) -> dict[str, Any]:
-        """The key's row for the write that leaves ``written`` (its answer is kept in ``given``)."""
+        """The key's row for the write that leaves ``written`` (its answer is held in ``given``)."""
         self.given = status, body = self.answer(written)
         return {
             "game_id": self.game_id,

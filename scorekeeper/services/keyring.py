@@ -1,6 +1,6 @@
 """The keys a phone holds, stored on the server; one-time hand-over tokens; the administrator's sessions.
 
-A phone is a ``Device`` (its cookie's token); each game it holds the pencil of is a ``Grant``,
+A phone is a ``Device`` (its cookie's token); each game it holds the pencil of is a ``Pencil``,
 only ever added.  Every token is high-entropy random and stored as its SHA-256 hash only.
 """
 
@@ -16,7 +16,7 @@ from sqlalchemy import and_, delete, exists, func, insert, literal, select, upda
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
-from ..models import AdminSession, Device, Game, Grant, HandOver, Seat, utcnow
+from ..models import AdminSession, Device, Game, HandOver, Pencil, Seat, utcnow
 from .keys import hash_key, hash_matches
 from .store import plausible_id
 
@@ -35,17 +35,17 @@ def new_token() -> str:
 
 
 def _insert_ignoring_duplicates(model: Any) -> Any:
-    """``INSERT ... ON CONFLICT DO NOTHING`` on both databases: a grant held twice is held once."""
+    """``INSERT ... ON CONFLICT DO NOTHING`` on both databases: a pencil held twice is held once."""
     dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
     return dialect.insert(model).on_conflict_do_nothing()
 
 
-def device_for_grant(device_hash: str | None) -> tuple[str, str]:
-    """A new device value to grant to (its hash and token), holding a copy of the keyring of
+def device_for_pencil(device_hash: str | None) -> tuple[str, str]:
+    """A new device value to give pencils to (its hash and token), holding a copy of the keyring of
     ``device_hash`` if the server made it.  So a value someone else also holds (planted in this
     browser, or copied from it) never gains what this browser gains, and nobody can choose the
     device a phone's keys are stored under.  The old value keeps its keys until the new one's
-    own next grant (which shows the phone has it): a grant whose answer is lost costs nothing,
+    own next pencil (which shows the phone has it): a pencil whose answer is lost costs nothing,
     and the value before it goes now.  In a transaction."""
     token = new_token()
     hashed = hash_key(token)
@@ -55,15 +55,15 @@ def device_for_grant(device_hash: str | None) -> tuple[str, str]:
         if row is not None:
             old, before = device_hash, row[0]
             if before is not None:
-                db.session.execute(delete(Grant).where(Grant.device_hash == before))
+                db.session.execute(delete(Pencil).where(Pencil.device_hash == before))
                 db.session.execute(delete(Device).where(Device.token_hash == before))
     db.session.execute(
         _insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now(), replaces=old)
     )
     if old is not None:
-        copied = select(literal(hashed), Grant.game_id, Grant.created_at).where(Grant.device_hash == old)
+        copied = select(literal(hashed), Pencil.game_id, Pencil.created_at).where(Pencil.device_hash == old)
         db.session.execute(
-            insert(Grant).from_select(["device_hash", "game_id", "created_at"], copied),
+            insert(Pencil).from_select(["device_hash", "game_id", "created_at"], copied),
             execution_options={"synchronize_session": False},
         )
     return hashed, token
@@ -76,14 +76,14 @@ def add_device(device_hash: str) -> None:
 
 
 def taken_over_since(device_hash: str, game_ids: Collection[str]) -> bool:
-    """Whether a value made from this device at a grant holds all of ``game_ids`` (one query)."""
+    """Whether a value made from this device at a new pencil holds all of ``game_ids`` (one query)."""
     wanted = list(game_ids)
     held = (
-        select(func.count(Grant.game_id))
-        .join(Device, Device.token_hash == Grant.device_hash)
-        .where(Device.replaces == device_hash, Grant.game_id.in_(wanted))
+        select(func.count(Pencil.game_id))
+        .join(Device, Device.token_hash == Pencil.device_hash)
+        .where(Device.replaces == device_hash, Pencil.game_id.in_(wanted))
         .group_by(Device.token_hash)
-        .order_by(func.count(Grant.game_id).desc())
+        .order_by(func.count(Pencil.game_id).desc())
         .limit(1)
     )
     return (db.session.execute(held).scalar() or 0) == len(wanted)
@@ -92,19 +92,19 @@ def taken_over_since(device_hash: str, game_ids: Collection[str]) -> bool:
 def held_of(device_hash: str, game_ids: Collection[str]) -> set[str] | None:
     """Which of ``game_ids`` the device holds; None: no such device (one query)."""
     rows = db.session.execute(
-        select(Device.token_hash, Grant.game_id)
-        .outerjoin(Grant, and_(Grant.device_hash == Device.token_hash, Grant.game_id.in_(list(game_ids))))
+        select(Device.token_hash, Pencil.game_id)
+        .outerjoin(Pencil, and_(Pencil.device_hash == Device.token_hash, Pencil.game_id.in_(list(game_ids))))
         .where(Device.token_hash == device_hash)
     ).all()
     return None if not rows else {row[1] for row in rows if row[1] is not None}
 
 
-def add_grants(device_hash: str, game_ids: Collection[str]) -> None:
+def add_pencils(device_hash: str, game_ids: Collection[str]) -> None:
     """The device holds the pencil of ``game_ids`` (already held ones stay as they are)."""
     if game_ids:
         at = now()
         db.session.execute(
-            _insert_ignoring_duplicates(Grant),
+            _insert_ignoring_duplicates(Pencil),
             [{"device_hash": device_hash, "game_id": game_id, "created_at": at} for game_id in game_ids],
         )
 
@@ -114,19 +114,19 @@ def holds(device_hash: str, game_id: str) -> bool:
     if not plausible_id(game_id):
         return False
     found = db.session.execute(
-        select(literal(1)).where(Grant.device_hash == device_hash, Grant.game_id == game_id)
+        select(literal(1)).where(Pencil.device_hash == device_hash, Pencil.game_id == game_id)
     ).first()
     return found is not None
 
 
-def version_and_grant(game_id: str, device_hash: str | None) -> tuple[int, bool] | None:
+def version_and_pencil(game_id: str, device_hash: str | None) -> tuple[int, bool] | None:
     """The game's write counter and whether the device holds its pencil, in one query; None: no game."""
     if not plausible_id(game_id):
         return None
-    granted: Any = literal(False)
+    held: Any = literal(False)
     if device_hash is not None:
-        granted = exists().where(Grant.game_id == Game.id, Grant.device_hash == device_hash)
-    row = db.session.execute(select(Game.version, granted).where(Game.id == game_id)).first()
+        held = exists().where(Pencil.game_id == Game.id, Pencil.device_hash == device_hash)
+    row = db.session.execute(select(Game.version, held).where(Game.id == game_id)).first()
     return None if row is None else (int(row[0]), bool(row[1]))
 
 
@@ -147,13 +147,13 @@ def holds_every_game_of(device_hash: str, player_ids: Collection[int]) -> bool:
         .distinct()
         .subquery()
     )
-    held = and_(Grant.game_id == games.c.game_id, Grant.device_hash == device_hash)
-    total, granted = db.session.execute(
-        select(func.count(games.c.game_id), func.count(Grant.game_id)).select_from(
-            games.outerjoin(Grant, held)
+    held = and_(Pencil.game_id == games.c.game_id, Pencil.device_hash == device_hash)
+    total, pencils = db.session.execute(
+        select(func.count(games.c.game_id), func.count(Pencil.game_id)).select_from(
+            games.outerjoin(Pencil, held)
         )
     ).one()
-    return bool(total) and total == granted
+    return bool(total) and total == pencils
 
 
 class HandOverOutcome(Enum):

@@ -29,7 +29,7 @@ from ..rules import (
     get_ruleset,
     stored_facts,
 )
-from .idempotency import KEEP, Kept, Once
+from .idempotency import KEEP, Once, StoredKey
 
 
 def conflict() -> Refusal:
@@ -46,7 +46,7 @@ SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 
 def is_contention(error: DBAPIError) -> bool:
     """Whether a database error means another writer got there first (a 409), not a fault (a 500):
-    a unique constraint refusing a concurrent double submit, or a lock not granted in time.  Any
+    a unique constraint refusing a concurrent double submit, or a lock not obtained in time.  Any
     other error (a missing table, a lost connection) is a real fault."""
     if isinstance(error, IntegrityError):
         return True
@@ -95,10 +95,10 @@ _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game read in one query (no ORM objects): the one way to load a game, replayed when its
+    """A game read in one query (no ORM objects): the one way to read a game, replayed when its
     ``state`` is first asked.  ``version`` is its write counter when read (a page's ETag; a write's
     ``If-Match``); ``finished`` as stored.  A write's read also holds the game's ``figures`` as
-    stored (its ``game_results`` rows by seat) and the request's ``Idempotency-Key`` if ``kept``."""
+    stored (its ``game_results`` rows by seat) and the request's stored ``Idempotency-Key``."""
 
     id: str
     version: int
@@ -114,7 +114,7 @@ class Snapshot:
     finished: bool = False
     replayed: GameState | None = field(default=None, repr=False, compare=False)
     figures: tuple[dict[str, Any], ...] | None = field(default=None, repr=False, compare=False)
-    kept: Kept | None = field(default=None, repr=False, compare=False)
+    stored_key: StoredKey | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def state(self) -> GameState:
@@ -197,8 +197,8 @@ def _read(*, figures: bool, key: bool) -> Any:
         )
     if key:
         columns += [_keys.c.fingerprint, _keys.c.status, _keys.c.answer]
-        kept = (_keys.c.game_id == _games.c.id, _keys.c.key == bindparam("key"), _seats.c.position == 1)
-        joined = joined.outerjoin(_keys, and_(*kept))
+        its_key = (_keys.c.game_id == _games.c.id, _keys.c.key == bindparam("key"), _seats.c.position == 1)
+        joined = joined.outerjoin(_keys, and_(*its_key))
     return (
         select(*columns)
         .select_from(joined)
@@ -261,9 +261,9 @@ def snapshot(game_id: str, *, key: str | None = None, figures: bool = False) -> 
             }
             for seat in seats
         )
-    kept = None
+    stored_key = None
     if key is not None and seats[1].fingerprint is not None:
-        kept = Kept(seats[1].fingerprint, seats[1].status, seats[1].answer)
+        stored_key = StoredKey(seats[1].fingerprint, seats[1].status, seats[1].answer)
     return Snapshot(
         id=game_id,
         version=game.version,
@@ -278,7 +278,7 @@ def snapshot(game_id: str, *, key: str | None = None, figures: bool = False) -> 
         records=records,
         finished=bool(game.finished),
         figures=stored,
-        kept=kept,
+        stored_key=stored_key,
     )
 
 
@@ -406,7 +406,7 @@ def _judge(
     if key_hash and game.edit_key_hash != key_hash:
         raise bad_key()
     if once is not None:
-        once.check(game.kept)
+        once.check(game.stored_key)
     if expected_version is not None and expected_version != version:
         raise stale()
 

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import and_, exists, false, or_, select, true, union, union_all
 
 from ..extensions import db
-from ..models import Game, GameResult, Grant, Player, Seat
+from ..models import Game, GameResult, Pencil, Player, Seat
 from ..rules import GameSetup, Ruleset, get_ruleset
 
 GAMES_PER_LIST = 20
@@ -149,13 +149,13 @@ def phone_games(device_hash: str | None, opened: Collection[str]) -> list[PhoneG
     opened = list(dict.fromkeys(opened))[:MOST_OPENED]
     if device_hash is None and not opened:
         return []
-    games, grants = Game.__table__, Grant.__table__
+    games, pencils = Game.__table__, Pencil.__table__
     parts = []
     if device_hash is not None:
         newest = (
-            select(grants.c.game_id.label("id"))
-            .where(grants.c.device_hash == device_hash)
-            .order_by(grants.c.created_at.desc(), grants.c.game_id.desc())
+            select(pencils.c.game_id.label("id"))
+            .where(pencils.c.device_hash == device_hash)
+            .order_by(pencils.c.created_at.desc(), pencils.c.game_id.desc())
             .limit(MOST_HELD)
             .subquery()
         )
@@ -165,7 +165,7 @@ def phone_games(device_hash: str | None, opened: Collection[str]) -> list[PhoneG
     listed = (parts[0] if len(parts) == 1 else union(*parts)).subquery()
     held: Any = false()
     if device_hash is not None:
-        held = exists().where(grants.c.game_id == games.c.id, grants.c.device_hash == device_hash)
+        held = exists().where(pencils.c.game_id == games.c.id, pencils.c.device_hash == device_hash)
     return [PhoneGame(game, bool(row.held)) for game, row in _listed_games(listed, held.label("held"))]
 
 

@@ -53,7 +53,7 @@ def store_figures(
         connection.execute(_ADD_DEAL_ROWS, changed)
     before = {row["seat"]: row for row in stored or ()}
     if len(before) != len(game_rows) or any(
-        row["seat"] not in before or any(before[row["seat"]][name] != row[name] for name in KEPT)
+        row["seat"] not in before or any(before[row["seat"]][name] != row[name] for name in STAYING)
         for row in game_rows
     ):  # a new game, or rows that are not the game's own as it stands: written whole
         connection.execute(_DROP_GAME_ROWS, {"game_id": game_id})
@@ -77,7 +77,7 @@ def store_figures(
 
 #: The columns of a game's ``game_results`` rows that its deals move, and those they keep.
 MOVING = ("finished", "total", "rank", "deals_played", "deals_won")
-KEPT = ("player_id", "ranking", "played_on")
+STAYING = ("player_id", "ranking", "played_on")
 
 
 def _sums(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -122,9 +122,9 @@ def _add_to_totals(moves: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]])
     if any(row["deals"] < 0 for row in rows):  # an undo: a row left without deals goes
         ids = [row["player_id"] for row in rows]
         for table, extra in ((PlayerTotal.__table__, {}), (PlayerYearTotal.__table__, {"year": year})):
-            kept = (table.c[name] == value for name, value in extra.items())
+            extras = (table.c[name] == value for name, value in extra.items())
             emptied = (table.c.player_id.in_(ids), table.c.ranking == rows[0]["ranking"], table.c.deals == 0)
-            connection.execute(delete(table).where(*emptied, *kept))
+            connection.execute(delete(table).where(*emptied, *extras))
 
 
 _game_results, _deal_results = GameResult.__table__, DealResult.__table__

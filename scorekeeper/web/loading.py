@@ -1,11 +1,11 @@
 """A game for a page, read through the one loader, and what every page write shares.
 
 A write view checks that this phone holds the game's pencil (one cheap query: the game's version
-and this phone's grant, ``access.version_and_editable``) and that the form is whole, then calls the
+and this phone's pencil, ``access.version_and_pencil``) and that the form is whole, then calls the
 service, which locks, reads and writes the game.  The view reads the game only to draw a refusal.
 
 A page form's write is applied once, by the Idempotency-Key the server drew into the form: the key
-and the page's answer (where it leads, what it says) are kept with the change in the store the
+and the page's answer (where it leads, what it says) are stored with the change in the store the
 API's keys use (``services.Once``): the same form posted again, a double tap or a post whose answer
 was lost and that the phone sends again, gets that answer and changes nothing.  The first post and
 a re-send are answered by one function (``answered``).
@@ -24,7 +24,7 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..access import can_edit, version_and_editable
+from ..access import holds_pencil, version_and_pencil
 from ..errors import Refusal, refusal
 from ..rules import N_
 from ..services import Once, Snapshot, Written
@@ -36,17 +36,17 @@ INCOMPLETE = N_("The form was incomplete; try again.")
 Redraw = Callable[[Snapshot, Refusal], ResponseReturnValue]
 
 
-def load_game(game_id: str) -> Snapshot:
+def snapshot_or_404(game_id: str) -> Snapshot:
     """The game from the one loader, or the 404 page."""
     try:
-        return services.get_game(game_id)
+        return services.snapshot(game_id)
     except Refusal:
         abort(404)
 
 
-def require_editor(game: Snapshot) -> None:
+def require_pencil(game: Snapshot) -> None:
     """Go on only if this browser holds the game's edit key; otherwise the read-only page (403)."""
-    if not can_edit(request, game):
+    if not holds_pencil(game.id):
         read_only()
 
 
@@ -78,7 +78,7 @@ class PageWrite:
     def refused(self, error: Refusal) -> ResponseReturnValue:
         """The form's page again with ``error``, drawn from the game as it is now (the write that
         refused it changed nothing), so that it shows what the message speaks of."""
-        return self.redraw(load_game(self.game_id), error)
+        return self.redraw(snapshot_or_404(self.game_id), error)
 
 
 def open_write(game_id: str, form: FlaskForm, redraw: Redraw, *, complete: bool = True) -> PageWrite:
@@ -88,13 +88,13 @@ def open_write(game_id: str, form: FlaskForm, redraw: Redraw, *, complete: bool 
     and a form that does not validate (CSRF) or is not ``complete`` is drawn again with
     the ``form`` refusal (422).  Otherwise the view goes on to the write; the game is not read.
     """
-    known = version_and_editable(game_id)
+    known = version_and_pencil(game_id)
     if known is None:
         abort(404)
     if not known[1]:
         read_only()
     if not form.validate_on_submit() or not complete:
-        abort(make_response(redraw(load_game(game_id), refusal("form", INCOMPLETE))))
+        abort(make_response(redraw(snapshot_or_404(game_id), refusal("form", INCOMPLETE))))
     return PageWrite(game_id, redraw)
 
 
@@ -129,12 +129,12 @@ def page_once(game_id: str, location: str, says: Callable[[Written], Flashes]) -
 def answered(status: int, body: str) -> Response:
     """The page's answer to a deal form, first or again: its messages flashed (each once: a double
     tap's first answer may not be read yet) and its redirect."""
-    kept = json.loads(body)
+    first = json.loads(body)
     waiting = [tuple(pair) for pair in session.get("_flashes", [])]
-    for category, message in kept["flashes"]:
+    for category, message in first["flashes"]:
         if (category, message) not in waiting:
             flash(message, category)
-    return redirect(kept["location"], code=status)
+    return redirect(first["location"], code=status)
 
 
 def done(once: Once | None, written: Written, location: str, says: Callable[[Written], Flashes]) -> Response:

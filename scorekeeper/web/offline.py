@@ -49,20 +49,20 @@ def precache() -> tuple[str, ...]:
 
 def static_version(static_folder: str) -> str:
     """A hash of every file under ``static_folder`` (paths and contents), read once per process."""
-    kept: dict[str, str] = current_app.extensions.setdefault("scorekeeper_static_version", {})
-    if static_folder not in kept:
+    versions: dict[str, str] = current_app.extensions.setdefault("scorekeeper_static_version", {})
+    if static_folder not in versions:
         digest = hashlib.sha256()
         root = Path(static_folder)
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
             digest.update(hashlib.sha256(path.read_bytes()).digest())
-        kept[static_folder] = digest.hexdigest()[:16]
-    return kept[static_folder]
+        versions[static_folder] = digest.hexdigest()[:16]
+    return versions[static_folder]
 
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker script for the whole site (scope ``/``), never kept stale by a cache."""
+    """The service worker script for the whole site (scope ``/``), never served stale by a cache."""
     folder = current_app.static_folder
     assert folder is not None
     source = (Path(folder) / WORKER).read_text(encoding="utf-8")

@@ -1,7 +1,7 @@
 """WTForms validators that ask the rules engine, so a form refuses what the engine refuses, in its words.
 
 The engine's ``RuleError`` becomes the field's ``ValidationError`` (in the request's language)
-and is kept on the form (``refusal_of``), so the view shows the engine's message at the field,
+and is held on the form (``refusal_of``), so the view shows the engine's message at the field,
 with its code's status.
 """
 

@@ -365,7 +365,7 @@
     const refusal = correction.querySelector('.number-row.is-wrong') || d.querySelector('.error[role=alert]');
     if (refusal) scrollTo(0, refusal.getBoundingClientRect().top + scrollY - 8);
   }
-  // The offline entry's card, drawn anew after a deal is kept on the phone, is put in view alike.
+  // The offline entry's card, drawn anew after a deal is queued on the phone, is put in view alike.
   d.addEventListener('sk:step', (e) => stepInView(e.target, false));
   // Parts drawn later (the offline entry) ask for the same enhancements.
   d.addEventListener('sk:enhance', (e) => enhance(e.target));

@@ -1,5 +1,5 @@
 /* Scorekeeper: the game page: its live updates (conditional GETs, answered 304 while nothing
-   changed), the screen kept on, sharing, the standings' picture, and the offline entry (queue.js,
+   changed), the screen left on, sharing, the standings' picture, and the offline entry (queue.js,
    offline_parts.js, offline.js: loaded from here). Loaded after app.js and entry.js. */
 (() => {
   'use strict';
@@ -14,8 +14,8 @@
     history.replaceState(null, '', b.dataset.address + location.hash);
   }
 
-  // Deals entered without a connection (kept on the phone, sent when it is back).
-  // At once where a deal may be entered next (or the phone is offline, or the worker just kept a
+  // Deals entered without a connection (queued on the phone, sent when it is back).
+  // At once where a deal may be entered next (or the phone is offline, or the worker just queued a
   // Save); on a watching phone or a finished game only once the page is idle, so the offline
   // entry's scripts never hold up the first screen there.
   if (b.dataset.offline && window.fetch) {
@@ -29,7 +29,7 @@
         d.head.append(script);
       });
     };
-    const needed = (b.dataset.editable === '1' && !b.dataset.finished) || navigator.onLine === false || location.hash === '#kept';
+    const needed = (b.dataset.pencil === '1' && !b.dataset.finished) || navigator.onLine === false || location.hash === '#queued';
     if (needed) loadOffline();
     else window.addEventListener('load', () => {
       if (window.requestIdleCallback) requestIdleCallback(loadOffline, { timeout: 4000 });
@@ -160,7 +160,7 @@
       return;
     }
     live.innerHTML = fresh.getElementById('live').innerHTML;
-    ['version', 'editable', 'etag'].forEach((k) => { if (fresh.body.dataset[k]) b.dataset[k] = fresh.body.dataset[k]; });
+    ['version', 'pencil', 'etag'].forEach((k) => { if (fresh.body.dataset[k]) b.dataset[k] = fresh.body.dataset[k]; });
     fresh = null;
     if (notice) { notice.hidden = true; notice = null; }
     // "Deal 12 recorded." is old news once deal 13 arrived from another phone.
@@ -208,6 +208,6 @@
     if (polling) poll();
   });
   if (polling) schedule();
-  // The offline entry sent what it kept: the page is drawn again from the server.
+  // The offline entry sent what it queued: the page is drawn again from the server.
   d.addEventListener('sk:refresh', () => { if (polling) poll(); else if (live && !busy()) location.reload(); });
 })();

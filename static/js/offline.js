@@ -1,7 +1,7 @@
 /* Scorekeeper: the game page's deals entered while the phone cannot reach the server: the
-   offline mark, the deals kept on this phone (queue.js keeps and sends them), entering the next
+   offline mark, the deals queued on this phone (queue.js stores and sends them), entering the next
    ones and correcting or undoing them, each drawn as the page draws it online (offline_parts.js)
-   until what is kept has reached the server. Loaded by game.js on the game page only, after
+   until what is queued has reached the server. Loaded by game.js on the game page only, after
    queue.js and offline_parts.js. */
 (function () {
   'use strict';
@@ -13,7 +13,7 @@
   let plan = null, list = [], editing = null, message = '', busySending = false;
   // The contract tapped on the offline card, where it decides the deal's facts ({ number, contract }).
   let chosen = null;
-  // A deal was just kept: the next card is put in view as the page puts a step (entry.js, sk:step).
+  // A deal was just queued: the next card is put in view as the page puts a step (entry.js, sk:step).
   let stepped = false;
   // The server could not be reached (a request failed, or no answer came), whatever
   // navigator.onLine says: the page is then as offline, until the server answers again.
@@ -41,7 +41,7 @@
   };
   const online = () => navigator.onLine !== false && !unreachable;
 
-  // The deals as this phone knows them: the server's, then what is kept here over them.
+  // The deals as this phone knows them: the server's, then what is queued here over them.
   function model() {
     const deals = plan.deals.map((deal) => ({ ...deal, server: true }));
     const undone = [];
@@ -49,7 +49,7 @@
       if (op.code === 'stale') return; // an old copy's form: said, never part of the game
       const i = op.number - 1;
       if (op.kind === 'record') {
-        // Over the deal the server has declared (pending), its declaration kept: the bids, the suit.
+        // Over the deal the server has declared (pending), its declaration left as it is: the bids, the suit.
         const base = deals[i] && deals[i].server && !Q.complete(deals[i]) && !op.state ? deals[i] : {};
         deals[i] = { number: op.number, ...Q.given(base, Q.DECLARATION), ...Q.given(op, Q.FIELDS),
           contract: op.contract || base.contract || slot(op.number).contract, op };
@@ -65,16 +65,16 @@
 
   function status() {
     if (!note) return;
-    const kept = list.filter((op) => op.code !== 'stale').map((op) => `#${op.number}`);
+    const queued = list.filter((op) => op.code !== 'stale').map((op) => `#${op.number}`);
     const parts = [];
     if (!online()) {
       const at = seenAt();
       parts.push(at ? t('offline.offline', { time: new Date(at).toLocaleTimeString(d.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' }) })
         : t('offline.offline_never'));
     }
-    if (kept.length) parts.push(t('offline.kept', { deals: Array.from(new Set(kept)).join(', ') }));
-    if (kept.length && online()) parts.push(busySending ? t('offline.sending') : '');
-    if (!kept.length && online() && message) parts.push(message);
+    if (queued.length) parts.push(t('offline.queued', { deals: Array.from(new Set(queued)).join(', ') }));
+    if (queued.length && online()) parts.push(busySending ? t('offline.sending') : '');
+    if (!queued.length && online() && message) parts.push(message);
     const text = parts.filter(Boolean).join(' ');
     note.textContent = text;
     note.hidden = !text;
@@ -93,7 +93,7 @@
     const live = d.getElementById('live');
     const serverTurn = live && live.querySelector('section.turn:not(.offline-card)');
     // Every undo the server drew (the log's, and the one near the top right after a save): each
-    // names the server's last deal, which the deals kept on this phone may no longer be.
+    // names the server's last deal, which the deals queued on this phone may no longer be.
     const undos = live ? Array.from(live.querySelectorAll('details.undo:not(.offline-undo)')) : [];
     const undo = undos.find((e) => !e.closest('[data-undo-now]'));
     if (!active() || !live) {
@@ -133,7 +133,7 @@
   }
 
   // The sticky scoreboard follows the entry: the deal it is on, its roles (as the server draws them,
-  // from the schedule's templates), and totals said to be the server's until the kept deals are sent.
+  // from the schedule's templates), and totals said to be the server's until the queued deals are sent.
   let boardAsDrawn = null;
   function board(m) {
     const live = d.getElementById('live'), box = live && live.querySelector('section.scoreboard');
@@ -173,7 +173,7 @@
     box.replaceWith(fresh);
   }
 
-  // The contracts table (a game whose players choose contracts) follows the deals as this phone knows them: a contract kept here is
+  // The contracts table (a game whose players choose contracts) follows the deals as this phone knows them: a contract queued here is
   // in its chooser's box ("#5 …", scored when sent), one undone or changed here leaves its box.
   let gridAsDrawn = null;
   function grid(m) {
@@ -238,7 +238,7 @@
     const number = +form.dataset.number, step = form.dataset.step;
     if (step === 'contract') {
       stepped = true;
-      // Where the contract decides the deal's facts, the card asks them with it: nothing kept yet.
+      // Where the contract decides the deal's facts, the card asks them with it: nothing queued yet.
       if (plan.by_contract) { chosen = { number, contract: submitter && submitter.value }; render(); return; }
       await keep({ kind: 'record', number, contract: submitter && submitter.value });
       return;
@@ -380,7 +380,7 @@
   window.addEventListener('offline', render);
   d.addEventListener('pointerdown', nudge, { passive: true });
   d.addEventListener('visibilitychange', () => { if (!d.hidden) nudge(); });
-  // The page's live update reached the server: whatever this phone kept can go now.
+  // The page's live update reached the server: whatever this phone queued can go now.
   d.addEventListener('sk:fresh', () => {
     seen();
     if (unreachable) { unreachable = false; render(); }
@@ -391,7 +391,7 @@
     if (fresh) { plan = fresh; drawnTag = fresh.etag; }
     boardAsDrawn = null;
     gridAsDrawn = null;
-    if (b.dataset.editable === '0') forgetAll(); else remember();
+    if (b.dataset.pencil === '0') forgetAll(); else remember();
     render();
   });
   if ('serviceWorker' in navigator) {
@@ -400,20 +400,20 @@
 
   plan = readPlan();
   drawnTag = plan ? plan.etag : null;
-  // The server says this phone only watches (its key is gone): nothing is kept for the game.
+  // The server says this phone only watches (its key is gone): nothing is queued for the game.
   const forgetAll = () => { list = []; Q.forget(game).catch(() => {}); };
-  // Shown by the service worker from its cache, with a deal just kept: the network has failed.
-  if (location.hash === '#kept') {
+  // Shown by the service worker from its cache, with a deal just queued: the network has failed.
+  if (location.hash === '#queued') {
     unreachable = true;
     history.replaceState(null, '', location.pathname + location.search);
   }
   if (online()) seen();
-  else d.querySelectorAll('.flashes').forEach((box) => box.remove()); // the kept page's, old news
+  else d.querySelectorAll('.flashes').forEach((box) => box.remove()); // the page saved offline's, old news
   // The first visit is not yet the service worker's to keep: the page keeps itself, once.
   if (online() && window.caches && window.isSecureContext && navigator.serviceWorker && !navigator.serviceWorker.controller) {
     caches.open('pages').then((cache) => cache.add(location.pathname)).catch(() => {});
   }
-  if (b.dataset.editable === '0') forgetAll();
+  if (b.dataset.pencil === '0') forgetAll();
   else remember();
   reload().then(sync).catch(() => {});
 }());

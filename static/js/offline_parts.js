@@ -1,8 +1,8 @@
-/* Scorekeeper: the offline entry's parts, for offline.js (the game page's deals kept on this
+/* Scorekeeper: the offline entry's parts, for offline.js (the game page's deals queued on this
    phone): the entry card, the correction, the log's rows, the undo and the panel of a change that
    waits for the scorer. Every element is cloned from the page's own drawing, <template
    id="offline-…"> (templates/web/_offline_templates.html), and its text slots filled in; none is
-   drawn here. What a form holds is read back as a kept change's facts (bids and counts by seat,
+   drawn here. What a form holds is read back as a queued change's facts (bids and counts by seat,
    a player by name). Loaded after queue.js and before offline.js. */
 // The parts of the game page whose offline plan is `page.plan` (#offline-plan, as last read).
 self.ScorekeeperOfflineParts = function (page) {
@@ -79,7 +79,7 @@ self.ScorekeeperOfflineParts = function (page) {
       let what = dealPart(number, `.what[data-what="${kind}-${seat}"]`) || (kind !== 'bids' && dealPart(number, `.what[data-what="tricks-${seat}"]`));
       if (what) what.dataset.what = `${kind}-${seat}`;
       if (kind === 'tricks' && pending) {
-        // A kept pending deal: the seat's role with its bid, or its quota (the plan's, the engine's).
+        // A queued pending deal: the seat's role with its bid, or its quota (the plan's, the engine's).
         const quotas = s.quotas && s.quotas[pending.contract];
         const key = pending.bids ? `[data-bid="${pending.bids[seat]}"]` : quotas ? `[data-quota="${quotas[seat]}"]` : null;
         const said = key && drawn('offline-seat-what', `[data-role="${s.roles[seat]}"]${key} .what`)[0];
@@ -265,7 +265,7 @@ self.ScorekeeperOfflineParts = function (page) {
       else if (fact.kind === 'player' && value === who) bits.push(fact.short);
       else if (fact.kind === 'order') value.forEach((out, place) => { if (out === who) bits.push(fact.places_short[place]); });
     });
-    // Each item kept whole on its line ("2 Q", "1st out"), as the page's log keeps them.
+    // Each item whole on its line ("2 Q", "1st out"), as the page's log keeps them.
     return bits.map((bit) => bit.replace(/ /g, '\u00a0')).join(' ');
   }
   function describe(deal) {
@@ -292,7 +292,7 @@ self.ScorekeeperOfflineParts = function (page) {
     }
     return table.tBodies[0];
   }
-  // A deal kept on this phone, in the log (#offline-log-row): its figures as entered, not scored.
+  // A deal queued on this phone, in the log (#offline-log-row): its figures as entered, not scored.
   function row(deal, badge, id) {
     const tr = drawn('offline-log-row', 'tr')[0];
     tr.id = id || `offline-deal-${deal.number}`;
@@ -445,7 +445,7 @@ self.ScorekeeperOfflineParts = function (page) {
     return card;
   }
 
-  // A kept change that waits for the scorer (#offline-conflict): what happened, both versions, the choices.
+  // A queued change that waits for the scorer (#offline-conflict): what happened, both versions, the choices.
   function blockedPanel(op) {
     const box = drawn('offline-conflict', '.offline-conflict')[0];
     const mine = op.kind === 'undo' ? t('offline.undo', { number: op.number })

@@ -5,7 +5,7 @@
    changes in IndexedDB and sends them through the API, both taken from `open`'s surroundings
    (the browser's own, or a test's). Nothing here scores a deal: the server does, when it has it.
 
-   A kept change (an "op") says what the scorer asked for and what the page showed when it was
+   A queued change (an "op") says what the scorer asked for and what the page showed when it was
    made: { kind: 'record' | 'correct' | 'undo', number, contract, bids, tricks, version,
    base: the deal as the page showed it (null: no such deal), key: its Idempotency-Key,
    sending: the request last sent with that key whose answer never came (sent again as it was) }.
@@ -33,7 +33,7 @@
 }(typeof self !== 'undefined' ? self : this, (root) => {
   'use strict';
 
-  // An Idempotency-Key (API.md): 1-64 of [A-Za-z0-9_-], made once per change and kept with it,
+  // An Idempotency-Key (API.md): 1-64 of [A-Za-z0-9_-], made once per change and stored with it,
   // so a change sent again is the same change to the server (it is never applied twice).
   const KEY = /^[A-Za-z0-9_-]{1,64}$/;
   function newKey(source) {
@@ -117,7 +117,7 @@
     return conflict;
   }
 
-  // The request a verdict sends, as kept with the change until its answer comes: sent again
+  // The request a verdict sends, as stored with the change until its answer comes: sent again
   // exactly so (same key, same If-Match) when the answer was lost.
   const request = (verdict, etag) => ({ method: verdict.send[0], number: verdict.send[1], body: verdict.send[2] || null,
     etag: etag || null, after: verdict.after === undefined ? null : verdict.after });
@@ -137,7 +137,7 @@
   //   { again }           not applied (the game changed before it arrived, or the key was spent):
   //                       judge the change again, under a new key;
   //   { refused }         the server refuses it: the person corrects or discards it.
-  // `fromPage`: the change was a page form's, kept under the key the server put in the form; the
+  // `fromPage`: the change was a page form's, queued under the key the server put in the form; the
   // key taken for another request is then that form, which reached the server after all.
   function settle(sent, answer, server, fromPage) {
     const gone = () => ({ gone: true, undone: server.deals.length < sent.number, theirs: facts(server.deals[sent.number - 1]) });
@@ -162,7 +162,7 @@
     [/^\/games\/([\w-]+)\/deals\/(\d+)\/edit$/, 'correct'],
   ];
   // The number of the last deal this phone knows: the server's `deals` as last read, then the
-  // changes kept here (`ops`, in order) over them.
+  // changes queued here (`ops`, in order) over them.
   function lastDeal(deals, ops) {
     return ops.reduce((last, op) => (op.kind === 'record' ? Math.max(last, op.number)
       : op.kind === 'undo' && !op.state ? Math.min(last, op.number - 1) : last), deals.length);
@@ -181,7 +181,7 @@
     const counts = (kind) => (info.players.some((who, seat) => form.has(`${kind}-${seat}`))
       ? info.players.map((who, seat) => whole(form.get(`${kind}-${seat}`))) : null);
     // A form of a deal's facts (forms.DealFacts): a count left wholly blank is not given (a trump deal saved
-    // with its suit alone); a player is posted by seat, kept by name; an order by place (`<fact>-0`...).
+    // with its suit alone); a player is posted by seat, queued by name; an order by place (`<fact>-0`...).
     const inputs = (k) => (['count', 'order'].includes(FACT_BY_ID[k].kind)
       ? Array.from({ length: FACT_BY_ID[k].kind === 'order' ? FACT_BY_ID[k].places : info.players.length }, (_, i) => `${k}-${i}`) : [k]);
     const moreFacts = MORE.some((k) => form.has(inputs(k)[0]));
@@ -200,7 +200,7 @@
       });
       return given(out, FIELDS);
     };
-    // Side bets posted as seats ("1-0", its redouble "1-0R"), kept by name.
+    // Side bets posted as seats ("1-0", its redouble "1-0R"), queued by name.
     const pairs = (posted) => posted.filter((v) => !/R$/.test(v)).map((v) => {
       const [by, against] = v.split('-');
       return { by: player(by), against: player(against), redoubled: posted.includes(`${v}R`) };
@@ -209,26 +209,26 @@
     const number = which.number || whole(form.get('number'));
     if (!number) return null;
     const seen = (info.deals && info.deals[number - 1]) || null;
-    // The key the server put into the form: if the post did reach the server, the kept change is
+    // The key the server put into the form: if the post did reach the server, the queued change is
     // that post, never a second one.
     const formKey = form.get('idempotency_key');
     const fromPage = typeof formKey === 'string' && KEY.test(formKey);
     const op = { game: which.game, at: (options && options.at) || new Date().toISOString(),
       version: whole(form.get('version')) || info.version || null, number,
       key: fromPage ? formKey : newKey(options && options.crypto), fromPage, sending: null };
-    // With the changes kept on this phone (`options.ops`): a form of an older copy of the page than
-    // they are (an undo of deal 1 while deals 2 and 3 wait here) is kept to be said and discarded,
+    // With the changes queued on this phone (`options.ops`): a form of an older copy of the page than
+    // they are (an undo of deal 1 while deals 2 and 3 wait here) is queued to be said and discarded,
     // never sent.
-    const kept = options && options.ops;
-    const last = kept ? lastDeal(info.deals || [], kept) : number;
-    const fits = !kept || (which.kind === 'undo' ? number === last
+    const queued = options && options.ops;
+    const last = queued ? lastDeal(info.deals || [], queued) : number;
+    const fits = !queued || (which.kind === 'undo' ? number === last
       : which.kind === 'correct' ? number <= last : number === last || number === last + 1);
     if (!fits) return { ...op, kind: which.kind === 'undo' ? 'undo' : which.kind === 'correct' ? 'correct' : 'record',
       base: facts(seen), state: 'refused', code: 'stale', last };
     if (which.kind === 'undo') return { ...op, kind: 'undo', base: facts(seen) };
     if (which.kind === 'correct') {
       // One deal corrected as the correction page posts it. A swap changes two deals in one
-      // correction, which only the server can judge as a whole: it is not kept.
+      // correction, which only the server can judge as a whole: it is not queued.
       if (form.get('swap_with') || !seen) return null;
       const change = { contract: form.get('contract') || null, bids: counts('bids'), tricks: counts('tricks'), ...more() };
       // Tricks all left empty: a deal still being played keeps none.
@@ -251,7 +251,7 @@
     return { ...op, kind: 'record', ...fields, ...(blank ? { state: 'refused', code: 'incomplete' } : {}) };
   }
 
-  // -- the queue: kept in IndexedDB, sent through the API ---------------------------------------
+  // -- the queue: stored in IndexedDB, sent through the API ---------------------------------------
   // How long a request may take before the network counts as gone (it may still arrive: it is
   // sent again under the same key, so a deal that did arrive is never stored twice).
   const WAIT = 8000;
@@ -292,19 +292,19 @@
       const list = await asPromise((await store(OPS, 'readonly')).index('game').getAll(game));
       return list.sort((a, b) => a.id - b.id);
     }
-    // A change kept: it has its key from the moment it is made (one kept by an older script gets one).
+    // A change queued: it has its key from the moment it is made (one queued by an older script gets one).
     async function putOp(op) { return asPromise((await store(OPS, 'readwrite')).put(op.key ? op : { ...op, key: newKey() })); }
     async function deleteOp(id) { return asPromise((await store(OPS, 'readwrite')).delete(id)); }
     async function putGame(info) { return asPromise((await store(GAMES, 'readwrite')).put(info)); }
-    async function getGame(game) { return asPromise((await store(GAMES, 'readonly')).get(game)); }
+    async function readGame(game) { return asPromise((await store(GAMES, 'readonly')).get(game)); }
     async function allGames() { return asPromise((await store(GAMES, 'readonly')).getAll()); }
-    // Fields of a kept change set in one transaction (what the person changed meanwhile stays).
+    // Fields of a queued change set in one transaction (what the person changed meanwhile stays).
     async function patch(id, fields) {
-      const kept = await store(OPS, 'readwrite');
-      const now = await asPromise(kept.get(id));
-      return now ? asPromise(kept.put({ ...now, ...fields })) : undefined;
+      const table = await store(OPS, 'readwrite');
+      const now = await asPromise(table.get(id));
+      return now ? asPromise(table.put({ ...now, ...fields })) : undefined;
     }
-    // Everything this phone kept for a game: dropped when it no longer holds the game's key.
+    // Everything this phone queued for a game: dropped when it no longer holds the game's key.
     async function forget(game) {
       for (const op of await ops(game)) await deleteOp(op.id);
       return asPromise((await store(GAMES, 'readwrite')).delete(game));
@@ -317,9 +317,9 @@
       const body = await r.json();
       const seats = (byName) => (byName ? info.players.map((name) => byName[name]) : null);
       const deal = (d) => {
-        const kept = { number: d.number, contract: d.contract };
-        FIELDS.slice(1).forEach((k) => { if (k in d) kept[k] = BY_SEAT.includes(k) ? seats(d[k]) : d[k]; });
-        return kept;
+        const stored = { number: d.number, contract: d.contract };
+        FIELDS.slice(1).forEach((k) => { if (k in d) stored[k] = BY_SEAT.includes(k) ? seats(d[k]) : d[k]; });
+        return stored;
       };
       return {
         // The game's version: a gzipped answer's tag has ':gzip' added (its bytes are another copy's).
@@ -359,12 +359,12 @@
     // own, sent next. Read and settled in one transaction, so an edit cannot slip in between.
     const asked = (op) => JSON.stringify([op.kind, FIELDS.map((k) => (op[k] == null ? null : op[k]))]);
     async function sent(op, after) {
-      const kept = await store(OPS, 'readwrite');
-      const now = await asPromise(kept.get(op.id));
+      const table = await store(OPS, 'readwrite');
+      const now = await asPromise(table.get(op.id));
       if (!now) return undefined;
-      if (now.kind === 'undo' || asked(now) === asked(op)) return asPromise(kept.delete(op.id));
+      if (now.kind === 'undo' || asked(now) === asked(op)) return asPromise(table.delete(op.id));
       const { state, theirs, message, code, server, sending, key, ...rest } = now;
-      return asPromise(kept.put({ ...rest, kind: 'correct', base: after, key: newKey(), sending: null }));
+      return asPromise(table.put({ ...rest, kind: 'correct', base: after, key: newKey(), sending: null }));
     }
 
     // One sender at a time for a game, across this phone's tabs and its service worker: a Web Lock
@@ -376,12 +376,12 @@
     }
 
     const running = {};
-    // Sends the game's kept changes in order until none is left, one waits for the person
+    // Sends the game's queued changes in order until none is left, one waits for the person
     // (a conflict, a refusal, a change undone elsewhere), or the network fails (thrown: try again later).
     function flush(game, onState) {
       if (!running[game]) {
         running[game] = exclusive(game, async () => {
-          const info = await getGame(game);
+          const info = await readGame(game);
           if (!info || !info.sync) return 'none';
           let races = 0;
           for (;;) {
@@ -399,7 +399,7 @@
                 await patch(op.id, { state: 'conflict', theirs: verdict.theirs });
                 return 'blocked';
               }
-              // Kept before it goes: if its answer is lost, this very request is sent again.
+              // Stored before it goes: if its answer is lost, this very request is sent again.
               req = request(verdict, server.etag);
               await patch(op.id, { sending: req });
             }
@@ -423,7 +423,7 @@
       return running[game];
     }
 
-    // Every game's kept changes; fails if the network did, so Background Sync tries again later.
+    // Every game's queued changes; fails if the network did, so Background Sync tries again later.
     async function flushAll() {
       let failed = null;
       for (const info of await allGames()) {
@@ -436,14 +436,14 @@
     // one this phone can keep (an unknown game, a form that is not a deal's).
     async function keepForm(path, form) {
       const which = formGame(path);
-      const info = which && await getGame(which.game);
+      const info = which && await readGame(which.game);
       const op = info && fromForm(path, form, info, { ops: await ops(which.game) });
       if (!op || !info.sync) return null;
       await putOp(op);
       return `/games/${op.game}`;
     }
 
-    return { ops, putOp, deleteOp, patch, putGame, getGame, forget, flush, flushAll, keepForm };
+    return { ops, putOp, deleteOp, patch, putGame, readGame, forget, flush, flushAll, keepForm };
   }
 
   const logic = { KEY, FIELDS, RESULTS, BY_SEAT, DECLARATION, FACT_BY_ID, WAIT, declare, newKey, same, given, facts, complete, matches, declared, judge, request,

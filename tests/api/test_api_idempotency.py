@@ -458,7 +458,7 @@ def test_the_pages_routes_take_the_key_as_the_api_does(app: Flask, client: Flask
     assert undo.status_code == 204
     assert_replay_of(undo, sync(client, "DELETE", f"{url}/4", **{"Idempotency-Key": "undo-4"}))
     with app.app_context():
-        assert len(services.get_game(game_id).state.deals) == 3
+        assert len(services.snapshot(game_id).state.deals) == 3
 
 
 @pytest.mark.parametrize("off_by", [-1, 1])
@@ -467,13 +467,13 @@ def test_a_new_deal_through_the_page_with_another_version_is_stale(
 ) -> None:
     game_id = start_mizerka(client, deals=4)
     with app.app_context():
-        version = services.get_game(game_id).version
+        version = services.snapshot(game_id).version
     url = f"/games/{game_id}/sync/deals"
     stale = sync(client, "POST", url, deal_body(5), **{"If-Match": f'"v{version + off_by}"'})
     assert stale.status_code == 409 and stale.get_json()["error"]["code"] == "stale"
     assert sync(client, "POST", url, deal_body(5), **{"If-Match": f'"v{version}"'}).status_code == 201
     with app.app_context():
-        assert len(services.get_game(game_id).state.deals) == 5
+        assert len(services.snapshot(game_id).state.deals) == 5
 
 
 # -- two requests with one key at the same moment -----------------------------------------------------
@@ -578,4 +578,4 @@ def test_the_page_corrects_several_deals_at_once_as_the_api_does(app: Flask, cli
         assert_replay_of(first, sync(client, "PATCH", url, swap, **headers))
         assert sync(app.test_client(), "PATCH", url, swap, **headers).status_code == 401
     with app.app_context():
-        assert [deal.contract for deal in services.get_game(game_id).state.deals[1:3]] == ["clubs", "mizerka"]
+        assert [deal.contract for deal in services.snapshot(game_id).state.deals[1:3]] == ["clubs", "mizerka"]

@@ -106,7 +106,7 @@ def test_data_written_at_the_first_migration_survives_upgrades(migrated: Flask) 
         db.session.remove()
     upgrade_schema(app)
     with app.app_context():
-        loaded = services.get_game("OldGame0001")
+        loaded = services.snapshot("OldGame0001")
         state = loaded.state
         assert loaded.setup.players == ("Ann", "Bob", "Cid")
         assert [deal.tricks for deal in state.deals] == [(1, 7, 5), (6, 2, 5)]

@@ -329,7 +329,7 @@ def shown_as_kept(page: Page, game: Any) -> None:
     # The service worker gives up on a silent network after a few seconds (8): wait longer than that.
     expect(page.locator("#offline-deal-5")).to_contain_text("not sent yet", timeout=20_000)
     assert page.url.endswith(game.path()), page.url
-    expect(page.locator("#offline-status")).to_contain_text("Kept on this phone, not sent yet: #5.")
+    expect(page.locator("#offline-status")).to_contain_text("Saved on this phone, not sent yet: #5.")
     expect(page.locator(".flashes")).to_have_count(0)  # the kept page's old message is not said again
     assert page.evaluate("navigator.onLine") is True
 
@@ -565,7 +565,7 @@ def test_a_correction_the_network_fails_is_kept_and_sent_once(
 
 CHANGED_ON_ITS_WAY = """async ([number, contract, first, later]) => {
   const Q = ScorekeeperQueue, game = document.body.dataset.game;
-  const info = await Q.getGame(game);
+  const info = await Q.readGame(game);
   const id = await Q.putOp({ game, at: new Date().toISOString(), version: info.version, number,
     kind: 'record', contract, bids: null, tricks: first });
   const real = window.fetch;

@@ -507,14 +507,14 @@ def test_7_a_phone_that_no_longer_holds_the_key_keeps_nothing_for_the_game(
     # Online, the game page says this phone only watches: what was kept for the game is dropped.
     a_context.set_offline(False)
     a.reload()
-    expect(a.locator("body")).to_have_attribute("data-editable", "0")
+    expect(a.locator("body")).to_have_attribute("data-pencil", "0")
     # (A watching phone loads the offline script once the page is idle.)
     dropped = """async () => {
          if (typeof ScorekeeperQueue === 'undefined') return false;
          const kept = await caches.match(location.pathname, {ignoreVary: true});
          const ops = await ScorekeeperQueue.ops(document.body.dataset.game);
-         return !!kept && (await kept.text()).includes('data-editable="0"') && ops.length === 0 &&
-           !(await ScorekeeperQueue.getGame(document.body.dataset.game));
+         return !!kept && (await kept.text()).includes('data-pencil="0"') && ops.length === 0 &&
+           !(await ScorekeeperQueue.readGame(document.body.dataset.game));
        }"""
     until(a, lambda: a.evaluate(dropped) is True, "what was kept for the game is dropped")
     expect(a.locator(".offline-row")).to_have_count(0)

@@ -45,7 +45,7 @@ def test_each_phone_sees_its_own_games_first_and_the_same_list_below(
     a, b = phone_a.new_page(), phone_b.new_page()
     own_a = create_by_form(a, live_server, [f"Ala{tag}", "Bea", "Cel"])
     a.goto(live_server.origin + watched.path())
-    assert a.locator("body").get_attribute("data-editable") == "0"  # watching, no pencil
+    assert a.locator("body").get_attribute("data-pencil") == "0"  # watching, no pencil
     own_b = create_by_form(b, live_server, [f"Zoe{tag}", "Yan", "Xia"])
 
     a.goto(live_server.origin + "/")

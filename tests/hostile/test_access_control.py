@@ -483,7 +483,7 @@ def test_many_old_key_cookies_are_all_held_at_once_and_expired_a_few_an_answer(a
     assert parse_html(page(phone, f"/players/{ann}")).first("form", action=f"/players/{ann}/rename")
 
 
-def editable(client: FlaskClient, game_id: str, **kwargs: Any) -> bool:
+def pencil(client: FlaskClient, game_id: str, **kwargs: Any) -> bool:
     response = client.get(f"/games/{game_id}", **kwargs)
     assert response.status_code == 200
     return parse_html(response.get_data(as_text=True)).first("form", cls="declare-form") is not None
@@ -500,13 +500,13 @@ def test_a_client_that_keeps_no_cookie_writes_no_device(app: Flask) -> None:
     forgetful = app.test_client(use_cookies=False)
     assert [forgetful.get("/healthz", headers={"Cookie": old}).status_code for _ in range(300)] == [200] * 300
     # On the game's own page it is let in on its cookie every time, and nothing is written.
-    assert all(editable(forgetful, game.id, headers={"Cookie": old}) for _ in range(30))
+    assert all(pencil(forgetful, game.id, headers={"Cookie": old}) for _ in range(30))
     assert db_snapshot(app)["devices"] == [] and db_snapshot(app)["grants"] == []
     # Sent back with the device value it was given: stored once, however often that comes again.
     first = forgetful.get(f"/games/{game.id}", headers={"Cookie": old})
     value = next(line for line in first.headers.getlist("Set-Cookie") if line.startswith("sk_device="))
     both = {"Cookie": f"{old}; {value.split(';', 1)[0]}"}
-    assert all(editable(forgetful, game.id, headers=both) for _ in range(30))
+    assert all(pencil(forgetful, game.id, headers=both) for _ in range(30))
     rows = db_snapshot(app)
     assert len(rows["devices"]) == 1 and [row[1] for row in rows["grants"]] == [game.id]
 
@@ -524,7 +524,7 @@ def test_a_planted_device_value_gains_none_of_the_victims_keys(app: Flask) -> No
     started = start_mizerka(victim)  # a grant: the victim's device value changes there
     after_start = victim.get_cookie("sk_device", path="/")
     assert after_start is not None and after_start.value != planted
-    assert editable(victim, started) and not editable(attacker, started)
+    assert pencil(victim, started) and not pencil(attacker, started)
     # The pencil of another game, handed over to a browser with a planted value: the same.
     scorer, other_attacker = app.test_client(), app.test_client()
     handed = start_mizerka(scorer)
@@ -539,7 +539,7 @@ def test_a_planted_device_value_gains_none_of_the_victims_keys(app: Flask) -> No
     assert other_victim.post(f"/games/{handed}/take", data=data).status_code == 303
     after_take = other_victim.get_cookie("sk_device", path="/")
     assert after_take is not None and after_take.value != other_cookie.value
-    assert editable(other_victim, handed) and not editable(other_attacker, handed)
+    assert pencil(other_victim, handed) and not pencil(other_attacker, handed)
     # The planted values hold what they held: their own games, none of the victims'.
     from scorekeeper.services import hash_key
 
@@ -559,9 +559,9 @@ def test_a_grant_whose_answer_is_lost_costs_the_phone_nothing(app: Flask) -> Non
     assert before is not None
     lost = start_mizerka(phone)
     phone.set_cookie("sk_device", before.value, path="/")  # as if that answer had never arrived
-    assert editable(phone, first) and not editable(phone, lost)
+    assert pencil(phone, first) and not pencil(phone, lost)
     again = start_mizerka(phone)
-    assert editable(phone, first) and editable(phone, again)
+    assert pencil(phone, first) and pencil(phone, again)
 
 
 def test_a_device_value_made_for_other_key_cookies_takes_nothing(app: Flask) -> None:
@@ -602,7 +602,7 @@ def test_over_https_a_phone_s_plain_device_cookie_becomes_a_host_cookie_at_its_n
     first = start_mizerka(phone)  # over plain HTTP, as before __Host-
     plain = phone.get_cookie("sk_device", path="/")
     assert plain is not None
-    assert editable(phone, first, base_url=https)  # still read over HTTPS
+    assert pencil(phone, first, base_url=https)  # still read over HTTPS
     csrf = csrf_from(phone.get("/games/new", base_url=https).get_data(as_text=True))
     names = {f"players-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cid"])}
     response = phone.post(
@@ -616,4 +616,4 @@ def test_over_https_a_phone_s_plain_device_cookie_becomes_a_host_cookie_at_its_n
     assert [line for line in lines if line.startswith("__Host-sk_device=")]
     assert [line for line in lines if line.startswith("sk_device=;")]  # the plain one expired
     second = response.headers["Location"].rsplit("/", 1)[1]
-    assert editable(phone, first, base_url=https) and editable(phone, second, base_url=https)
+    assert pencil(phone, first, base_url=https) and pencil(phone, second, base_url=https)

@@ -77,7 +77,7 @@ def test_each_text_is_a_msgid_with_its_placeholders_left_for_the_script(client: 
     strings = ui_strings(html)
     assert sorted(set(strings.values()) - english_catalog()) == []
     assert strings["count.so_far"] == "%(total)s of %(target)s so far."
-    assert strings["offline.kept"] == "Kept on this phone, not sent yet: %(deals)s."
+    assert strings["offline.queued"] == "Saved on this phone, not sent yet: %(deals)s."
     plan = json.loads(parse_html(html).find(id="offline-plan").attrs["data-plan"] or "")
     assert plan["facts"][0]["short"] == "%(tricks)s tr", "the log's own words for a deal's tricks"
     assert strings["offline.refused"] == "Deal %(number)s was not accepted: %(message)s"

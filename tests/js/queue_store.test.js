@@ -91,7 +91,7 @@ test('kept changes are read back in the order they were kept, patched in place, 
   assert.deepEqual(await q.ops('other'), []);
   await q.forget('g1');
   assert.deepEqual(await q.ops('g1'), []);
-  assert.equal(await q.getGame('g1'), undefined);
+  assert.equal(await q.readGame('g1'), undefined);
 });
 
 test('a flush sends the kept deals in order, each under its own key and the tag it read, counts by name', { skip }, async () => {

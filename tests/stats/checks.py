@@ -32,7 +32,7 @@ def stored(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 def replayed(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The figures computed afresh from the deals, as a reader who trusts nothing stored would."""
     db.session.expire_all()
-    loaded = services.get_game(game_id)
+    loaded = services.snapshot(game_id)
     return stats.figures(
         loaded.state, game_id=loaded.id, player_ids=list(loaded.player_ids), played_on=loaded.played_on
     )
@@ -42,7 +42,7 @@ def assert_figures_match(game_id: str) -> None:
     db.session.expire_all()
     games, deals = stored(game_id)
     assert (games, deals) == replayed(game_id)
-    state = services.get_game(game_id).state
+    state = services.snapshot(game_id).state
     # And independently of figures(): totals, ranks and deals played straight from the state.
     assert [row["total"] for row in games] == list(state.totals)
     assert [row["rank"] for row in games] == [

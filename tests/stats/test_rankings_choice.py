@@ -23,7 +23,7 @@ def play_misere(scoring: str) -> tuple[int, ...]:
         services.record_deal(loaded.id, number=number, bids=[3, 3, 3, 3], tricks=[4, 3, 3, 3])
     services.record_deal(loaded.id, number=7, tricks=[13, 0, 0, 0])
     done = services.record_deal(loaded.id, number=8, tricks=[0, 13, 0, 0])
-    totals = services.get_game(loaded.id).state.totals
+    totals = services.snapshot(loaded.id).state.totals
     db.session.remove()
     assert done is not None
     return totals

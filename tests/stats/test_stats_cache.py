@@ -41,7 +41,7 @@ def test_stored_figures_equal_the_replay(app: Flask, steps: list[tuple[Any, ...]
         game_id = loaded.id
         assert_figures_match(game_id)
         for step in steps:
-            state = services.get_game(game_id).state
+            state = services.snapshot(game_id).state
             try:
                 if step[0] == "record" and state.next_deal is not None:
                     _, choice, split, with_tricks = step
@@ -103,7 +103,7 @@ def test_an_imported_game_gets_its_figures(app: Flask) -> None:
             services.record_deal(
                 loaded.id, number=deal.number, contract=deal.contract, tricks=list(deal.tricks)
             )
-        exported = transfer.export_game(services.get_game(loaded.id))
+        exported = transfer.export_game(services.snapshot(loaded.id))
         copy, _key = transfer.import_game(exported)
         assert_figures_match(copy.id)
         db.session.remove()

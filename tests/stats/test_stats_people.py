@@ -50,7 +50,7 @@ def test_rename_keeps_every_game_and_figure(app: Flask, client: FlaskClient) -> 
     assert "Robert B." in game and "Bob" not in game
     with app.app_context():
         assert db.session.get(Player, bob).name_key == "robert b."
-        state = services.get_game(game_id).state
+        state = services.snapshot(game_id).state
         assert state.setup.players == ("Ann", "Robert B.", "Cid")
         assert state.totals == (3, -4, 1)  # tests/helpers.MIZERKA_DEALS after three deals
         # The game is unfinished: its deals count under the new name (the rankings wait for a finish).
@@ -105,8 +105,8 @@ def test_merge_two_records_of_one_person(app: Flask, client: FlaskClient) -> Non
             first,
             second,
         }
-        assert services.get_game(second).setup.players == ("Kasia", "Dan", "Eve")
-        assert services.get_game(first).state.totals == (3, -4, 1)
+        assert services.snapshot(second).setup.players == ("Kasia", "Dan", "Eve")
+        assert services.snapshot(first).state.totals == (3, -4, 1)
         for model in (GameResult, DealResult):
             owners = db.session.execute(select(model.player_id).distinct()).scalars().all()
             assert kasia_w not in owners

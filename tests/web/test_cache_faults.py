@@ -69,7 +69,7 @@ def api_deal(client: FlaskClient, game_id: str, key: str, number: int) -> Any:
 
 def stored_deals(app: Flask, game_id: str) -> int:
     with app.app_context():
-        count = len(services.get_game(game_id).records)
+        count = len(services.snapshot(game_id).records)
         db.session.remove()
     return count
 

@@ -283,7 +283,7 @@ def test_a_correction_of_a_finished_game_changes_the_rankings(club: Club) -> Non
 
 def test_an_import_changes_the_rankings(club: Club) -> None:
     with club.app.app_context():
-        export = transfer.export_game(services.get_game(club.finished))
+        export = transfer.export_game(services.snapshot(club.finished))
         db.session.remove()
     redrawn, _ = club.after(lambda: transfer.import_game(export))
     assert redrawn == {"home", "rankings", "ann", "dan"}

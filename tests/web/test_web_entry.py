@@ -60,7 +60,7 @@ def test_the_preview_scores_the_counts_as_the_save_will(app: Flask, client: Flas
     # Saved, the deal has the previewed figures.
     assert submit(client, form, fill=counts).status_code == 303
     with app.app_context():
-        assert services.get_game(game_id).state.deals[1].scores == second.scores
+        assert services.snapshot(game_id).state.deals[1].scores == second.scores
 
 
 def test_the_preview_says_nothing_until_every_count_is_in(client: FlaskClient) -> None:
@@ -211,7 +211,7 @@ def test_the_dealers_forbidden_bid_comes_from_the_engine_once(app: Flask, client
     game_id, form = misere_bidding(client)
     answer = preview(client, game_id, 1, "declare", **{"bids-1": 3, "bids-2": 2, "bids-3": 4})
     with app.app_context():
-        game = services.get_game(game_id)
+        game = services.snapshot(game_id)
         forbidden = game.ruleset.dealer_forbidden_bid(game.setup, 1, (0, 3, 2, 4))
     assert forbidden == 4
     assert answer["forbidden"] == {
@@ -273,7 +273,7 @@ def test_two_deals_of_one_chooser_swap_contracts_in_one_correction(app: Flask, c
     html = follow(client, response)
     assert "Deals 2 and 5 swapped contracts; later totals follow." in text_of(html)
     with app.app_context():
-        deals = services.get_game(game_id).state.deals
+        deals = services.snapshot(game_id).state.deals
         assert (deals[1].contract, deals[4].contract) == ("diamonds", "clubs")
         assert answer["scores"] == list(deals[1].scores or ())
         assert answer["totals"] == list(deals[1].totals or ())
@@ -323,7 +323,7 @@ def test_a_choosers_last_contract_is_chosen_and_its_counts_come_at_once(
     response = submit(client, form, fill=counts)
     assert response.status_code == 303
     with app.app_context():
-        stored = services.get_game(game_id).state.deals[15]
+        stored = services.snapshot(game_id).state.deals[15]
     assert (stored.contract, stored.tricks, stored.totals) == (deal.contract, deal.tricks, deal.totals)
     assert text_of(follow(client, response)).count("Deal 16 recorded.") == 1
     # Tapped twice: the same deal, said once.
@@ -341,7 +341,7 @@ def test_the_last_deal_by_its_last_contract_ends_the_game(app: Flask, client: Fl
     html = follow(client, submit(client, form, fill=counts))
     assert "That was the last deal: the game is over." in text_of(html)
     with app.app_context():
-        assert services.get_game(game_id).state.finished
+        assert services.snapshot(game_id).state.finished
 
 
 def test_a_last_contracts_counts_that_do_not_add_up_are_refused_and_kept(

@@ -25,7 +25,7 @@ from helpers import (
     text_of,
 )
 
-from scorekeeper.services import get_game
+from scorekeeper.services import snapshot
 
 
 def page_form(client: FlaskClient, game_id: str, cls: str) -> Node:
@@ -55,7 +55,7 @@ def api(client: FlaskClient, method: str, path: str, key: str, body: Any = None)
 
 def deals_of(app: Flask, game_id: str) -> list[tuple[int, str | None, tuple[int, ...] | None]]:
     with app.app_context():
-        return [(deal.number, deal.contract, deal.tricks) for deal in get_game(game_id).state.deals]
+        return [(deal.number, deal.contract, deal.tricks) for deal in snapshot(game_id).state.deals]
 
 
 def test_every_deal_form_carries_a_fresh_idempotency_key(client: FlaskClient) -> None:

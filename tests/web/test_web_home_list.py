@@ -38,7 +38,7 @@ def make_games(app: Flask, deals_per_game: list[int]) -> list[str]:
             ids.append(loaded.id)
         # Creation times a minute apart, in list order (the clock may not move between two inserts).
         for minute, game_id in enumerate(ids):
-            stamp = services.get_game(game_id).created_at.replace(second=0) + timedelta(minutes=minute)
+            stamp = services.snapshot(game_id).created_at.replace(second=0) + timedelta(minutes=minute)
             db.session.execute(update(Game).where(Game.id == game_id).values(created_at=stamp))
         db.session.commit()
         db.session.remove()
@@ -68,7 +68,7 @@ def test_each_listed_game_shows_its_replayed_figures(app: Flask, client: FlaskCl
     games = dict(listed(page(client, "/"))[0])
     with app.app_context():
         for i, game_id in enumerate(ids):
-            state = services.get_game(game_id).state
+            state = services.snapshot(game_id).state
             text = games[game_id]
             assert f"Ann · B{i} · C{i}" in text
             assert "Mizerka" in text

@@ -339,7 +339,7 @@ def test_a_kierki_game_is_created_with_its_players_and_preset(
 
     game_id = start_game(client, names, first_dealer=first_dealer, game="kierki", preset=preset)
     with app.app_context():
-        game = services.get_game(game_id)
+        game = services.snapshot(game_id)
         db.session.remove()
     players = tuple(name for name in names if name)
     assert game.setup.ruleset == "kierki"

@@ -15,7 +15,7 @@ from helpers import MIZERKA_DEALS, MIZERKA_NAMES, Node, declare, page, parse_htm
 
 from scorekeeper import create_app
 from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
-from scorekeeper.services import get_game
+from scorekeeper.services import snapshot
 from scorekeeper.web.offline import precache, static_version
 
 
@@ -28,7 +28,7 @@ def test_the_scorers_page_carries_the_engines_plan(app: Flask, client: FlaskClie
     game_id = start_mizerka(client, deals=4)
     plan = plan_of(client, game_id)
     with app.app_context():
-        game = get_game(game_id)
+        game = snapshot(game_id)
     state, ruleset = game.state, game.ruleset
     assert plan["version"] == game.version
     assert plan["players"] == MIZERKA_NAMES
@@ -158,13 +158,13 @@ def test_a_kept_deal_sent_twice_is_stored_once(app: Flask, client: FlaskClient) 
     assert again.status_code == 409
     assert again.get_json()["error"]["code"] == "wrong_deal_number"
     with app.app_context():
-        assert len(get_game(game_id).state.deals) == 5
+        assert len(snapshot(game_id).state.deals) == 5
 
 
 def test_a_kept_change_made_on_an_older_version_is_refused(app: Flask, client: FlaskClient) -> None:
     game_id = start_mizerka(client, deals=2)
     with app.app_context():
-        version = get_game(game_id).version
+        version = snapshot(game_id).version
     url = f"/games/{game_id}/sync/deals/2"
     change = {"tricks": {"Ann": 3, "Bob": 5, "Cid": 5}}
     stale = sync(client, "PUT", url, change, **{"If-Match": f'"v{version - 1}"'})
@@ -198,7 +198,7 @@ def test_only_the_scorers_own_page_may_send_deals(
     assert answer.status_code == status
     assert answer.get_json()["error"]["code"] == code
     with app.app_context():
-        assert len(get_game(game_id).state.deals) == 1
+        assert len(snapshot(game_id).state.deals) == 1
 
 
 def test_a_form_post_cannot_reach_the_pages_writes(app: Flask, client: FlaskClient) -> None:
@@ -208,7 +208,7 @@ def test_a_form_post_cannot_reach_the_pages_writes(app: Flask, client: FlaskClie
     assert answer.status_code == 400
     assert answer.get_json()["error"]["code"] == "bad_json"
     with app.app_context():
-        assert len(get_game(game_id).state.deals) == 1
+        assert len(snapshot(game_id).state.deals) == 1
 
 
 # -- what the offline entry draws comes from the server ------------------------------------------------

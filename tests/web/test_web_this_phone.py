@@ -13,7 +13,7 @@ from sqlalchemy import update
 from scorekeeper import services, stats
 from scorekeeper.access import DEVICE_COOKIE
 from scorekeeper.extensions import db
-from scorekeeper.models import Grant, utcnow
+from scorekeeper.models import Pencil, utcnow
 from scorekeeper.stats.game_list import MOST_HELD
 from tests.helpers import MIZERKA_DEALS, hold_pencil, page, parse_html, play, start_game, start_mizerka
 
@@ -108,7 +108,7 @@ def test_a_phone_holding_many_games_is_answered_its_newest(app: Flask) -> None:
     with app.app_context():
         # The first grant an hour older (grants made in one moment are told apart by id alone).
         db.session.execute(
-            update(Grant).where(Grant.game_id == oldest).values(created_at=utcnow() - timedelta(hours=1))
+            update(Pencil).where(Pencil.game_id == oldest).values(created_at=utcnow() - timedelta(hours=1))
         )
         db.session.commit()
         newer = [

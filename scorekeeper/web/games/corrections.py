@@ -19,9 +19,18 @@ from ...messages import shown, term
 from ...rules import Refusal
 from ...services import Replayed, Snapshot, Written
 from .. import bp
-from ..loading import Flashes, answered, done, load_game, open_write, page_once, require_editor, write_once
+from ..loading import (
+    Flashes,
+    answered,
+    done,
+    open_write,
+    page_once,
+    require_pencil,
+    snapshot_or_404,
+    write_once,
+)
 from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
-from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, kept_pairs, per_seat_numbers
+from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, per_seat_numbers, stored_pairs
 from .presenters import game_view
 
 
@@ -29,7 +38,7 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
     """The correction form of deal ``number`` (the 404 page if the game has no such deal)."""
     if not 1 <= number <= len(game.state.deals):
         abort(404)
-    view = game_view(game, editable=True)
+    view = game_view(game, pencil=True)
     status = 200 if error is None else status_for(error.code)
     form.swap_with.choices = [SelectChoice("", gettext("No swap")), *swap_choices(game, number)]
     form.contract.choices = [SelectChoice(contract.id, term(contract)) for contract in game.ruleset.contracts]
@@ -56,8 +65,8 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
 def correct_deal(game_id: str, number: int) -> Any:
     """Correct a recorded deal; the game is replayed and every later figure follows."""
     if request.method == "GET":
-        game = load_game(game_id)
-        require_editor(game)
+        game = snapshot_or_404(game_id)
+        require_pencil(game)
         if not 1 <= number <= len(game.state.deals):
             abort(404)
         deal = game.state.deals[number - 1]
@@ -76,7 +85,7 @@ def correct_deal(game_id: str, number: int) -> Any:
             elif name in TAKERS:
                 form[name].data = None if value is None else str(value)
             elif name in PAIRED:
-                form[name].data = kept_pairs(value)
+                form[name].data = stored_pairs(value)
             elif name not in COUNTED:
                 form[name].data = value
         return _correction_page(game, number, form, None)
@@ -86,7 +95,7 @@ def correct_deal(game_id: str, number: int) -> Any:
         return _correction_page(game, number, form, error)
 
     write = open_write(game_id, form, redraw)
-    game = load_game(game_id)
+    game = snapshot_or_404(game_id)
     if not 1 <= number <= len(game.state.deals):
         abort(404)
     corrections: list[dict[str, Any]] = []

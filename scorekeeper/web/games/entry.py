@@ -20,7 +20,7 @@ from ...messages import say, term
 from ...rules import PAIRS, TRICKS_PER_DEAL, DealState, Refusal, RuleError, every_fact
 from ...services import Snapshot
 from .. import bp
-from ..loading import load_game
+from ..loading import snapshot_or_404
 from .forms import CODES, SAYS, blank_facts, deal_facts, number_or_raw
 
 
@@ -274,7 +274,7 @@ def preview_deal(game_id: str, number: int) -> Response:
     The form's own fields are posted as they stand (``form`` says which form: declare,
     tricks or correct); the answer comes from the same service call as the save.
     """
-    game = load_game(game_id)
+    game = snapshot_or_404(game_id)
     form = request.form.get("form", "tricks")
     if form not in ("declare", "tricks", "correct"):
         form = "tricks"

@@ -100,7 +100,7 @@ class _Value:
 def count_field() -> StringField:
     """One player's count (tricks or a bid): a number input 0..13, the bounds the engine's.
 
-    Kept as text, so what was typed comes back as typed and the engine names what is wrong.
+    Held as text, so what was typed comes back as typed and the engine names what is wrong.
     """
     return StringField(
         widget=NumberInput(step=1, min=0, max=TRICKS_PER_DEAL),
@@ -212,8 +212,8 @@ def posted_pairs(values: Sequence[str], names: tuple[str, ...]) -> list[dict[str
     return list(bets.values())
 
 
-def kept_pairs(value: Any) -> list[str]:
-    """A deal's side bets as kept ((by, against, redoubled) seats) as the page posts them: each bet, and
+def stored_pairs(value: Any) -> list[str]:
+    """A deal's side bets as stored ((by, against, redoubled) seats) as the page posts them: each bet, and
     its redouble where there is one."""
     posted: list[str] = []
     for by, against, again in value or ():

@@ -83,7 +83,7 @@ BOARD_TAIL = (4, 10)
 
 
 def name_tails(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """Each name split in two for the scoreboard, (start, end): the end is kept whole while the start
+    """Each name split in two for the scoreboard, (start, end): the end stays whole while the start
     gives way to "…"; a name of up to BOARD_NAME characters is all start. The end is the shortest one
     (of at least four characters, at most ten, a whole last word where it fits) that no other name
     ends with."""

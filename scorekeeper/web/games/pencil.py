@@ -21,7 +21,7 @@ from ...rules import N_
 from ...services import keyring
 from .. import bp
 from ..attempts import count_wrong_secret
-from ..loading import load_game, require_editor
+from ..loading import require_pencil, snapshot_or_404
 from .forms import (
     HandOverForm,
     TakeForm,
@@ -40,8 +40,8 @@ def hand_over(game_id: str) -> Any:
     Made on demand and shown on a page of its own that no cache keeps, so that the game
     page (which the phone keeps for offline use) never carries a key or a token.
     """
-    game = load_game(game_id)
-    require_editor(game)
+    game = snapshot_or_404(game_id)
+    require_pencil(game)
     form = HandOverForm()
     if not form.validate_on_submit():
         abort(400)
@@ -51,7 +51,7 @@ def hand_over(game_id: str) -> Any:
     response = make_response(
         render_template(
             "web/hand_over.html",
-            game=game_view(game, editable=True),
+            game=game_view(game, pencil=True),
             link=ShareLink(link, qr_svg(link)),
             minutes=max(1, (seconds + 59) // 60),
             again=HandOverForm(formdata=None),
@@ -79,7 +79,7 @@ def take_pencil(game_id: str) -> Any:
 
     A small script posts the fragment's code here; without scripts the code can be pasted.
     """
-    game = load_game(game_id)
+    game = snapshot_or_404(game_id)
     form = TakeForm()
     error = None
     if form.validate_on_submit():
@@ -91,7 +91,7 @@ def take_pencil(game_id: str) -> Any:
         error = gettext(TAKE_REFUSED[outcome])
     status = 403 if error else (422 if request.method == "POST" else 200)
     response = make_response(
-        render_template("web/take.html", game=game_view(game, editable=False), form=form, error=error),
+        render_template("web/take.html", game=game_view(game, pencil=False), form=form, error=error),
         status,
     )
     response.headers["Cache-Control"] = "no-store"

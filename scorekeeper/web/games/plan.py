@@ -24,8 +24,8 @@ from ...rules import COUNT, DealState, Fact, GameSetup, Ruleset
 from ...services import Snapshot
 
 
-def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
-    """The page's offline plan; ``editable``: the page is the scorer's (deals may be entered)."""
+def offline_plan(game: Snapshot, pencil: bool) -> dict[str, Any]:
+    """The page's offline plan; ``pencil``: the page is the scorer's (deals may be entered)."""
     ruleset, setup, state = game.ruleset, game.setup, game.state
     return {
         "game": game.id,
@@ -50,7 +50,7 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "deals": [_deal(ruleset, setup, deal) for deal in state.deals],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
         # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
-        # (the engine's, for the phrase beside a kept deal's tricks; none where the bids are).
+        # (the engine's, for the phrase beside a queued deal's tricks; none where the bids are).
         "schedule": [
             {
                 **asdict(deal),
@@ -64,7 +64,7 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         ],
         "api": url_for("api.game", game_id=game.id),
         # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
-        "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
+        "sync": url_for("page_api.record_deal", game_id=game.id) if pencil else None,
         "lang": current_language(),
     }
 
@@ -94,14 +94,14 @@ def _short(fact: Fact) -> dict[str, Any]:
 def _deal(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> dict[str, Any]:
     """A recorded deal's facts as the script keeps them (only those the game's deals take): counts
     by seat, players by name."""
-    kept: dict[str, Any] = {
+    facts: dict[str, Any] = {
         "number": deal.number,
         "contract": deal.contract,
         "bids": None if deal.bids is None else list(deal.bids),
         "tricks": None if deal.tricks is None else list(deal.tricks),
     }
     for name, value in ruleset.named_facts(setup, deal).items():
-        kept[name] = (
+        facts[name] = (
             list(deal.fact(name)) if value is not None and ruleset.fact(name).kind == COUNT else value
         )
-    return kept
+    return facts

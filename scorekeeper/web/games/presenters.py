@@ -155,7 +155,7 @@ class GameView:
     completed: int
     version: int
     created_at: datetime
-    editable: bool
+    pencil: bool
     standings: tuple[Seat, ...]
     leaders: tuple[str, ...]
     """Names sharing first place (everyone before the first deal)."""
@@ -441,7 +441,7 @@ def _labelled(ruleset: Ruleset, contracts: Iterable[str]) -> tuple[tuple[str, st
     return tuple((contract, term(ruleset.contract_label(contract))) for contract in contracts)
 
 
-def game_view(loaded: Snapshot, *, editable: bool, chosen: str | None = None) -> GameView:
+def game_view(loaded: Snapshot, *, pencil: bool, chosen: str | None = None) -> GameView:
     """The game as the pages draw it; ``chosen``: the contract the chooser tapped, where the contract
     decides the deal's facts (the card then asks them)."""
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
@@ -528,7 +528,7 @@ def game_view(loaded: Snapshot, *, editable: bool, chosen: str | None = None) ->
             )
             for slot in slots
         )
-        if editable and not state.finished  # the offline entry's (plan.py)
+        if pencil and not state.finished  # the offline entry's (plan.py)
         else ()
     )
     return GameView(
@@ -543,7 +543,7 @@ def game_view(loaded: Snapshot, *, editable: bool, chosen: str | None = None) ->
         completed=state.completed_deals,
         version=loaded.version,
         created_at=loaded.created_at,
-        editable=editable,
+        pencil=pencil,
         standings=tuple(seats[standing.seat] for standing in state.standings),
         leaders=tuple(names[seat] for seat in state.leaders),
         options=setup.options_dict,

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import access, caching, charts, services, stats
-from ...access import can_edit, give_pencil
+from ...access import give_pencil, holds_pencil
 from ...errors import status_for
 from ...extensions import limit_game_creation
 from ...i18n import current_language
@@ -30,7 +30,7 @@ from ...models import today
 from ...rules import N_, RULESETS, Refusal, RuleError, default_ruleset
 from ...services import Snapshot
 from .. import bp
-from ..loading import load_game, require_editor
+from ..loading import require_pencil, snapshot_or_404
 from ..validators import refusal_of
 from .entry import field_errors, forbidden_bid, seat_values
 from .forms import (
@@ -86,8 +86,8 @@ def home() -> str:
 @bp.get("/this-phone/games")
 def this_phone_games() -> Response:
     """This phone's games, for the home page's script to show first (the page itself is the same
-    for everyone, and kept): the games its keyring holds, and of ``opened`` (ids, comma-separated,
-    that the phone remembers opening) those that exist.  Never kept anywhere: it is one phone's."""
+    for everyone, and cached): the games its keyring holds, and of ``opened`` (ids, comma-separated,
+    that the phone remembers opening) those that exist.  Never cached anywhere: it is one phone's."""
     opened = [
         game_id for game_id in request.args.get("opened", "").split(",") if services.plausible_id(game_id)
     ]
@@ -170,7 +170,7 @@ def rematch(game_id: str) -> Any:
     Only the scorer (the holder of the game's edit key) may start it: a watching phone
     would otherwise take the pencil of the table's next game.
     """
-    require_editor(load_game(game_id))
+    require_pencil(snapshot_or_404(game_id))
     form = RematchForm()
     if not form.validate_on_submit():
         abort(400)
@@ -203,27 +203,27 @@ def render_game(
     status: int = 200,
     declare: DeclareForm | None = None,
     tricks: TricksForm | None = None,
-    editable: bool | None = None,
+    pencil: bool | None = None,
 ) -> Response:
-    """The game page; ``editable``: whether this phone holds the pencil, when already known."""
-    if editable is None:
-        editable = can_edit(request, game)
+    """The game page; ``pencil``: whether this phone holds the pencil, when already known."""
+    if pencil is None:
+        pencil = holds_pencil(game.id)
     # Drawn again after a refused post too: the language switch comes back to the game, not the post.
     caching.drawn_at(url_for("web.game", game_id=game.id))
     # The contract the chooser tapped (a link), or posted with a refused deal: its facts are asked.
-    view = game_view(game, editable=editable, chosen=request.values.get("contract"))
+    view = game_view(game, pencil=pencil, chosen=request.values.get("contract"))
     forbidden = None
     if view.turn is not None and not view.turn.pending and declare is not None:
         # Drawn again after a refusal: the bid the engine denies the dealer, given the bids typed.
         typed = seat_values(declare.bids.data, len(game.setup.players))
         forbidden = forbidden_bid(game, view.turn.number, typed)
-    share = share_links(game.id) if editable else None
-    offline = offline_plan(game, editable)
+    share = share_links(game.id) if pencil else None
+    offline = offline_plan(game, pencil)
     last = view.last_deal
     # Right after a deal's tricks were saved: its undo, near the top for a few seconds (the script).
     # (Not in a live update, the script's poll: its answer draws no message, so it takes none.)
     saved = [] if request.headers.get(POLL_HEADER) else get_flashed_messages(category_filter=[SAVED])
-    undo_now = editable and last is not None and str(last.number) in saved and not last.pending
+    undo_now = pencil and last is not None and str(last.number) in saved and not last.pending
     response = make_response(
         render_template(
             "web/game.html",
@@ -235,12 +235,12 @@ def render_game(
             undo_now=undo_now,
             share=share,
             chart=totals_chart(game),
-            rematch=RematchForm(formdata=None) if game.state.finished and editable else None,
-            hand_over=HandOverForm(formdata=None) if editable else None,
+            rematch=RematchForm(formdata=None) if game.state.finished and pencil else None,
+            hand_over=HandOverForm(formdata=None) if pencil else None,
             forbidden=forbidden,
             offline=offline,
             tricks_per_deal=view.tricks_per_deal,
-            page_etag=f'"{_etag(game.version, editable)}"',
+            page_etag=f'"{_etag(game.version, pencil)}"',
             # Blank, whatever was typed into the page's own forms: the offline entry's copies.
             offline_forms=_blank_entry() if view.schedule else None,
         ),
@@ -250,7 +250,7 @@ def render_game(
         response.headers["Cache-Control"] = "no-cache, private"
         response.headers["Vary"] = "Cookie"
         return response
-    return _game_headers(response, game.version, editable)
+    return _game_headers(response, game.version, pencil)
 
 
 def _blank_entry() -> dict[str, Any]:
@@ -267,23 +267,23 @@ def redraw_at_field(game: Snapshot, error: Refusal, **forms: Any) -> Response:
     return render_game(game, errors=errors, status=status_for(error.code), **forms)
 
 
-def _game_headers(response: Response, version: int, editable: bool) -> Response:
+def _game_headers(response: Response, version: int, pencil: bool) -> Response:
     response.headers["Cache-Control"] = "no-cache, private"
     response.headers["Vary"] = "Cookie, Accept-Language"
-    response.set_etag(_etag(version, editable))
-    return _access(response, editable)
+    response.set_etag(_etag(version, pencil))
+    return _access(response, pencil)
 
 
-def _access(response: Response, editable: bool) -> Response:
-    """Says whether this phone holds the game's key: the service worker drops what it kept for a
-    game (its page, the deals kept on the phone) once the server says the phone only watches."""
-    response.headers["Scorekeeper-Access"] = "edit" if editable else "watch"
+def _access(response: Response, pencil: bool) -> Response:
+    """Says whether this phone holds the game's key: the service worker drops what it saved offline for a
+    game (its page, the deals queued on the phone) once the server says the phone only watches."""
+    response.headers["Scorekeeper-Access"] = "edit" if pencil else "watch"
     return response
 
 
-def _etag(version: int, editable: bool) -> str:
+def _etag(version: int, pencil: bool) -> str:
     """The page's tag: the game's version, whether it can be edited, and the language it speaks."""
-    return f"v{version}-{'e' if editable else 'r'}-{current_language()}"
+    return f"v{version}-{'e' if pencil else 'r'}-{current_language()}"
 
 
 @bp.get("/games/<game_id>")
@@ -294,21 +294,21 @@ def game(game_id: str) -> Any:
     page cached for this version of the game after the same query (``caching``); a scorer's page,
     with its forms, is rendered for each request.
     """
-    known = access.version_and_editable(game_id)
+    known = access.version_and_pencil(game_id)
     if known is None:
         abort(404)
-    version, editable = known
-    if request.if_none_match.contains(_etag(version, editable)):
+    version, pencil = known
+    if request.if_none_match.contains(_etag(version, pencil)):
         response: Response = make_response("", 304)
-        response.set_etag(_etag(version, editable))
+        response.set_etag(_etag(version, pencil))
         response.headers["Cache-Control"] = "no-cache, private"
-        return _access(response, editable)
-    reusable = not editable and caching.cacheable()
+        return _access(response, pencil)
+    reusable = not pencil and caching.cacheable()
     body = caching.cached(("game", game_id, version)) if reusable else None
     if body is not None:
-        return _game_headers(make_response(body, 200), version, editable)
-    game = load_game(game_id)
-    response = render_game(game, editable=editable)
+        return _game_headers(make_response(body, 200), version, pencil)
+    game = snapshot_or_404(game_id)
+    response = render_game(game, pencil=pencil)
     if reusable and response.status_code == 200:
         caching.put(("game", game_id, game.version), response.get_data(as_text=True))
     return response
@@ -324,9 +324,9 @@ def scoresheet(game_id: str) -> str:
     reusable = caching.cacheable()
     body = caching.cached(("scoresheet", game_id, version)) if reusable else None
     if body is None:
-        game = load_game(game_id)
+        game = snapshot_or_404(game_id)
         body = render_template(
-            "web/scoresheet.html", game=game_view(game, editable=False), chart=totals_chart(game)
+            "web/scoresheet.html", game=game_view(game, pencil=False), chart=totals_chart(game)
         )
         if reusable:
             caching.put(("scoresheet", game_id, game.version), body)

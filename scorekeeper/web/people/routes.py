@@ -163,12 +163,12 @@ def merge_players() -> Any:
         return _render_players(form, services.not_allowed(), 403)
     try:
         keep = services.find_player(form.keep.data)
-        kept = services.merge_players(duplicate.id, keep.id, held)
+        merged = services.merge_players(duplicate.id, keep.id, held)
     except Refusal as refused:
         field = None if refused.code == "not_allowed" else "keep"
         return _render_players(form, refused.at(field), status_for(refused.code))
-    flash(gettext("Merged: all the games are now %(player)s's.", player=kept.name), "ok")
-    return redirect(url_for("web.player", player_id=kept.id), code=303)
+    flash(gettext("Merged: all the games are now %(player)s's.", player=merged.name), "ok")
+    return redirect(url_for("web.player", player_id=merged.id), code=303)
 
 
 def _render_player(
@@ -214,17 +214,17 @@ def _render_player(
     )
 
 
-def _holds_keys() -> bool:
+def _holds_pencils() -> bool:
     return device() is not None
 
 
 @bp.get("/players/<int:player_id>")
-@caching.club_page(caching.PLAYERS, caching.PLAYER, query=FILTERS, bypass=_holds_keys, variant=is_admin)
+@caching.club_page(caching.PLAYERS, caching.PLAYER, query=FILTERS, bypass=_holds_pencils, variant=is_admin)
 def player(player_id: int) -> str:
     """One player: record, contracts, head to head, recent games and points per game over time.
 
     A phone with a keyring may be offered to rename or merge this player: its page is its own
-    alone, never kept; the others' is kept apart for the administrator and everyone else.
+    alone, never cached; the others' is cached apart for the administrator and everyone else.
     """
     return _render_player(player_id)[0]
 
@@ -264,11 +264,11 @@ def merge_into(player_id: int) -> Any:
         return _render_player(player_id, errors={"form": say(services.not_allowed())}, status=403)
     try:
         keep = services.find_player(form.keep.data)
-        kept = services.merge_players(player_id, keep.id, authority())
+        merged = services.merge_players(player_id, keep.id, authority())
     except Refusal as refused:
         if refused.code == "not_found":
             abort(404)
         errors = {"form" if refused.code == "not_allowed" else "keep": say(refused)}
         return _render_player(player_id, merge=form, errors=errors, status=status_for(refused.code))
-    flash(gettext("Merged: all the games are now %(player)s's.", player=kept.name), "ok")
-    return redirect(url_for("web.player", player_id=kept.id), code=303)
+    flash(gettext("Merged: all the games are now %(player)s's.", player=merged.name), "ok")
+    return redirect(url_for("web.player", player_id=merged.id), code=303)

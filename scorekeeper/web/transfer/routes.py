@@ -15,7 +15,7 @@ from ...extensions import limit_game_creation
 from ...messages import shown, term
 from ...rules import N_, Refusal, RuleError
 from .. import bp
-from ..loading import load_game
+from ..loading import snapshot_or_404
 from .forms import ImportForm
 
 
@@ -29,7 +29,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Response:
     """The game's facts as a JSON file (for anyone who can read the game): a backup, or to import."""
-    loaded = load_game(game_id)
+    loaded = snapshot_or_404(game_id)
     body = json.dumps(transfer.export_game(loaded), ensure_ascii=False, indent=2) + "\n"
     return _download(body, "application/json", f"scorekeeper-{loaded.ruleset.id}-{game_id}.json")
 
@@ -37,7 +37,7 @@ def export_json(game_id: str) -> Response:
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
     """The deal log as CSV for a spreadsheet (UTF-8 with a byte-order mark, so Excel reads names right)."""
-    loaded = load_game(game_id)
+    loaded = snapshot_or_404(game_id)
     body = "\ufeff" + transfer.export_csv(loaded, gettext)
     return _download(body, "text/csv", f"scorekeeper-{loaded.ruleset.id}-{game_id}.csv")
 
