@@ -753,6 +753,25 @@ class Barbu(Ruleset):
         self.check_declaration(setup, done, number, chosen, None)
         return self.parse_deal(setup, number, contract=contract, bids=bids, tricks=tricks, **facts)
 
+    def check_correction(
+        self, setup: GameSetup, number: int, fields: Mapping[str, object], contracts: Sequence[object]
+    ) -> None:
+        """API.md B5 steps 2 and 3 for a correction: ``unknown_field``, ``bids_not_allowed``,
+        ``unknown_contract`` and ``contract_used`` against the declarer's other deals as corrected
+        (``contracts``: so two deals of one declarer swap in one PATCH), ahead of the facts."""
+        for name in fields:
+            if name not in (*FIELDS, "contract", "bids", "tricks"):
+                raise self.takes_no(name)
+        self.parse_bids(setup, number, fields.get("bids"))
+        if "contract" not in fields:
+            return
+        chosen = self.parse_contract(setup, number, fields["contract"])
+        assert chosen is not None
+        declarers = self.declarers(setup)
+        for other, contract in enumerate(contracts, start=1):
+            if other != number and contract == chosen and declarers[other - 1] == declarers[number - 1]:
+                raise self.used(setup, number, chosen, other)
+
     def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
         """``field_not_allowed``, then ``field_required`` (API.md B5 steps 4 and 5)."""
         takes = (*fields_of(contract), "doubles")
@@ -834,20 +853,24 @@ class Barbu(Ruleset):
         declarer = self.dealer_of(setup, number)
         for deal in done:
             if deal.chooser == declarer and deal.contract == contract:
-                raise RuleError(
-                    "contract_used",
-                    N_(
-                        "%(player)s has already played %(contract)s (deal %(played_in)d), "
-                        "so cannot choose it again in deal %(deal)d."
-                    ),
-                    "contract",
-                    {
-                        "player": setup.players[declarer],
-                        "contract": self.contract(contract),
-                        "played_in": deal.number,
-                        "deal": number,
-                    },
-                )
+                raise self.used(setup, number, contract, deal.number)
+
+    def used(self, setup: GameSetup, number: int, contract: str, played_in: int) -> RuleError:
+        """``contract_used``: deal ``number``'s declarer declared ``contract`` in deal ``played_in``."""
+        return RuleError(
+            "contract_used",
+            N_(
+                "%(player)s has already played %(contract)s (deal %(played_in)d), "
+                "so cannot choose it again in deal %(deal)d."
+            ),
+            "contract",
+            {
+                "player": setup.players[self.dealer_of(setup, number)],
+                "contract": self.contract(contract),
+                "played_in": played_in,
+                "deal": number,
+            },
+        )
 
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
         """The record's facts (by seat) as ``parse_deal`` checks them."""

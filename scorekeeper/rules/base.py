@@ -927,6 +927,15 @@ class Ruleset(ABC):
         said = {"tricks": TRICKS.by_name(setup.players, record.tricks), **self.named_facts(setup, record)}
         return {name: value for name, value in said.items() if value is not None}
 
+    def check_correction(
+        self, setup: GameSetup, number: int, fields: Mapping[str, object], contracts: Sequence[object]
+    ) -> None:
+        """What a correction of deal ``number`` (its ``fields``) is refused for ahead of its fields' own
+        checks, ``contracts`` being every deal's contract once the whole correction is made (deal 1
+        first): nothing here; a game whose order of checks puts a contract already chosen ahead of the
+        facts says so (as ``parse_next`` for the next deal), and the replay checks every rule again."""
+        return None
+
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
     ) -> DealRecord:
