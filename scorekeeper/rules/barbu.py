@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Ruleset
+from .base import Ruleset, contracts_left
 from .kierki import FACTS as KIERKI_FACTS
 from .refusal import RuleError
 from .registry import register
@@ -189,10 +189,7 @@ def from_left_of(seat: int) -> tuple[int, ...]:
 def remaining_of(declarers: Sequence[int], contracts: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Per seat, the contracts not yet declared (in B1's order), ``contracts`` being those of the
     deals recorded so far (deal 1 first)."""
-    used: list[set[str]] = [set() for _ in range(PLAYERS)]
-    for number, contract in enumerate(contracts, start=1):
-        used[declarers[number - 1]].add(contract)
-    return tuple(tuple(c for c in CONTRACT_IDS if c not in used[seat]) for seat in range(PLAYERS))
+    return contracts_left(CONTRACT_IDS, PLAYERS, list(zip(declarers, contracts, strict=False)))
 
 
 # -- contract points (RULES.md 4.3) ----------------------------------------------------------------
@@ -662,14 +659,13 @@ class Barbu(Ruleset):
 
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """Per seat, the contracts not yet declared (API.md B3 ``remaining_contracts``)."""
-        return remaining_of(self.declarers(setup), [deal.contract for deal in deals])
+        return self.left_to_choose(setup, deals)
 
-    def offer_for(
-        self, setup: GameSetup, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    def offer(
+        self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
     ) -> tuple[str | None, tuple[str, ...]]:
         """The declarer chooses among their unused contracts."""
-        assert chooser is not None
-        return None, remaining[chooser]
+        return self.chooser_offer(chooser, remaining)
 
     # -- parsing (API.md B5) ----------------------------------------------------------------------
 
@@ -774,43 +770,26 @@ class Barbu(Ruleset):
 
     def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
         """``field_not_allowed``, then ``field_required`` (API.md B5 steps 4 and 5)."""
-        takes = (*fields_of(contract), "doubles")
-        for name in FIELDS:
-            if name in given and name not in takes:
-                raise self.not_taken(number, contract, name)
-        if contract == TRUMPS and "trumps" not in given:
-            raise self.suit_missing(setup, number)
-        results = RESULTS[contract]
-        if any(name in given for name in results):
-            for name in results:
-                if name not in given:
-                    raise self.result_missing(number, contract, name)
+        self.check_given(
+            setup,
+            number,
+            contract,
+            given,
+            fields=FIELDS,
+            takes=(*fields_of(contract), "doubles"),
+            results=RESULTS[contract],
+            suit_named=contract == TRUMPS,
+        )
 
     def places_for(self, setup: GameSetup, places: object) -> tuple[int, ...]:
         """The four players in going-out order, each once (``places_invalid`` for anything else)."""
-        refused = RuleError(*self.fact("places").refusal, "places")
-        if isinstance(places, (str, bytes)) or not isinstance(places, Sequence) or len(places) != PLAYERS:
-            raise refused
-        seats: list[int] = []
-        for name in places:
-            try:
-                seats.append(self.seat_of(setup.players, name, "places"))
-            except RuleError:
-                raise RuleError(
-                    "places_invalid",
-                    N_("%(player)s is not playing in this game; give the four players in going-out order."),
-                    "places",
-                    {"player": str(name)},
-                ) from None
-        if len(set(seats)) != PLAYERS:
-            twice = next(seat for seat in seats if seats.count(seat) > 1)
-            raise RuleError(
-                "places_invalid",
-                N_("%(player)s is given twice; give each player once, in the order they went out."),
-                "places",
-                {"player": setup.players[twice]},
-            )
-        return tuple(seats)
+        return self.order_of_players(
+            setup,
+            places,
+            PLAYERS,
+            N_("%(player)s is not playing in this game; give the four players in going-out order."),
+            N_("%(player)s is given twice; give each player once, in the order they went out."),
+        )
 
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
