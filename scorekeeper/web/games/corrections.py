@@ -6,6 +6,7 @@ figure follows; a swap changes two deals of the same chooser in one correction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import abort, make_response, render_template, request, url_for
@@ -16,7 +17,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from ... import services
 from ...errors import status_for
 from ...messages import shown, term
-from ...rules import Refusal
+from ...rules import PAIRS, Refusal
 from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import Flashes, answered, done, load_game, open_write, page_once, require_editor, write_once
@@ -25,11 +26,58 @@ from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, kep
 from .presenters import game_view
 
 
-def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refusal | None) -> Response:
-    """The correction form of deal ``number`` (the 404 page if the game has no such deal)."""
+@dataclass(frozen=True)
+class ContractChoice:
+    """A contract the correction may give a deal whose contract decides its facts: its own, one its
+    chooser has not played yet, or one they played in another deal (``swap``: that deal's number,
+    which takes this deal's contract and results in the same correction)."""
+
+    id: str
+    label: str
+    swap: int | None = None
+
+
+def contract_choices(game: Snapshot, number: int) -> list[ContractChoice]:
+    """The contracts deal ``number`` may be corrected to, in the game's order (none where its
+    contract does not decide its facts, or nobody chooses it)."""
+    ruleset, deals = game.ruleset, game.state.deals
+    deal = deals[number - 1]
+    if not ruleset.declares_contract or deal.chooser is None or not deal_fields(game, number):
+        return []
+    played = {other.contract: other.number for other in deals if other.chooser == deal.chooser}
+    left = set(game.state.remaining_contracts[deal.chooser])
+    return [
+        ContractChoice(contract.id, term(ruleset.contract_label(contract.id)), swap)
+        for contract in ruleset.contracts
+        if contract.id == deal.contract or contract.id in left or contract.id in played
+        for swap in [None if contract.id == deal.contract else played.get(contract.id)]
+    ]
+
+
+def _chosen(game: Snapshot, number: int, asked: object) -> ContractChoice | None:
+    """Of ``contract_choices``, the one ``asked`` names (the recorded contract's if none)."""
+    choices = contract_choices(game, number)
+    recorded = game.state.deals[number - 1].contract
+    return next((c for c in choices if c.id == asked), next((c for c in choices if c.id == recorded), None))
+
+
+def _correction_page(
+    game: Snapshot, number: int, form: CorrectForm, error: Refusal | None, asked: object = None
+) -> Response:
+    """The correction form of deal ``number`` (the 404 page if the game has no such deal), asking the
+    facts of the contract ``asked`` where the contract decides them."""
     if not 1 <= number <= len(game.state.deals):
         abort(404)
     view = game_view(game, editable=True)
+    deal = view.deal(number)
+    chosen = _chosen(game, number, asked)
+    if chosen is not None and chosen.id != deal.contract:
+        ruleset, setup = game.ruleset, game.setup
+        fields = ruleset.fields_with(setup, number, chosen.id)
+        paired = any(ruleset.fact(name).kind == PAIRS for name in fields)
+        deal = replace(
+            deal, fields=fields, pairs=ruleset.pairs_allowed(setup, number, chosen.id) if paired else ()
+        )
     status = 200 if error is None else status_for(error.code)
     form.swap_with.choices = [SelectChoice("", gettext("No swap")), *swap_choices(game, number)]
     form.contract.choices = [SelectChoice(contract.id, term(contract)) for contract in game.ruleset.contracts]
@@ -41,7 +89,9 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
     page = render_template(
         "web/correct.html",
         game=view,
-        deal=view.deal(number),
+        deal=deal,
+        choices=contract_choices(game, number),
+        chosen=chosen,
         form=form,
         error=shown(error),
         errors=errors,
@@ -61,15 +111,23 @@ def correct_deal(game_id: str, number: int) -> Any:
         if not 1 <= number <= len(game.state.deals):
             abort(404)
         deal = game.state.deals[number - 1]
+        asked = request.args.get("contract")
+        chosen = _chosen(game, number, asked)
+        # Another contract: its results start blank, or as recorded in the deal that swaps with this.
+        source = deal if chosen is None or chosen.id == deal.contract else None
+        if chosen is not None and chosen.swap is not None:
+            source = game.state.deals[chosen.swap - 1]
         form = CorrectForm(formdata=None, version=game.version, contract=deal.contract)
         for seat in range(len(game.setup.players)):
             for name in ("bids", *COUNTED):
-                values = deal.bids if name == "bids" else deal.fact(name)
+                values = deal.bids if name == "bids" else None if source is None else source.fact(name)
                 if values is not None:
                     form[name].entries[seat].data = str(values[seat])
-        # The game's other facts: a suit as it is, each player named by seat, as the page posts them.
+        # The game's other facts: a suit as it is, each player named by seat, as the page posts them;
+        # the side bets are the deal's own, whatever its contract.
         for name in game.ruleset.facts:
-            value = deal.fact(name)
+            paired = name in PAIRED
+            value = deal.fact(name) if paired else None if source is None else source.fact(name)
             if name in ORDERS:
                 for entry, seat in zip(form[name].entries, value or (), strict=False):
                     entry.data = str(seat)
@@ -79,11 +137,11 @@ def correct_deal(game_id: str, number: int) -> Any:
                 form[name].data = kept_pairs(value)
             elif name not in COUNTED:
                 form[name].data = value
-        return _correction_page(game, number, form, None)
+        return _correction_page(game, number, form, None, asked)
     form = CorrectForm()
 
     def redraw(game: Snapshot, error: Refusal) -> Response:
-        return _correction_page(game, number, form, error)
+        return _correction_page(game, number, form, error, request.form.get("contract"))
 
     write = open_write(game_id, form, redraw)
     game = load_game(game_id)
@@ -108,7 +166,11 @@ def correct_deal(game_id: str, number: int) -> Any:
     once = page_once(game_id, there, says)
     try:
         fields = _corrected(game, number, form)
-        corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
+        chosen = _chosen(game, number, form.contract.data)
+        swap_with = (
+            form.swap_with.data if chosen is None else None if chosen.swap is None else str(chosen.swap)
+        )
+        corrections = swapped(game, number, {"number": number, **fields}, swap_with)
         after = write_once(
             lambda key: services.correct_deals(
                 game_id, corrections, expected_version=form.version.data, once=key
@@ -126,6 +188,12 @@ def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]
     """The fields the correction of deal ``number`` gives, as the services take them."""
     deal, names = game.state.deals[number - 1], game.setup.players
     facts = deal_fields(game, number)
+    chosen = _chosen(game, number, form.contract.data)
+    if chosen is not None and chosen.id != deal.contract:
+        # Another contract: its facts, and the contract, in the one correction (a swap: ``swapped``).
+        facts = game.ruleset.fields_with(game.setup, number, chosen.id)
+        given = deal_facts(request.form, names, facts, required=not deal.pending, ruleset=game.ruleset)
+        return {"contract": chosen.id, **given}
     if facts:
         # A game that counts more than tricks: the given facts replace the recorded ones (a pending
         # deal's results may stay out).

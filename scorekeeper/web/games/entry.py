@@ -169,14 +169,22 @@ def swapped(
     """The corrections for deal ``number``, with its contract swapped with deal ``swap_with``'s if given.
 
     The two deals exchange their recorded contracts in one correction, checked as a whole by
-    the engine (a chooser who played Spades in deal 3 and Diamonds in deal 6 can swap them).
+    the engine (a chooser who played Spades in deal 3 and Diamonds in deal 6 can swap them).  Where the
+    contract decides a deal's facts, the results go with it (as recorded in deal ``number``; deal
+    ``swap_with``'s are the correction's), the side bets stay with their deal: the two deals had been
+    entered the other way round (API.md: a PATCH of both).
     """
     other = number_or_raw(swap_with if isinstance(swap_with, str) else None)
-    deals = game.state.deals
+    deals, ruleset, setup = game.state.deals, game.ruleset, game.setup
     if not isinstance(other, int) or other == number or not 1 <= other <= len(deals):
         return [correction]
     mine = deals[number - 1].contract
-    return [{**correction, "contract": deals[other - 1].contract}, {"number": other, "contract": mine}]
+    theirs: dict[str, Any] = {"number": other, "contract": mine}
+    if deal_fields(game, number):
+        recorded = ruleset.deal_input(setup, game.records[number - 1])
+        moved = (name for name in ruleset.fields_with(setup, other, mine) if ruleset.fact(name).kind != PAIRS)
+        theirs.update({name: recorded[name] for name in moved if name in recorded})
+    return [{**correction, "contract": deals[other - 1].contract}, theirs]
 
 
 def swap_choices(game: Snapshot, number: int) -> list[SelectChoice]:
