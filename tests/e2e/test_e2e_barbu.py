@@ -269,3 +269,48 @@ def test_a_doubled_deal_entered_offline_reaches_the_server_with_its_doubles(
     ]
     assert [third["scores"][name] for name in NAMES] == [-8, -48, 36, -10]
     context.close()
+
+
+# Each name on a doubles tap and the "maximum" tap as drawn: whether its text is wider or taller than the
+# tap's room for it (cut short), and the text itself.
+TAP_TEXTS_JS = """() => [...document.querySelectorAll('#turn .pair .who, #turn .pair-all')]
+  .filter((e) => e.checkVisibility())
+  .map((e) => ({text: e.textContent.trim(), cut: e.scrollWidth > e.clientWidth + 0.5
+    || getComputedStyle(e).textOverflow === 'ellipsis'}))"""
+
+
+def test_every_name_on_the_doubles_taps_is_whole(browser: Browser, live_server: LiveServer) -> None:
+    """At 320, 360 and 390 px, in Polish, English and Italian, every player's name on a doubles tap is
+    drawn whole (a name too long for its tap goes on two lines, never cut short), and so is "maximum"."""
+    game = barbu_game(live_server, 2)
+    maximum = {"pl": "Maks", "en": "Max", "it": "Max"}
+    for device in (PHONE_320, PHONE_360, PHONE_390):
+        width = device["viewport"]["width"]
+        for language in ("pl", "en", "it"):
+            context = new_context(browser, device)
+            context.add_cookies(
+                [game.cookie(live_server), {"name": "lang", "value": language, "url": live_server.origin}]
+            )  # type: ignore[list-item]
+            page = context.new_page()
+            page.goto(live_server.origin + game.path("?contract=no-hearts"))
+            taps = page.evaluate(TAP_TEXTS_JS)
+            where = f"{width}px, {language}"
+            assert [tap["text"] for tap in taps] == [
+                "Ala",
+                "Celina",
+                "Darek",
+                maximum[language],
+                "Ala",
+                "Bartek",
+                "Darek",
+                maximum[language],
+                "Ala",
+                "Bartek",
+                "Celina",
+                maximum[language],
+            ], where
+            assert [tap["text"] for tap in taps if tap["cut"]] == [], where
+            if width == 360:
+                step_on_one_screen(page, where)
+            screenshot(page.locator("#turn"), f"{width}-barbu-doubles-names-{language}")
+            context.close()
