@@ -424,6 +424,16 @@ class DoubleOwed:
     code: str = "double_owed"
 
     @property
+    def notice(self) -> Notice:
+        """The reminder as the pages say it (``Ruleset.reminders``)."""
+        return Notice(
+            self.code,
+            self.message,
+            (("player", self.player), ("declarer", self.declarer)),
+            (("doubles", self.doubles),),
+        )
+
+    @property
     def message(self) -> str:
         """The reminder as a sentence (a message id; params ``player``, ``declarer``)."""
         if self.doubles == 1:
@@ -950,15 +960,25 @@ class Barbu(Ruleset):
             return ()
         number = state.current_number
         doubles = [doubles_of(deal) for deal in state.deals]
-        return tuple(
-            Notice(
-                owed.code,
-                owed.message,
-                (("player", owed.player), ("declarer", owed.declarer)),
-                (("doubles", owed.doubles),),
-            )
-            for owed in owed_before(self.declarers(state.setup), doubles, number)
-        )
+        return tuple(owed.notice for owed in owed_before(self.declarers(state.setup), doubles, number))
+
+    def reminders_by_count(self, setup: GameSetup, number: int) -> tuple[tuple[int, int, Notice], ...]:
+        """``owed_before`` deal ``number`` for each player and each count of the declarer's deals before it
+        in which they doubled the declarer (the offline card counts the doubles it keeps)."""
+        declarers = self.declarers(setup)
+        declarer = declarers[number - 1]
+        before = [deal for deal in range(1, number) if declarers[deal - 1] == declarer]
+        said: list[tuple[int, int, Notice]] = []
+        for seat in from_left_of(declarer):
+            for made in range(min(TIMES_OWED, len(before)) + 1):
+                doubled = set(before[:made])
+                doubles = [(Double(seat, declarer),) if deal in doubled else () for deal in range(1, number)]
+                said += [
+                    (seat, made, owed.notice)
+                    for owed in owed_before(declarers, doubles, number)
+                    if owed.player == seat
+                ]
+        return tuple(said)
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks, hearts, queens; 1 for a taker (the 12th and 13th

@@ -670,6 +670,13 @@ class Ruleset(ABC):
         never refusing anything: e.g. who still owes the chooser something; empty by default."""
         return ()
 
+    def reminders_by_count(self, setup: GameSetup, number: int) -> tuple[tuple[int, int, Notice], ...]:
+        """``reminders`` before deal ``number`` as they follow from a count a page can keep (the offline
+        entry, whose deals the server has not seen): each (seat, made, reminder) said when ``seat`` made
+        ``made`` side bets against deal ``number``'s chooser in that chooser's deals before it (one a
+        deal); empty by default."""
+        return ()
+
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
         """Raise ``RuleError`` if deal ``number``'s facts beyond its contract and bids break a rule.
 
