@@ -146,3 +146,28 @@ def test_a_refused_contract_change_is_said_at_its_field_and_changes_nothing(clie
     after = client.get(f"/api/v1/games/{game_id}")
     assert after.headers["ETag"] == before.headers["ETag"]
     assert after.get_json() == before.get_json()
+
+
+def test_the_preview_of_a_swap_is_the_correction_it_saves(client: FlaskClient) -> None:
+    # Deal 4 (No king of hearts, Darek −20) given No tricks with deal 6's counts: deal 4's scores are
+    # deal 6's (−8 / −4 / −6 / −8); nothing stored.
+    game_id = played(client, 6)
+    before = client.get(f"/api/v1/games/{game_id}")
+    html = edit_page(client, game_id, 4, "no-tricks")
+    data = [("csrf_token", csrf_from(html)), ("form", "correct"), *as_posted(EXAMPLE[5][0])]
+    answer = client.post(f"/games/{game_id}/deals/4/preview", data=MultiDict(data)).get_json()
+    assert answer["error"] is None
+    assert answer["scores"] == [-8, -4, -6, -8]
+    # The running totals after deal 4 with the two deals the other way round: 10 − 8, −9 − 4, 29 − 6, −19 − 8.
+    assert answer["totals"] == [2, -13, 23, -27]
+    # A swap the rules refuse (deal 1 given Trumps with its doubles between non-declarers): said.
+    html = edit_page(client, game_id, 2, "no-queens")
+    data = [
+        ("csrf_token", csrf_from(html)),
+        ("form", "correct"),
+        *as_posted({**EXAMPLE[0][0], "doubles": []}),
+    ]
+    answer = client.post(f"/games/{game_id}/deals/2/preview", data=MultiDict(data)).get_json()
+    assert answer["error"]["code"] == "double_not_allowed" and answer["error"]["field"] == "doubles"
+    after = client.get(f"/api/v1/games/{game_id}")
+    assert after.headers["ETag"] == before.headers["ETag"]

@@ -6,7 +6,7 @@ figure follows; a swap changes two deals of the same chooser in one correction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, make_response, render_template, request, url_for
@@ -21,44 +21,18 @@ from ...rules import PAIRS, Refusal
 from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import Flashes, answered, done, load_game, open_write, page_once, require_editor, write_once
-from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
+from .entry import (
+    chosen_contract,
+    contract_choices,
+    deal_fields,
+    field_errors,
+    forbidden_bid,
+    seat_values,
+    swap_choices,
+    swapped,
+)
 from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, kept_pairs, per_seat_numbers
 from .presenters import game_view
-
-
-@dataclass(frozen=True)
-class ContractChoice:
-    """A contract the correction may give a deal whose contract decides its facts: its own, one its
-    chooser has not played yet, or one they played in another deal (``swap``: that deal's number,
-    which takes this deal's contract and results in the same correction)."""
-
-    id: str
-    label: str
-    swap: int | None = None
-
-
-def contract_choices(game: Snapshot, number: int) -> list[ContractChoice]:
-    """The contracts deal ``number`` may be corrected to, in the game's order (none where its
-    contract does not decide its facts, or nobody chooses it)."""
-    ruleset, deals = game.ruleset, game.state.deals
-    deal = deals[number - 1]
-    if not ruleset.declares_contract or deal.chooser is None or not deal_fields(game, number):
-        return []
-    played = {other.contract: other.number for other in deals if other.chooser == deal.chooser}
-    left = set(game.state.remaining_contracts[deal.chooser])
-    return [
-        ContractChoice(contract.id, term(ruleset.contract_label(contract.id)), swap)
-        for contract in ruleset.contracts
-        if contract.id == deal.contract or contract.id in left or contract.id in played
-        for swap in [None if contract.id == deal.contract else played.get(contract.id)]
-    ]
-
-
-def _chosen(game: Snapshot, number: int, asked: object) -> ContractChoice | None:
-    """Of ``contract_choices``, the one ``asked`` names (the recorded contract's if none)."""
-    choices = contract_choices(game, number)
-    recorded = game.state.deals[number - 1].contract
-    return next((c for c in choices if c.id == asked), next((c for c in choices if c.id == recorded), None))
 
 
 def _correction_page(
@@ -70,7 +44,7 @@ def _correction_page(
         abort(404)
     view = game_view(game, editable=True)
     deal = view.deal(number)
-    chosen = _chosen(game, number, asked)
+    chosen = chosen_contract(game, number, asked)
     if chosen is not None and chosen.id != deal.contract:
         ruleset, setup = game.ruleset, game.setup
         fields = ruleset.fields_with(setup, number, chosen.id)
@@ -112,7 +86,7 @@ def correct_deal(game_id: str, number: int) -> Any:
             abort(404)
         deal = game.state.deals[number - 1]
         asked = request.args.get("contract")
-        chosen = _chosen(game, number, asked)
+        chosen = chosen_contract(game, number, asked)
         # Another contract: its results start blank, or as recorded in the deal that swaps with this.
         source = deal if chosen is None or chosen.id == deal.contract else None
         if chosen is not None and chosen.swap is not None:
@@ -166,7 +140,7 @@ def correct_deal(game_id: str, number: int) -> Any:
     once = page_once(game_id, there, says)
     try:
         fields = _corrected(game, number, form)
-        chosen = _chosen(game, number, form.contract.data)
+        chosen = chosen_contract(game, number, form.contract.data)
         swap_with = (
             form.swap_with.data if chosen is None else None if chosen.swap is None else str(chosen.swap)
         )
@@ -188,7 +162,7 @@ def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]
     """The fields the correction of deal ``number`` gives, as the services take them."""
     deal, names = game.state.deals[number - 1], game.setup.players
     facts = deal_fields(game, number)
-    chosen = _chosen(game, number, form.contract.data)
+    chosen = chosen_contract(game, number, form.contract.data)
     if chosen is not None and chosen.id != deal.contract:
         # Another contract: its facts, and the contract, in the one correction (a swap: ``swapped``).
         facts = game.ruleset.fields_with(game.setup, number, chosen.id)
