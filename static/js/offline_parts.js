@@ -47,21 +47,6 @@ self.ScorekeeperOfflineParts = function (page) {
     });
     return left;
   }
-  // What the table should know before deal `number` (the plan's reminders, in the server's words): each
-  // one whose count is met, the count being the chooser's deals before it, kept here or on the server,
-  // in which the reminder's player made a side bet against the chooser (the plan's fact of kind pairs).
-  function reminders(deals, number) {
-    const chooser = slot(number).chooser, paired = page.plan.facts.find((fact) => fact.kind === 'pairs');
-    if (chooser === null || !paired) return [];
-    const made = (seat) => deals.filter((deal) => deal.number < number && slot(deal.number).chooser === chooser
-      && (deal[paired.id] || []).some((bet) => bet.by === name(seat) && bet.against === name(chooser))).length;
-    return (page.plan.reminders || []).filter((said) => said.number === number && said.made === made(said.seat))
-      .map((said) => {
-        const line = drawn('offline-reminder', 'p[data-reminder]')[0];
-        line.textContent = said.text;
-        return line;
-      });
-  }
   // The server's drawing of a part, cloned: <template id="offline-…"> (templates/web/_offline_templates.html).
   const drawn = (id, selector) => {
     const box = d.getElementById(id);
@@ -386,9 +371,6 @@ self.ScorekeeperOfflineParts = function (page) {
       form.dataset.step = pending ? 'tricks' : 'facts';
       if (!pending && contract) form.dataset.contract = contract;
       form.insertBefore(factsFields(number, pending ? fields.filter((f) => !Q.DECLARATION.includes(f) || pending[f] == null) : fields, null, 'offline', contract), error);
-      // As online: the reminders over the side bets' rows.
-      const rows = form.querySelector('fieldset.pairs .pair-row');
-      if (rows) reminders(deals, number).forEach((line) => rows.before(line));
       save.textContent = dealText(number, '[data-text="save"]');
     } else if (pending) {
       heading.textContent = dealText(number, `[data-text="pending"][data-contract="${pending.contract}"]`);
@@ -414,7 +396,7 @@ self.ScorekeeperOfflineParts = function (page) {
         buttons[0].setAttribute('autofocus', '');
       }
       fill(fieldset, 'legend', dealText(number, buttons.length === 1 ? '[data-text="last-contract"]' : '[data-text="contracts-left"]'));
-      form.replaceChildren(fieldset, ...reminders(deals, number));
+      form.replaceChildren(fieldset);
     } else {
       heading.textContent = dealText(number, '[data-text="declare"]');
       form.dataset.step = s.bidding_order.length ? 'bids' : 'tricks';
