@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Ruleset
+from .base import Ruleset, contracts_left
 from .kierki import FACTS as KIERKI_FACTS
 from .refusal import RuleError
 from .registry import register
@@ -189,10 +189,7 @@ def from_left_of(seat: int) -> tuple[int, ...]:
 def remaining_of(declarers: Sequence[int], contracts: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Per seat, the contracts not yet declared (in B1's order), ``contracts`` being those of the
     deals recorded so far (deal 1 first)."""
-    used: list[set[str]] = [set() for _ in range(PLAYERS)]
-    for number, contract in enumerate(contracts, start=1):
-        used[declarers[number - 1]].add(contract)
-    return tuple(tuple(c for c in CONTRACT_IDS if c not in used[seat]) for seat in range(PLAYERS))
+    return contracts_left(CONTRACT_IDS, PLAYERS, list(zip(declarers, contracts, strict=False)))
 
 
 # -- contract points (RULES.md 4.3) ----------------------------------------------------------------
@@ -425,6 +422,16 @@ class DoubleOwed:
     player: int
     doubles: int
     code: str = "double_owed"
+
+    @property
+    def notice(self) -> Notice:
+        """The reminder as the pages say it (``Ruleset.reminders``)."""
+        return Notice(
+            self.code,
+            self.message,
+            (("player", self.player), ("declarer", self.declarer)),
+            (("doubles", self.doubles),),
+        )
 
     @property
     def message(self) -> str:
@@ -662,14 +669,13 @@ class Barbu(Ruleset):
 
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """Per seat, the contracts not yet declared (API.md B3 ``remaining_contracts``)."""
-        return remaining_of(self.declarers(setup), [deal.contract for deal in deals])
+        return self.left_to_choose(setup, deals)
 
-    def offer_for(
-        self, setup: GameSetup, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    def offer(
+        self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
     ) -> tuple[str | None, tuple[str, ...]]:
         """The declarer chooses among their unused contracts."""
-        assert chooser is not None
-        return None, remaining[chooser]
+        return self.chooser_offer(chooser, remaining)
 
     # -- parsing (API.md B5) ----------------------------------------------------------------------
 
@@ -753,45 +759,47 @@ class Barbu(Ruleset):
         self.check_declaration(setup, done, number, chosen, None)
         return self.parse_deal(setup, number, contract=contract, bids=bids, tricks=tricks, **facts)
 
+    def check_correction(
+        self, setup: GameSetup, number: int, fields: Mapping[str, object], contracts: Sequence[object]
+    ) -> None:
+        """API.md B5 steps 2 and 3 for a correction: ``unknown_field``, ``bids_not_allowed``,
+        ``unknown_contract`` and ``contract_used`` against the declarer's other deals as corrected
+        (``contracts``: so two deals of one declarer swap in one PATCH), ahead of the facts."""
+        for name in fields:
+            if name not in (*FIELDS, "contract", "bids", "tricks"):
+                raise self.takes_no(name)
+        self.parse_bids(setup, number, fields.get("bids"))
+        if "contract" not in fields:
+            return
+        chosen = self.parse_contract(setup, number, fields["contract"])
+        assert chosen is not None
+        declarers = self.declarers(setup)
+        for other, contract in enumerate(contracts, start=1):
+            if other != number and contract == chosen and declarers[other - 1] == declarers[number - 1]:
+                raise self.used(setup, number, chosen, other)
+
     def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
         """``field_not_allowed``, then ``field_required`` (API.md B5 steps 4 and 5)."""
-        takes = (*fields_of(contract), "doubles")
-        for name in FIELDS:
-            if name in given and name not in takes:
-                raise self.not_taken(number, contract, name)
-        if contract == TRUMPS and "trumps" not in given:
-            raise self.suit_missing(setup, number)
-        results = RESULTS[contract]
-        if any(name in given for name in results):
-            for name in results:
-                if name not in given:
-                    raise self.result_missing(number, contract, name)
+        self.check_given(
+            setup,
+            number,
+            contract,
+            given,
+            fields=FIELDS,
+            takes=(*fields_of(contract), "doubles"),
+            results=RESULTS[contract],
+            suit_named=contract == TRUMPS,
+        )
 
     def places_for(self, setup: GameSetup, places: object) -> tuple[int, ...]:
         """The four players in going-out order, each once (``places_invalid`` for anything else)."""
-        refused = RuleError(*self.fact("places").refusal, "places")
-        if isinstance(places, (str, bytes)) or not isinstance(places, Sequence) or len(places) != PLAYERS:
-            raise refused
-        seats: list[int] = []
-        for name in places:
-            try:
-                seats.append(self.seat_of(setup.players, name, "places"))
-            except RuleError:
-                raise RuleError(
-                    "places_invalid",
-                    N_("%(player)s is not playing in this game; give the four players in going-out order."),
-                    "places",
-                    {"player": str(name)},
-                ) from None
-        if len(set(seats)) != PLAYERS:
-            twice = next(seat for seat in seats if seats.count(seat) > 1)
-            raise RuleError(
-                "places_invalid",
-                N_("%(player)s is given twice; give each player once, in the order they went out."),
-                "places",
-                {"player": setup.players[twice]},
-            )
-        return tuple(seats)
+        return self.order_of_players(
+            setup,
+            places,
+            PLAYERS,
+            N_("%(player)s is not playing in this game; give the four players in going-out order."),
+            N_("%(player)s is given twice; give each player once, in the order they went out."),
+        )
 
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
@@ -834,20 +842,24 @@ class Barbu(Ruleset):
         declarer = self.dealer_of(setup, number)
         for deal in done:
             if deal.chooser == declarer and deal.contract == contract:
-                raise RuleError(
-                    "contract_used",
-                    N_(
-                        "%(player)s has already played %(contract)s (deal %(played_in)d), "
-                        "so cannot choose it again in deal %(deal)d."
-                    ),
-                    "contract",
-                    {
-                        "player": setup.players[declarer],
-                        "contract": self.contract(contract),
-                        "played_in": deal.number,
-                        "deal": number,
-                    },
-                )
+                raise self.used(setup, number, contract, deal.number)
+
+    def used(self, setup: GameSetup, number: int, contract: str, played_in: int) -> RuleError:
+        """``contract_used``: deal ``number``'s declarer declared ``contract`` in deal ``played_in``."""
+        return RuleError(
+            "contract_used",
+            N_(
+                "%(player)s has already played %(contract)s (deal %(played_in)d), "
+                "so cannot choose it again in deal %(deal)d."
+            ),
+            "contract",
+            {
+                "player": setup.players[self.dealer_of(setup, number)],
+                "contract": self.contract(contract),
+                "played_in": played_in,
+                "deal": number,
+            },
+        )
 
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
         """The record's facts (by seat) as ``parse_deal`` checks them."""
@@ -948,15 +960,25 @@ class Barbu(Ruleset):
             return ()
         number = state.current_number
         doubles = [doubles_of(deal) for deal in state.deals]
-        return tuple(
-            Notice(
-                owed.code,
-                owed.message,
-                (("player", owed.player), ("declarer", owed.declarer)),
-                (("doubles", owed.doubles),),
-            )
-            for owed in owed_before(self.declarers(state.setup), doubles, number)
-        )
+        return tuple(owed.notice for owed in owed_before(self.declarers(state.setup), doubles, number))
+
+    def reminders_by_count(self, setup: GameSetup, number: int) -> tuple[tuple[int, int, Notice], ...]:
+        """``owed_before`` deal ``number`` for each player and each count of the declarer's deals before it
+        in which they doubled the declarer (the offline card counts the doubles it keeps)."""
+        declarers = self.declarers(setup)
+        declarer = declarers[number - 1]
+        before = [deal for deal in range(1, number) if declarers[deal - 1] == declarer]
+        said: list[tuple[int, int, Notice]] = []
+        for seat in from_left_of(declarer):
+            for made in range(min(TIMES_OWED, len(before)) + 1):
+                doubled = set(before[:made])
+                doubles = [(Double(seat, declarer),) if deal in doubled else () for deal in range(1, number)]
+                said += [
+                    (seat, made, owed.notice)
+                    for owed in owed_before(declarers, doubles, number)
+                    if owed.player == seat
+                ]
+        return tuple(said)
 
     def taken(self, deal: DealState) -> tuple[int, ...] | None:
         """Per seat, what the contract counts: tricks, hearts, queens; 1 for a taker (the 12th and 13th

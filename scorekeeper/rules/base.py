@@ -8,7 +8,7 @@ A ruleset turns a ``GameSetup`` and the recorded ``DealRecord`` facts into a
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -670,6 +670,13 @@ class Ruleset(ABC):
         never refusing anything: e.g. who still owes the chooser something; empty by default."""
         return ()
 
+    def reminders_by_count(self, setup: GameSetup, number: int) -> tuple[tuple[int, int, Notice], ...]:
+        """``reminders`` before deal ``number`` as they follow from a count a page can keep (the offline
+        entry, whose deals the server has not seen): each (seat, made, reminder) said when ``seat`` made
+        ``made`` side bets against deal ``number``'s chooser in that chooser's deals before it (one a
+        deal); empty by default."""
+        return ()
+
     def check_facts(self, setup: GameSetup, number: int, contract: str, record: DealRecord) -> None:
         """Raise ``RuleError`` if deal ``number``'s facts beyond its contract and bids break a rule.
 
@@ -741,6 +748,22 @@ class Ruleset(ABC):
     @abstractmethod
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """Per seat, the contracts still to come after ``deals``."""
+
+    def left_to_choose(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
+        """``remaining_for`` of a game whose chooser plays each contract once: per seat, the contracts
+        (in the declared order) that seat has not chosen in ``deals``."""
+        return contracts_left(
+            tuple(contract.id for contract in self.contracts),
+            len(setup.players),
+            [(deal.chooser, deal.contract) for deal in deals],
+        )
+
+    def chooser_offer(
+        self, chooser: int | None, remaining: Sequence[tuple[str, ...]]
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """``offer`` of such a game: no contract fixed, the chooser's contracts left allowed."""
+        assert chooser is not None
+        return None, remaining[chooser]
 
     def offer(
         self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
@@ -858,6 +881,50 @@ class Ruleset(ABC):
             {"deal": number, "contract": self.contract(contract), "field": self.fact(name)},
         )
 
+    def check_given(
+        self,
+        setup: GameSetup,
+        number: int,
+        contract: str,
+        given: Collection[str],
+        *,
+        fields: Sequence[str],
+        takes: Collection[str],
+        results: Sequence[str],
+        suit_named: bool,
+    ) -> None:
+        """Which of a deal's ``fields`` are ``given``: ``field_not_allowed`` for one the contract does not
+        take (in the order of ``fields``), then ``field_required``: the suit named where
+        ``suit_named``, and every one of its ``results`` once one is given."""
+        for name in fields:
+            if name in given and name not in takes:
+                raise self.not_taken(number, contract, name)
+        if suit_named and (self.named_suit.id if self.named_suit is not None else "trumps") not in given:
+            raise self.suit_missing(setup, number)
+        if any(name in given for name in results):
+            for name in results:
+                if name not in given:
+                    raise self.result_missing(number, contract, name)
+
+    def order_of_players(
+        self, setup: GameSetup, places: object, count: int, stranger: str, twice: str
+    ) -> tuple[int, ...]:
+        """``places``: ``count`` different players in the order they went out, as seats
+        (``places_invalid``: the fact's own message for the wrong shape, ``stranger`` for a name that
+        is not a player's, ``twice`` for a player given twice, each with the ``player``)."""
+        if isinstance(places, (str, bytes)) or not isinstance(places, Sequence) or len(places) != count:
+            raise RuleError(*self.fact("places").refusal, "places")
+        seats: list[int] = []
+        for name in places:
+            try:
+                seats.append(self.seat_of(setup.players, name, "places"))
+            except RuleError:
+                raise RuleError("places_invalid", stranger, "places", {"player": str(name)}) from None
+        if len(set(seats)) != count:
+            again = next(seat for seat in seats if seats.count(seat) > 1)
+            raise RuleError("places_invalid", twice, "places", {"player": setup.players[again]})
+        return tuple(seats)
+
     def suit_missing(self, setup: GameSetup, number: int) -> RuleError:
         """``field_required``: the suit deal ``number``'s dealer names (``named_suit``) is not given."""
         return RuleError(
@@ -927,6 +994,15 @@ class Ruleset(ABC):
         said = {"tricks": TRICKS.by_name(setup.players, record.tricks), **self.named_facts(setup, record)}
         return {name: value for name, value in said.items() if value is not None}
 
+    def check_correction(
+        self, setup: GameSetup, number: int, fields: Mapping[str, object], contracts: Sequence[object]
+    ) -> None:
+        """What a correction of deal ``number`` (its ``fields``) is refused for ahead of its fields' own
+        checks, ``contracts`` being every deal's contract once the whole correction is made (deal 1
+        first): nothing here; a game whose order of checks puts a contract already chosen ahead of the
+        facts says so (as ``parse_next`` for the next deal), and the replay checks every rule again."""
+        return None
+
     def corrected(
         self, setup: GameSetup, number: int, old: DealRecord, fields: Mapping[str, object]
     ) -> DealRecord:
@@ -955,6 +1031,18 @@ class Ruleset(ABC):
         if bids is not None:
             raise RuleError("bids_not_allowed", N_("%(game)s has no bids."), "bids", {"game": self.term})
         return None
+
+
+def contracts_left(
+    contract_ids: Sequence[str], seats: int, chosen: Sequence[tuple[int | None, str]]
+) -> tuple[tuple[str, ...], ...]:
+    """Per seat, the ``contract_ids`` (in their order) that seat has not chosen, ``chosen`` being each
+    deal's chooser (None: nobody chose) and contract."""
+    used: list[set[str]] = [set() for _ in range(seats)]
+    for chooser, contract in chosen:
+        if chooser is not None:
+            used[chooser].add(contract)
+    return tuple(tuple(c for c in contract_ids if c not in used[seat]) for seat in range(seats))
 
 
 def check_tricks_sum(tricks: Sequence[int], total: int = TRICKS_PER_DEAL) -> None:

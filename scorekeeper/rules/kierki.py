@@ -653,17 +653,16 @@ class Kierki(Ruleset):
     def check_presence(self, setup: GameSetup, number: int, contract: str, given: set[str]) -> None:
         """``field_not_allowed`` for a fact the contract does not take, then ``field_required``:
         the trump suit on a trump deal, and every result once one is given (API.md K5 steps 3, 4)."""
-        takes = fields_of(contract)
-        for name in FIELDS:
-            if name in given and name not in takes:
-                raise self.not_taken(number, contract, name)
-        if contract == TRUMPS and "trumps" not in given:
-            raise self.suit_missing(setup, number)
-        results = RESULTS[contract]
-        if any(name in given for name in results):
-            for name in results:
-                if name not in given:
-                    raise self.result_missing(number, contract, name)
+        self.check_given(
+            setup,
+            number,
+            contract,
+            given,
+            fields=FIELDS,
+            takes=fields_of(contract),
+            results=RESULTS[contract],
+            suit_named=contract == TRUMPS,
+        )
 
     def counts_or_none(self, setup: GameSetup, name: str, values: object) -> tuple[int, ...] | None:
         return None if values is None else self.counts_for(setup, name, values)
@@ -673,27 +672,13 @@ class Kierki(Ruleset):
 
     def places_for(self, setup: GameSetup, places: object) -> tuple[int, ...]:
         """The first and the second player out: a list of two different players (``places_invalid``)."""
-        if isinstance(places, (str, bytes)) or not isinstance(places, Sequence) or len(places) != 2:
-            raise RuleError(*self.fact("places").refusal, "places")
-        seats: list[int] = []
-        for name in places:
-            try:
-                seats.append(self.seat_of(setup.players, name, "places"))
-            except RuleError:
-                raise RuleError(
-                    "places_invalid",
-                    N_("%(player)s is not playing in this game; give the first and the second player out."),
-                    "places",
-                    {"player": str(name)},
-                ) from None
-        if seats[0] == seats[1]:
-            raise RuleError(
-                "places_invalid",
-                N_("The first and the second player out are two players (%(player)s is given twice)."),
-                "places",
-                {"player": setup.players[seats[0]]},
-            )
-        return tuple(seats)
+        return self.order_of_players(
+            setup,
+            places,
+            2,
+            N_("%(player)s is not playing in this game; give the first and the second player out."),
+            N_("The first and the second player out are two players (%(player)s is given twice)."),
+        )
 
     # -- the hooks of the replay -----------------------------------------------------------
 

@@ -146,20 +146,13 @@ class Mizerka(Ruleset):
 
     def remaining_for(self, setup: GameSetup, deals: Sequence[DealState]) -> tuple[tuple[str, ...], ...]:
         """Per seat, the contracts that seat has not chosen yet."""
-        used: list[set[str]] = [set() for _ in range(self.player_count)]
-        for deal in deals:
-            if deal.chooser is not None:
-                used[deal.chooser].add(deal.contract)
-        return tuple(
-            tuple(c for c in CONTRACT_IDS if c not in used[seat]) for seat in range(self.player_count)
-        )
+        return self.left_to_choose(setup, deals)
 
     def offer(
         self, number: int, chooser: int | None, remaining: Sequence[tuple[str, ...]]
     ) -> tuple[str | None, tuple[str, ...]]:
         """Forehand chooses among the contracts they have left."""
-        assert chooser is not None
-        return None, remaining[chooser]
+        return self.chooser_offer(chooser, remaining)
 
 
 MIZERKA = Mizerka(

@@ -154,6 +154,10 @@ def correct_deals(
         ruleset, setup = locked.ruleset, locked.setup
         records = list(locked.records)
         several = len(wanted) > 1
+        contracts: list[object] = [record.contract for record in records]  # once corrected, for swaps
+        for number, fields in wanted.items():
+            if 1 <= number <= len(records) and "contract" in fields:
+                contracts[number - 1] = fields["contract"]
         for number, fields in wanted.items():
             if not 1 <= number <= len(records):  # deals are numbered 1, 2, ... in order
                 raise not_found("deal")
@@ -167,6 +171,7 @@ def correct_deals(
                 )
             changed = {field: value for field, value in fields.items() if field != "number"}
             try:
+                ruleset.check_correction(setup, number, changed, contracts)
                 record = ruleset.corrected(setup, number, old, changed)
                 if ruleset.is_pending(record) and number != len(records):
                     message = N_("Only the last deal can be without tricks.")

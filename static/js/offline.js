@@ -111,6 +111,7 @@
     d.querySelectorAll('[data-undo-now]').forEach((e) => e.remove());
     undos.forEach((e) => { e.hidden = true; e.dataset.offlineHidden = '1'; });
     const card = (editing !== null && editor(m, editing)) || entryForm(m, chosen);
+    if (editing === null) remind(m.deals, card.querySelector('form.offline-form'));
     board(m);
     grid(m);
     // "Deal 3 recorded." is old news while the entry has moved on without the server.
@@ -130,6 +131,23 @@
     card.dispatchEvent(new CustomEvent('sk:enhance', { bubbles: true }));
     if (stepped && editing === null) card.dispatchEvent(new CustomEvent('sk:step', { bubbles: true }));
     stepped = false;
+  }
+
+  // As online, what the table should know before the card's deal: the plan's reminders (the server's words)
+  // whose count is met, the chooser's deals before it, queued here or stored on the server, in which the reminder's
+  // player made a side bet against the chooser (the fact of kind pairs); over the bets, or under the contracts.
+  function remind(deals, form) {
+    const number = form ? +form.dataset.number : 0, s = number && slot(number);
+    const paired = plan.facts.find((fact) => fact.kind === 'pairs');
+    if (!s || s.chooser === null || !paired) return;
+    const who = (seat) => plan.players[seat], chooser = who(s.chooser);
+    const made = (seat) => deals.filter((deal) => deal.number < number && slot(deal.number).chooser === s.chooser
+      && (deal[paired.id] || []).some((bet) => bet.by === who(seat) && bet.against === chooser)).length;
+    const lines = (plan.reminders || []).filter((said) => said.number === number && said.made === made(said.seat))
+      .map((said) => Object.assign(drawn('offline-reminder', 'p[data-reminder]')[0], { textContent: said.text }));
+    const rows = form.querySelector('fieldset.pairs .pair-row');
+    if (rows) rows.before(...lines);
+    else if (form.dataset.step === 'contract') form.append(...lines);
   }
 
   // The sticky scoreboard follows the entry: the deal it is on, its roles (as the server draws them,

@@ -225,7 +225,11 @@ back = client.patch(
     headers=auth,
 )
 said["swapped_back"] = [back.status_code, back.get_json()["totals"]]
+# B5: Ala played No queens in deal 1, which answers before the missing count (step 3 before step 5);
+# Bartek's deal 8 may change to it, but not without its count.
 bare = client.put(f"{url}/deals/4", json={"contract": "no-queens"}, headers=auth)
+said["contract_used_before_required"] = [bare.status_code, bare.get_json()["error"]["code"]]
+bare = client.put(f"{url}/deals/8", json={"contract": "no-queens"}, headers=auth)
 said["contract_change_without_facts"] = [bare.status_code, bare.get_json()["error"]["code"]]
 
 # Export and import (JSON version 1): the doubles go along; a Kierki game still goes through too.

@@ -165,6 +165,7 @@ def check(said: dict[str, Any]) -> None:
     assert contracts[3] == "no-tricks" and contracts[5] == "no-king-of-hearts"
     assert totals == by_name((70, -110, 46, -32))  # deals 4 and 6 were not doubled: same totals
     assert said["swapped_back"] == [200, by_name((70, -110, 46, -32))]
+    assert said["contract_used_before_required"] == [422, "contract_used"]
     assert said["contract_change_without_facts"] == [422, "field_required"]
     totals, doubles, exported = said["imported"]
     assert totals == by_name((70, -110, 46, -32))

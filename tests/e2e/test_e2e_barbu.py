@@ -9,6 +9,7 @@ obligation said before deal 7."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from e2e_support import ApiGame, LiveServer, new_context, screenshot, shown_totals
@@ -268,4 +269,122 @@ def test_a_doubled_deal_entered_offline_reaches_the_server_with_its_doubles(
         {"by": "Celina", "against": "Bartek", "redoubled": True},
     ]
     assert [third["scores"][name] for name in NAMES] == [-8, -48, 36, -10]
+    context.close()
+
+
+# Each name on a doubles tap and the "maximum" tap as drawn: whether its text is wider or taller than the
+# tap's room for it (cut short), and the text itself.
+TAP_TEXTS_JS = """() => [...document.querySelectorAll('#turn .pair .who, #turn .pair-all')]
+  .filter((e) => e.checkVisibility())
+  .map((e) => ({text: e.textContent.trim(), cut: e.scrollWidth > e.clientWidth + 0.5
+    || getComputedStyle(e).textOverflow === 'ellipsis'}))"""
+
+
+def test_every_name_on_the_doubles_taps_is_whole(browser: Browser, live_server: LiveServer) -> None:
+    """At 320, 360 and 390 px, in Polish, English and Italian, every player's name on a doubles tap is
+    drawn whole (a name too long for its tap goes on two lines, never cut short), and so is "maximum"."""
+    game = barbu_game(live_server, 2)
+    maximum = {"pl": "Maks", "en": "Max", "it": "Max"}
+    for device in (PHONE_320, PHONE_360, PHONE_390):
+        width = device["viewport"]["width"]
+        for language in ("pl", "en", "it"):
+            context = new_context(browser, device)
+            context.add_cookies(
+                [game.cookie(live_server), {"name": "lang", "value": language, "url": live_server.origin}]
+            )  # type: ignore[list-item]
+            page = context.new_page()
+            page.goto(live_server.origin + game.path("?contract=no-hearts"))
+            taps = page.evaluate(TAP_TEXTS_JS)
+            where = f"{width}px, {language}"
+            assert [tap["text"] for tap in taps] == [
+                "Ala",
+                "Celina",
+                "Darek",
+                maximum[language],
+                "Ala",
+                "Bartek",
+                "Darek",
+                maximum[language],
+                "Ala",
+                "Bartek",
+                "Celina",
+                maximum[language],
+            ], where
+            assert [tap["text"] for tap in taps if tap["cut"]] == [], where
+            if width == 360:
+                step_on_one_screen(page, where)
+            screenshot(page.locator("#turn"), f"{width}-barbu-doubles-names-{language}")
+            context.close()
+
+
+def test_the_offline_card_says_who_still_owes_the_declarer_a_double(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """RULES.md 4.9 offline from deal 6: Darek doubled Ala once (deal 2), so before her seventh deal the
+    offline card says he still owes her one double, as the online card does, counting the deals kept on
+    the phone (a double of Ala in deal 6 would have met it); never blocking the save."""
+    from playwright.sync_api import expect
+    from test_e2e_offline import kept_for_offline
+
+    created = live_server.api(
+        "POST", "/api/v1/games", {"ruleset": "barbu", "players": NAMES, "first_dealer": "Ala"}
+    )
+    game = ApiGame(created["id"], created["edit_key"])
+    a, b, c, d = NAMES
+    bodies: list[dict[str, Any]] = [
+        {
+            "contract": "no-queens",
+            "queens": {a: 1, b: 0, c: 1, d: 2},
+            "doubles": [
+                {"by": b, "against": a},
+                {"by": b, "against": c},
+                {"by": b, "against": d},
+                {"by": c, "against": a, "redoubled": True},
+            ],
+        },
+        {
+            "contract": "trumps",
+            "trumps": "spades",
+            "tricks": {a: 5, b: 3, c: 1, d: 4},
+            "doubles": [{"by": d, "against": a}],
+        },
+        {
+            "contract": "no-hearts",
+            "hearts": {a: 2, b: 6, c: 0, d: 5},
+            "ace_of_hearts": b,
+            "doubles": [{"by": c, "against": a}, {"by": c, "against": b, "redoubled": True}],
+        },
+        {"contract": "no-king-of-hearts", "king_of_hearts": d},
+        {
+            "contract": "domino",
+            "places": [c, a, d, b],
+            "doubles": [{"by": b, "against": a, "redoubled": True}],
+        },
+    ]
+    for number, body in enumerate(bodies, start=1):
+        live_server.api("POST", f"/api/v1/games/{game.id}/deals", {"number": number, **body}, game.key)
+    context = new_context(browser, PHONE_360)
+    context.add_cookies([game.cookie(live_server)])  # type: ignore[list-item]
+    page = context.new_page()
+    page.goto(live_server.origin + game.path())
+    kept_for_offline(page)
+    context.set_offline(True)
+    offline = page.locator("#offline-turn")
+    expect(page.locator("#offline-status")).to_contain_text("Offline")
+    # Deal 6: nobody owes Ala anything yet (Darek has two deals for his one double).
+    expect(offline.locator("p[data-reminder]")).to_have_count(0)
+    offline.locator('button.contract[value="no-tricks"]').click()
+    expect(offline.get_by_role("heading")).to_have_text("Deal 6: No tricks, chosen by Ala")
+    expect(offline.locator("p[data-reminder]")).to_have_count(0)
+    for seat, count in enumerate((4, 2, 3)):
+        offline.locator(f'.count-chips[data-for="offline-tricks-{seat}"] button[value="{count}"]').click()
+    offline.get_by_role("button", name="Save deal 6").click()
+    # Deal 7, Ala's last contract chosen already: the line over the doubles, as online.
+    expect(offline.get_by_role("heading")).to_have_text("Deal 7: No last two, chosen by Ala")
+    expect(offline.locator("fieldset.pairs p[data-reminder]")).to_have_text(
+        ["Darek still owes Ala one double."]
+    )
+    screenshot(page, "360-barbu-offline-obligation")
+    if os.environ.get("KEEP_SHOT"):
+        page.screenshot(path=os.environ["KEEP_SHOT"], full_page=True)
     context.close()

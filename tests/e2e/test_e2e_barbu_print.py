@@ -147,3 +147,51 @@ def example_on(server: LiveServer) -> ApiGame:
     for number, deal in enumerate(barbu_example(), start=1):
         server.api("POST", f"/api/v1/games/{game.id}/deals", {"number": number, **deal}, game.key)
     return game
+
+
+# Every word of the sheet's headings (the deal log's and the contract grid's, the players' names at the
+# head of their columns and rows among them) drawn on more than one line: the word and its cell's class.
+BROKEN_WORDS_JS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll('table.sheet-log thead th, table.grid th')) {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push([m[0], th.className]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_heading_of_the_barbu_sheet_breaks_inside_a_word(
+    browser: Browser, live_server: LiveServer, paper: str, language: str
+) -> None:
+    """The sheet's headings wrap between words ("Chooser" was printed "Choose" over "r"), in every
+    language, on both papers, with 40-character names: only a 40-letter surname, wider alone than its
+    player's four columns, breaks where the column ends (whole in the standings and the contract grid)."""
+    game = barbu_on(live_server, KIERKI_LONG_NAMES)
+    context = new_context(browser, {"viewport": {"width": PRINTABLE_PX[paper], "height": 1000}})
+    context.add_cookies([{"name": "lang", "value": language, "url": live_server.origin}])
+    page = context.new_page()
+    page.emulate_media(media="print")
+    page.goto(live_server.origin + game.path("/scoresheet"))
+    assert page.evaluate(BROKEN_WORDS_JS) == [[KIERKI_LONG_NAMES[3], "name-col"]]
+    context.close()
+
+
+@pytest.mark.parametrize("paper", PAPER)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_chooser_heading_is_one_word_on_paper(
+    paper: str, language: str, barbu_printed: dict[tuple[str, str], Path]
+) -> None:
+    text = poppler("pdftotext", "-layout", str(barbu_printed[(language, paper)]), "-").decode()
+    heading = {"en": "Chooser", "pl": "Wybiera", "it": "Sceglie"}[language]
+    assert re.search(rf"(^|\s)#\s+{heading}\s", text, re.MULTILINE), f"{heading} is not whole on {paper}"

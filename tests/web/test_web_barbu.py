@@ -211,3 +211,33 @@ def test_each_contract_button_carries_the_mark_its_game_declares(client: FlaskCl
         "trumps": "Tru",
         "domino": "Dom",
     }
+
+
+def test_the_offline_plan_says_each_reminder_with_the_count_it_follows_from(client: FlaskClient) -> None:
+    """The offline card's reminders are the server's: before each deal to come, for each count of doubles
+    a player may have made against the declarer by then, what the online card would say."""
+    import json
+
+    game_id = start_game(client, FOUR, "0", game="barbu")
+    for number, (body, _scores) in enumerate(EXAMPLE[:5], start=1):
+        assert post(client, game_id, number, body).status_code == 303
+    html = page(client, f"/games/{game_id}")
+    plan = json.loads(parse_html(html).find(id="offline-plan").attrs["data-plan"] or "")
+    said = [(r["number"], r["seat"], r["made"], r["text"]) for r in plan["reminders"] if r["number"] <= 7]
+    # Deal 6 leaves Ala two deals: whoever has not doubled her yet owes two now; deal 7 leaves one.
+    assert said == [
+        (6, 1, 0, "Bartek still owes Ala two doubles."),
+        (6, 2, 0, "Celina still owes Ala two doubles."),
+        (6, 3, 0, "Darek still owes Ala two doubles."),
+        (7, 1, 0, "Bartek still owes Ala two doubles."),
+        (7, 1, 1, "Bartek still owes Ala one double."),
+        (7, 2, 0, "Celina still owes Ala two doubles."),
+        (7, 2, 1, "Celina still owes Ala one double."),
+        (7, 3, 0, "Darek still owes Ala two doubles."),
+        (7, 3, 1, "Darek still owes Ala one double."),
+    ]
+    # Bartek's deals: the first of his seven owes nothing yet.
+    assert [r for r in plan["reminders"] if r["number"] == 8] == []
+    # The card's line to clone, in the page's drawing.
+    template = parse_html(html).find("template", id="offline-reminder")
+    assert "data-reminder" in template.find("p", cls="reminder").attrs

@@ -6,6 +6,7 @@ figure follows; a swap changes two deals of the same chooser in one correction.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, make_response, render_template, request, url_for
@@ -16,7 +17,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from ... import services
 from ...errors import status_for
 from ...messages import shown, term
-from ...rules import Refusal
+from ...rules import PAIRS, Refusal
 from ...services import Replayed, Snapshot, Written
 from .. import bp
 from ..loading import (
@@ -29,16 +30,37 @@ from ..loading import (
     snapshot_or_404,
     write_once,
 )
-from .entry import deal_fields, field_errors, forbidden_bid, seat_values, swap_choices, swapped
+from .entry import (
+    chosen_contract,
+    contract_choices,
+    deal_fields,
+    field_errors,
+    forbidden_bid,
+    seat_values,
+    swap_choices,
+    swapped,
+)
 from .forms import COUNTED, ORDERS, PAIRED, TAKERS, CorrectForm, deal_facts, per_seat_numbers, stored_pairs
 from .presenters import game_view
 
 
-def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refusal | None) -> Response:
-    """The correction form of deal ``number`` (the 404 page if the game has no such deal)."""
+def _correction_page(
+    game: Snapshot, number: int, form: CorrectForm, error: Refusal | None, asked: object = None
+) -> Response:
+    """The correction form of deal ``number`` (the 404 page if the game has no such deal), asking the
+    facts of the contract ``asked`` where the contract decides them."""
     if not 1 <= number <= len(game.state.deals):
         abort(404)
     view = game_view(game, pencil=True)
+    deal = view.deal(number)
+    chosen = chosen_contract(game, number, asked)
+    if chosen is not None and chosen.id != deal.contract:
+        ruleset, setup = game.ruleset, game.setup
+        fields = ruleset.fields_with(setup, number, chosen.id)
+        paired = any(ruleset.fact(name).kind == PAIRS for name in fields)
+        deal = replace(
+            deal, fields=fields, pairs=ruleset.pairs_allowed(setup, number, chosen.id) if paired else ()
+        )
     status = 200 if error is None else status_for(error.code)
     form.swap_with.choices = [SelectChoice("", gettext("No swap")), *swap_choices(game, number)]
     form.contract.choices = [SelectChoice(contract.id, term(contract)) for contract in game.ruleset.contracts]
@@ -50,7 +72,9 @@ def _correction_page(game: Snapshot, number: int, form: CorrectForm, error: Refu
     page = render_template(
         "web/correct.html",
         game=view,
-        deal=view.deal(number),
+        deal=deal,
+        choices=contract_choices(game, number),
+        chosen=chosen,
         form=form,
         error=shown(error),
         errors=errors,
@@ -70,15 +94,23 @@ def correct_deal(game_id: str, number: int) -> Any:
         if not 1 <= number <= len(game.state.deals):
             abort(404)
         deal = game.state.deals[number - 1]
+        asked = request.args.get("contract")
+        chosen = chosen_contract(game, number, asked)
+        # Another contract: its results start blank, or as recorded in the deal that swaps with this.
+        source = deal if chosen is None or chosen.id == deal.contract else None
+        if chosen is not None and chosen.swap is not None:
+            source = game.state.deals[chosen.swap - 1]
         form = CorrectForm(formdata=None, version=game.version, contract=deal.contract)
         for seat in range(len(game.setup.players)):
             for name in ("bids", *COUNTED):
-                values = deal.bids if name == "bids" else deal.fact(name)
+                values = deal.bids if name == "bids" else None if source is None else source.fact(name)
                 if values is not None:
                     form[name].entries[seat].data = str(values[seat])
-        # The game's other facts: a suit as it is, each player named by seat, as the page posts them.
+        # The game's other facts: a suit as it is, each player named by seat, as the page posts them;
+        # the side bets are the deal's own, whatever its contract.
         for name in game.ruleset.facts:
-            value = deal.fact(name)
+            paired = name in PAIRED
+            value = deal.fact(name) if paired else None if source is None else source.fact(name)
             if name in ORDERS:
                 for entry, seat in zip(form[name].entries, value or (), strict=False):
                     entry.data = str(seat)
@@ -88,11 +120,11 @@ def correct_deal(game_id: str, number: int) -> Any:
                 form[name].data = stored_pairs(value)
             elif name not in COUNTED:
                 form[name].data = value
-        return _correction_page(game, number, form, None)
+        return _correction_page(game, number, form, None, asked)
     form = CorrectForm()
 
     def redraw(game: Snapshot, error: Refusal) -> Response:
-        return _correction_page(game, number, form, error)
+        return _correction_page(game, number, form, error, request.form.get("contract"))
 
     write = open_write(game_id, form, redraw)
     game = snapshot_or_404(game_id)
@@ -117,7 +149,11 @@ def correct_deal(game_id: str, number: int) -> Any:
     once = page_once(game_id, there, says)
     try:
         fields = _corrected(game, number, form)
-        corrections = swapped(game, number, {"number": number, **fields}, form.swap_with.data)
+        chosen = chosen_contract(game, number, form.contract.data)
+        swap_with = (
+            form.swap_with.data if chosen is None else None if chosen.swap is None else str(chosen.swap)
+        )
+        corrections = swapped(game, number, {"number": number, **fields}, swap_with)
         after = write_once(
             lambda key: services.correct_deals(
                 game_id, corrections, expected_version=form.version.data, once=key
@@ -135,6 +171,12 @@ def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]
     """The fields the correction of deal ``number`` gives, as the services take them."""
     deal, names = game.state.deals[number - 1], game.setup.players
     facts = deal_fields(game, number)
+    chosen = chosen_contract(game, number, form.contract.data)
+    if chosen is not None and chosen.id != deal.contract:
+        # Another contract: its facts, and the contract, in the one correction (a swap: ``swapped``).
+        facts = game.ruleset.fields_with(game.setup, number, chosen.id)
+        given = deal_facts(request.form, names, facts, required=not deal.pending, ruleset=game.ruleset)
+        return {"contract": chosen.id, **given}
     if facts:
         # A game that counts more than tricks: the given facts replace the recorded ones (a pending
         # deal's results may stay out).

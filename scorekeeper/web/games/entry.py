@@ -8,6 +8,7 @@ Nothing here knows a rule of its own.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask import jsonify, request
@@ -169,14 +170,22 @@ def swapped(
     """The corrections for deal ``number``, with its contract swapped with deal ``swap_with``'s if given.
 
     The two deals exchange their recorded contracts in one correction, checked as a whole by
-    the engine (a chooser who played Spades in deal 3 and Diamonds in deal 6 can swap them).
+    the engine (a chooser who played Spades in deal 3 and Diamonds in deal 6 can swap them).  Where the
+    contract decides a deal's facts, the results go with it (as recorded in deal ``number``; deal
+    ``swap_with``'s are the correction's), the side bets stay with their deal: the two deals had been
+    entered the other way round (API.md: a PATCH of both).
     """
     other = number_or_raw(swap_with if isinstance(swap_with, str) else None)
-    deals = game.state.deals
+    deals, ruleset, setup = game.state.deals, game.ruleset, game.setup
     if not isinstance(other, int) or other == number or not 1 <= other <= len(deals):
         return [correction]
     mine = deals[number - 1].contract
-    return [{**correction, "contract": deals[other - 1].contract}, {"number": other, "contract": mine}]
+    theirs: dict[str, Any] = {"number": other, "contract": mine}
+    if deal_fields(game, number):
+        recorded = ruleset.deal_input(setup, game.records[number - 1])
+        moved = (name for name in ruleset.fields_with(setup, other, mine) if ruleset.fact(name).kind != PAIRS)
+        theirs.update({name: recorded[name] for name in moved if name in recorded})
+    return [{**correction, "contract": deals[other - 1].contract}, theirs]
 
 
 def swap_choices(game: Snapshot, number: int) -> list[SelectChoice]:
@@ -197,6 +206,41 @@ def swap_choices(game: Snapshot, number: int) -> list[SelectChoice]:
         for deal in deals
         if deal.number != number and deal.chooser == chooser
     ]
+
+
+@dataclass(frozen=True)
+class ContractChoice:
+    """A contract the correction may give a deal whose contract decides its facts: its own, one its
+    chooser has not played yet, or one they played in another deal (``swap``: that deal's number,
+    which takes this deal's contract and results in the same correction)."""
+
+    id: str
+    label: str
+    swap: int | None = None
+
+
+def contract_choices(game: Snapshot, number: int) -> list[ContractChoice]:
+    """The contracts deal ``number`` may be corrected to, in the game's order (none where its
+    contract does not decide its facts, or nobody chooses it)."""
+    ruleset, deals = game.ruleset, game.state.deals
+    deal = deals[number - 1]
+    if not ruleset.declares_contract or deal.chooser is None or not deal_fields(game, number):
+        return []
+    played = {other.contract: other.number for other in deals if other.chooser == deal.chooser}
+    left = set(game.state.remaining_contracts[deal.chooser])
+    return [
+        ContractChoice(contract.id, term(ruleset.contract_label(contract.id)), swap)
+        for contract in ruleset.contracts
+        if contract.id == deal.contract or contract.id in left or contract.id in played
+        for swap in [None if contract.id == deal.contract else played.get(contract.id)]
+    ]
+
+
+def chosen_contract(game: Snapshot, number: int, asked: object) -> ContractChoice | None:
+    """Of ``contract_choices``, the one ``asked`` names (the recorded contract's if none)."""
+    choices = contract_choices(game, number)
+    recorded = game.state.deals[number - 1].contract
+    return next((c for c in choices if c.id == asked), next((c for c in choices if c.id == recorded), None))
 
 
 def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> dict[str, Any]:
@@ -221,6 +265,12 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
     facts = (
         pending_fields(game, number) if form == "tricks" else deal_fields(game, number, data.get("contract"))
     )
+    swap_with = data.get("swap_with")
+    chosen = chosen_contract(game, number, data.get("contract")) if form == "correct" else None
+    if chosen is not None:
+        # As the correction page saves it: another contract's facts, a swap with the deal that has it.
+        facts = ruleset.fields_with(game.setup, number, chosen.id)
+        swap_with = None if chosen.swap is None else str(chosen.swap)
     if facts:
         # Scored once every fact the deal takes is in (what the save would send).
         if blank_facts(data, game.setup.players, facts, game.ruleset):
@@ -246,7 +296,7 @@ def preview(game: Snapshot, number: int, form: str, data: Mapping[str, str]) -> 
                 game.id, number, require_pending=True, dry_run=True, facts=others, **plain
             )
         else:
-            corrections = swapped(game, number, {"number": number, **fields}, data.get("swap_with"))
+            corrections = swapped(game, number, {"number": number, **fields}, swap_with)
             written = services.correct_deals(game.id, corrections, dry_run=True)
     except Refusal as refused:
         kind = refused.field or "form"

@@ -19,8 +19,8 @@ from flask_babel import gettext
 
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
-from ...messages import term
-from ...rules import COUNT, DealState, Fact, GameSetup, Ruleset
+from ...messages import say_notice, term
+from ...rules import COUNT, DealState, Fact, GameSetup, GameState, Ruleset
 from ...services import Snapshot
 
 
@@ -48,6 +48,9 @@ def offline_plan(game: Snapshot, pencil: bool) -> dict[str, Any]:
         # them once the contract is tapped; its side bets are the page's, per chooser: #offline-pairs).
         "by_contract": by_contract(ruleset, setup),
         "deals": [_deal(ruleset, setup, deal) for deal in state.deals],
+        # What the table should know before each deal still to come, in the server's words, for each
+        # count the card keeps (``Ruleset.reminders_by_count``): the card says those its count meets.
+        "reminders": reminders_ahead(ruleset, setup, state) if pencil else [],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
         # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
         # (the engine's, for the phrase beside a queued deal's tricks; none where the bids are).
@@ -67,6 +70,18 @@ def offline_plan(game: Snapshot, pencil: bool) -> dict[str, Any]:
         "sync": url_for("page_api.record_deal", game_id=game.id) if pencil else None,
         "lang": current_language(),
     }
+
+
+def reminders_ahead(ruleset: Ruleset, setup: GameSetup, state: GameState) -> list[dict[str, Any]]:
+    """Before each deal from the one at hand: each reminder with the seat and the count it follows from
+    (the side bets that seat made against the deal's chooser in the chooser's deals before it), said."""
+    if state.finished:
+        return []
+    return [
+        {"number": number, "seat": seat, "made": made, "text": say_notice(notice, setup.players)}
+        for number in range(state.current_number, state.deal_count + 1)
+        for seat, made, notice in ruleset.reminders_by_count(setup, number)
+    ]
 
 
 def by_contract(ruleset: Ruleset, setup: GameSetup) -> dict[str, list[str]] | None:
