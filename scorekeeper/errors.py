@@ -95,7 +95,7 @@ CODES: Mapping[str, ErrorCode] = {
     # Club nights (CLUB.md): a night's settings, a round that cannot be seated or started, a swap.
     **_codes(422, Kind.INPUT, "invalid_night", api=False),
     **_codes(422, Kind.RULE, "too_few_players invalid_swap", api=False),
-    **_codes(409, Kind.CONFLICT, "round_started round_in_progress night_over", api=False),
+    **_codes(409, Kind.CONFLICT, "round_in_progress night_over", api=False),
 }
 
 #: HTTP errors that are not refusals of ours (the framework's), with the code the API answers.

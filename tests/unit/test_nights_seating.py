@@ -6,14 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.nights.mix import greedy_baseline, plan_mix, plan_night
 from scorekeeper.nights.seating import (
     Round,
     Table,
     first_round,
-    greedy_baseline,
     meetings,
-    plan_mix,
-    plan_night,
     repeat_cost,
     repeats,
     seat_swiss,
