@@ -162,3 +162,79 @@ def test_hidden_standings_on_the_projector_until_the_round_ends(client):
 def test_night_pages_answer_404_for_an_unknown_night(client):
     for path in ("", "/screen", "/check-in", "/me", "/cards"):
         assert client.get(f"/nights/nosuchnight{path}").status_code == 404
+
+
+def test_the_check_in_page_offers_the_names_of_earlier_nights(app, client):
+    earlier = new_night(client)
+    for name in NAMES[:4]:
+        post(client, earlier, "/players", name=name)
+    tonight = new_night(client, name="Next Thursday")
+    post(client, tonight, "/players", name="Ann")
+    phone = app.test_client()
+    html = page(phone, f"/nights/{tonight}/check-in")
+    tapped = [button.text for button in parse_html(html).find("ul", cls="tap-names").find_all("button")]
+    # Those of the earlier night not here yet, by name; Ann is here already.
+    assert tapped == ["Bob", "Cid", "Dan"]
+    form = parse_html(html).find("ul", cls="tap-names").find_all("form")[1]
+    response = phone.post(form.attrs["action"], data={"csrf_token": csrf_from(html), "name": "Cid"})
+    assert response.status_code == 303
+    assert [p.name for p in load(app, tonight).players] == ["Ann", "Cid"]
+    # A name the app cannot take: said at the field, nobody added.
+    refused = phone.post(
+        f"/nights/{tonight}/check-in", data={"csrf_token": csrf_from(html), "name": "x" * 200}
+    )
+    assert refused.status_code == 422
+    assert parse_html(refused.get_data(as_text=True)).find("p", id="error-name") is not None
+    assert len(load(app, tonight).players) == 2
+
+
+def test_the_director_hands_the_night_over_to_another_phone(app, client):
+    night_id = new_night(client)
+    answer = post(client, night_id, "/hand-over")
+    assert answer.status_code == 200
+    link = re.search(r"http://localhost(/nights/[^/]+/take)#([A-Za-z0-9_-]+)", answer.get_data(as_text=True))
+    assert link is not None
+    path, token = link.groups()
+    other = app.test_client()
+    take = page(other, path)
+    assert other.post(path, data={"csrf_token": csrf_from(take), "key": token}).status_code == 303
+    assert "Players present" in page(other, f"/nights/{night_id}")
+    # The code works once.
+    third = app.test_client()
+    again = third.post(path, data={"csrf_token": csrf_from(page(third, path)), "key": token})
+    assert again.status_code == 403
+    assert "already been used" in text_of(again.get_data(as_text=True))
+
+
+def test_round_one_in_the_directors_order(app, client):
+    night_id = new_night(client, first_round="order", rounds="1")
+    for name in NAMES[:8]:
+        post(client, night_id, "/players", name=name)
+    hal = next(p.id for p in load(app, night_id).players if p.name == "Hal")
+    follow(client, post(client, night_id, f"/players/{hal}/up"))
+    order = [p.name for p in load(app, night_id).players]
+    assert order == ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Hal", "Gus"]
+    follow(client, post(client, night_id, "/seat"))
+    view = load(app, night_id)
+    names = view.names
+    assert [[names[p] for p in t.seats] for t in view.rounds[0].tables] == [
+        ["Ann", "Bob", "Cid", "Dan"],
+        ["Eve", "Fay", "Hal", "Gus"],
+    ]
+
+
+def test_the_round_clock_starts_and_shows_on_the_projector(app, client):
+    night_id = new_night(client)
+    for name in NAMES[:4]:
+        post(client, night_id, "/players", name=name)
+    follow(client, post(client, night_id, "/seat"))
+    follow(client, post(client, night_id, "/start"))
+    refused = post(client, night_id, "/clock", minutes="5")
+    assert refused.status_code == 422
+    assert "Minutes: a whole number from 10 to 180." in text_of(refused.get_data(as_text=True))
+    follow(client, post(client, night_id, "/clock", minutes="30"))
+    view = load(app, night_id)
+    assert view.clock_minutes == 30 and view.clock_started_at is not None
+    screen = parse_html(page(client, f"/nights/{night_id}/screen"))
+    clock = screen.find("p", cls="clock")
+    assert clock is not None and clock.attrs["data-ends"].endswith("Z")
