@@ -93,9 +93,9 @@ CODES: Mapping[str, ErrorCode] = {
     **_codes(422, Kind.INPUT, "idempotency_key_reused"),
     **_codes(422, Kind.INPUT, "invalid_name name_taken same_player form", api=False),
     # Club nights (CLUB.md): a night's settings, a round that cannot be seated or started, a swap.
-    **_codes(422, Kind.INPUT, "invalid_night", api=False),
-    **_codes(422, Kind.RULE, "too_few_players invalid_swap", api=False),
-    **_codes(409, Kind.CONFLICT, "round_in_progress night_over", api=False),
+    **_codes(422, Kind.INPUT, "invalid_night"),
+    **_codes(422, Kind.RULE, "too_few_players invalid_swap"),
+    **_codes(409, Kind.CONFLICT, "round_in_progress night_over"),
 }
 
 #: HTTP errors that are not refusals of ours (the framework's), with the code the API answers.
