@@ -79,3 +79,13 @@ def test_a_director_seats_two_rounds_and_the_projector_follows(
     tap_and_load(player, player.get_by_role("link", name=f"Ivy{tag}"))
     text = player.inner_text("main")
     assert "Round 2" in text and ("Table" in text or "sit this round out" in text)
+    # Paper: the round's table cards, one per table, then the standings on a page of their own.
+    cards = new_context(browser, SMALL, color_scheme="light").new_page()
+    cards.goto(live_server.origin + night_path + "/cards")
+    cards.emulate_media(media="print")
+    assert cards.locator("section.table-card").count() == 2
+    assert not cards.locator("header.site").is_visible()
+    first_card = cards.locator("section.table-card").first.inner_text()
+    assert "Round 2 · Table 1" in first_card and "deals first" in first_card
+    assert cards.locator(".standings-sheet").evaluate("e => getComputedStyle(e).breakBefore") == "page"
+    screenshot(cards, "club-night-table-cards-print")
