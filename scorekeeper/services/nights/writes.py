@@ -71,7 +71,7 @@ def check_in(night_id: str, name: object, *, expected_version: int | None = None
             )
         elif found.left_after is not None:
             found.left_after = None
-            found.from_round = max(found.from_round, number) if not view.started else number
+            found.from_round = number
         db.session.flush()
         _replan(night)
     return person_id
