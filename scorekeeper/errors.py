@@ -92,6 +92,10 @@ CODES: Mapping[str, ErrorCode] = {
     **_codes(422, Kind.INPUT, "unknown_field invalid_deals invalid_export invalid_date invalid_note"),
     **_codes(422, Kind.INPUT, "idempotency_key_reused"),
     **_codes(422, Kind.INPUT, "invalid_name name_taken same_player form", api=False),
+    # Club nights (CLUB.md): a night's settings, a round that cannot be seated or started, a swap.
+    **_codes(422, Kind.INPUT, "invalid_night"),
+    **_codes(422, Kind.RULE, "too_few_players invalid_swap"),
+    **_codes(409, Kind.CONFLICT, "round_in_progress night_over"),
 }
 
 #: HTTP errors that are not refusals of ours (the framework's), with the code the API answers.
@@ -148,6 +152,7 @@ _NOT_FOUND = {
     "game": N_("There is no such game."),
     "deal": N_("There is no such deal."),
     "player": N_("There is no such player."),
+    "night": N_("There is no such club night."),
 }
 
 

@@ -389,3 +389,120 @@ class AdminSession(db.Model):  # type: ignore[name-defined,misc]
     key_mark: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+NIGHT_NAME_LENGTH = 80
+
+
+class Night(db.Model):  # type: ignore[name-defined,misc]
+    """A club night (CLUB.md): one game and preset, the players present, its rounds of tables.
+
+    Its facts only: who came (``night_players``), how each round was seated (``night_rounds``,
+    ``night_tables``) and each table's ordinary game; its standings are derived from those games'
+    stored figures when read, so a correction at a table moves them at once.
+    """
+
+    __tablename__ = "nights"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NIGHT_NAME_LENGTH))
+    ruleset: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """The table games' options (the preset), as a game's."""
+    rounds: Mapped[int | None]
+    """How many rounds the night has (Mix plans them all at once); None: not set."""
+    seating: Mapped[str] = mapped_column(String(10))
+    """``mix`` or ``swiss`` (from round 2)."""
+    first_round: Mapped[str] = mapped_column(String(10))
+    """``random`` (from ``seed``) or ``order`` (the director's order of the players)."""
+    seed: Mapped[int]
+    hide_standings: Mapped[bool] = mapped_column(default=False)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(default=0)
+    """Bumped by every write to the night (its lock), and its pages' ETag."""
+    played_on: Mapped[date] = mapped_column(default=today)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    clock_started_at: Mapped[datetime | None]
+    clock_minutes: Mapped[int] = mapped_column(default=45)
+
+    __table_args__ = (
+        CheckConstraint("seating IN ('mix', 'swiss')", name="night_seating"),
+        CheckConstraint("first_round IN ('random', 'order')", name="night_first_round"),
+        CheckConstraint("rounds IS NULL OR rounds >= 1", name="night_rounds_positive"),
+        Index("ix_nights_created_at", "created_at"),
+    )
+
+
+class NightPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A player present at a night: from which round, and after which round they left."""
+
+    __tablename__ = "night_players"
+
+    night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    position: Mapped[int]
+    """The director's order (check-in order unless moved): round 1's order when seated in order."""
+    from_round: Mapped[int] = mapped_column(default=1)
+    left_after: Mapped[int | None]
+    """The last round they played before leaving; None: still here."""
+
+
+class NightRound(db.Model):  # type: ignore[name-defined,misc]
+    """A round of a night: seated (planned, may still change) or started (its tables' games made)."""
+
+    __tablename__ = "night_rounds"
+
+    night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    sitting_out: Mapped[list[int]] = mapped_column(JSON, default=list)
+    started_at: Mapped[datetime | None]
+
+    __table_args__ = (CheckConstraint("number >= 1", name="night_round_positive"),)
+
+
+class NightTable(db.Model):  # type: ignore[name-defined,misc]
+    """A table of a round: its seats (player ids in seat order), its first dealer and, once the round
+    starts, its ordinary game."""
+
+    __tablename__ = "night_tables"
+
+    night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    first_dealer: Mapped[int]
+    """The first dealer's player id."""
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), unique=True, default=None
+    )
+    closed_at: Mapped[datetime | None]
+    """Set when the director closed the table before its game ended: it scores as it stands."""
+    link_generation: Mapped[int] = mapped_column(default=0)
+    """Which of the table's scoring links is good (the director renews it: the next one)."""
+
+    __table_args__ = (CheckConstraint("number >= 1", name="night_table_positive"),)
+
+
+class NightPencil(db.Model):  # type: ignore[name-defined,misc]
+    """One device holds one night's pencil (the director's): as a game's pencil is held, for a night."""
+
+    __tablename__ = "night_pencils"
+
+    device_hash: Mapped[str] = mapped_column(
+        ForeignKey("devices.token_hash", ondelete="CASCADE"), primary_key=True
+    )
+    night_id: Mapped[str] = mapped_column(
+        ForeignKey("nights.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class NightHandOver(db.Model):  # type: ignore[name-defined,misc]
+    """A night's hand-over link's one-time token (its hash), as a game's."""
+
+    __tablename__ = "night_hand_overs"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from . import routes, writes  # noqa: E402,F401
+from . import nights, routes, writes  # noqa: E402,F401

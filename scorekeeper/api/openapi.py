@@ -123,6 +123,31 @@ DEAL_NUMBER = {
     "description": "The deal's number (1-based).",
     "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
 }
+
+
+def _whole_in_path(name: str, description: str) -> JSON:
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": description,
+        "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
+    }
+
+
+#: A club night's path parameters, by name.
+NIGHT_PARAMETERS: dict[str, JSON] = {
+    "night_id": {
+        "name": "night_id",
+        "in": "path",
+        "required": True,
+        "description": "The night's id (random, URL-safe).",
+        "schema": {"type": "string"},
+    },
+    "player_id": _whole_in_path("player_id", "A player's id (as the night lists its players)."),
+    "round_number": _whole_in_path("round_number", "The round's number (1-based)."),
+    "table": _whole_in_path("table", "The table's number in its round (1-based)."),
+}
 IF_MATCH = {
     "name": "If-Match",
     "in": "header",
@@ -345,6 +370,78 @@ OPERATIONS = (
         needs_key=True,
     ),
     Operation(
+        "post",
+        "/nights",
+        "createNight",
+        "Create a club night; its key (for every other write) comes once, in this answer.",
+        {201: Answer("The night was created.", "NightCreated", {"Location": LOCATION["Location"]})},
+        (400, 422),
+        body=("CreateNight", "The night's name, game and preset, rounds and seating."),
+    ),
+    Operation(
+        "get",
+        "/nights/{night_id}",
+        "getNight",
+        "A club night: players, rounds, tables, standings (null while hidden, unless the key is shown).",
+        {200: Answer("The night.", "NightState")},
+        (404,),
+    ),
+    Operation(
+        "post",
+        "/nights/{night_id}/players",
+        "checkIn",
+        "Check a player in from the next round (as the check-in page: no key needed).",
+        {200: Answer("The night.", "NightState")},
+        (400, 404, 409, 422),
+        body=("CheckIn", "The player's name."),
+    ),
+    Operation(
+        "delete",
+        "/nights/{night_id}/players/{player_id}",
+        "playerLeaves",
+        "A player leaves before the next round (removed when they never played).",
+        {200: Answer("The night.", "NightState")},
+        (400, 401, 403, 404, 409),
+        needs_key=True,
+    ),
+    Operation(
+        "post",
+        "/nights/{night_id}/rounds",
+        "seatRound",
+        "Seat the next round (Mix with a number of rounds: every round left, planned at once).",
+        {200: Answer("The night.", "NightState")},
+        (400, 401, 403, 404, 409, 422),
+        needs_key=True,
+    ),
+    Operation(
+        "post",
+        "/nights/{night_id}/rounds/start",
+        "startRound",
+        "Start the seated round: each table's game is made, with its scoring link.",
+        {200: Answer("The night.", "NightState")},
+        (400, 401, 403, 404, 409),
+        needs_key=True,
+    ),
+    Operation(
+        "post",
+        "/nights/{night_id}/swap",
+        "swapPlayers",
+        "Exchange two players' places in the next round.",
+        {200: Answer("The night.", "NightState")},
+        (400, 401, 403, 404, 409, 422),
+        body=("SwapPlayers", "The two players' ids."),
+        needs_key=True,
+    ),
+    Operation(
+        "post",
+        "/nights/{night_id}/tables/{round_number}/{table}/close",
+        "closeTable",
+        "Close a table that did not finish: it scores as it stands, marked unfinished.",
+        {200: Answer("The night.", "NightState")},
+        (400, 401, 403, 404, 409),
+        needs_key=True,
+    ),
+    Operation(
         "get",
         "/openapi.json",
         "openapi",
@@ -361,6 +458,9 @@ def _paths() -> JSON:
         path_parameters = [GAME_ID] if "{game_id}" in operation.path else []
         if "{number}" in operation.path:
             path_parameters.append(DEAL_NUMBER)
+        path_parameters += [
+            NIGHT_PARAMETERS[name] for name in NIGHT_PARAMETERS if "{" + name + "}" in operation.path
+        ]
         if path_parameters:
             item["parameters"] = path_parameters
         item[operation.method] = operation.document()
@@ -399,7 +499,10 @@ DOCUMENT: JSON = {
             "editKey": {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "The game's edit_key, returned once when the game is created.",
+                "description": (
+                    "The game's edit_key, returned once when the game is created; for a club night, "
+                    "the night's key, returned once when the night is created."
+                ),
             }
         },
     },

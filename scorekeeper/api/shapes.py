@@ -255,6 +255,49 @@ class GameExport(Request):
 
 
 #: Every request body the document names, validated as sent (responses: ``answers.RESPONSES``).
+class CreateNight(Request):
+    """A new club night: its name and the game and preset its tables play (CLUB.md)."""
+
+    model_config = ConfigDict(json_schema_extra={"required": ["name", "ruleset"]})
+    shape_refusals: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "options": ("invalid_options", N_('Options must be an object, e.g. {"scoring": "variant"}.')),
+    }
+
+    name: Any = raw({"type": ["string", "null"]}, "The night's name.")
+    ruleset: Any = raw({"type": ["string", "null"], "enum": [*RULESET_IDS, None]})
+    options: Annotated[dict[str, Any] | None, WithJsonSchema(OPTIONS_IN)] = None
+    rounds: Any = raw(
+        {"type": ["integer", "null"], "minimum": 1},
+        "How many rounds (Mix plans them at once); null: not set.",
+    )
+    seating: Any = raw({"type": ["string", "null"], "enum": ["mix", "swiss", None], "default": "mix"})
+    first_round: Any = raw(
+        {"type": ["string", "null"], "enum": ["random", "order", None], "default": "random"}
+    )
+    hide_standings: Any = raw({"type": ["boolean", "null"], "default": False})
+    played_on: Any = raw({"type": ["string", "null"], "format": "date"})
+    seed: Any = raw(
+        {"type": ["integer", "null"], "minimum": 0}, "Round 1's draw; absent: drawn by the server."
+    )
+
+
+class CheckIn(Request):
+    """A player present from the next round (an existing person by name, ignoring case)."""
+
+    model_config = ConfigDict(json_schema_extra={"required": ["name"]})
+
+    name: Any = raw({"type": ["string", "null"]}, "The player's name.")
+
+
+class SwapPlayers(Request):
+    """Two players of the next round (their ids) whose places are exchanged."""
+
+    model_config = ConfigDict(json_schema_extra={"required": ["first", "second"]})
+
+    first: Any = raw({"type": ["integer", "null"]})
+    second: Any = raw({"type": ["integer", "null"]})
+
+
 REQUESTS: tuple[type[Request], ...] = (
     CreateGame,
     RecordDeal,
@@ -263,4 +306,7 @@ REQUESTS: tuple[type[Request], ...] = (
     DealCorrection,
     GameExport,
     ExportedDeal,
+    CreateNight,
+    CheckIn,
+    SwapPlayers,
 )

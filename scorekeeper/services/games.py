@@ -58,43 +58,57 @@ def add_game(
 ) -> tuple[Snapshot, str]:
     """Store a new game with its deals (an import's, or none) and figures; returns it with its new
     edit key.  A person who exists keeps their spelling ("Kim" typed as "KIM"), as later reads show."""
+    with transaction():
+        return insert_game(ruleset, setup, records, played_on=played_on, note=note, created_at=created_at)
+
+
+def insert_game(
+    ruleset: Ruleset,
+    setup: GameSetup,
+    records: Sequence[DealRecord],
+    *,
+    played_on: date,
+    note: str | None,
+    created_at: datetime | None = None,
+) -> tuple[Snapshot, str]:
+    """``add_game`` inside the caller's transaction (a club night's round stores its tables' games
+    with the round, all or none)."""
     key = new_edit_key()
     now = utcnow()
-    with transaction():
-        people = _people_named(setup.players)
-        setup = replace(setup, players=tuple(name for _id, name in people))
-        state = ruleset.replay(setup, records)
-        game_id, player_ids = new_game_id(), tuple(person_id for person_id, _name in people)
-        game = Game(
-            id=game_id,
-            ruleset=ruleset.id,
-            options=setup.options_dict,
-            first_dealer=setup.first_dealer,
-            edit_key_hash=hash_key(key),
-            version=0,
-            created_at=created_at or now,
+    people = _people_named(setup.players)
+    setup = replace(setup, players=tuple(name for _id, name in people))
+    state = ruleset.replay(setup, records)
+    game_id, player_ids = new_game_id(), tuple(person_id for person_id, _name in people)
+    game = Game(
+        id=game_id,
+        ruleset=ruleset.id,
+        options=setup.options_dict,
+        first_dealer=setup.first_dealer,
+        edit_key_hash=hash_key(key),
+        version=0,
+        created_at=created_at or now,
+        updated_at=now,
+        played_on=played_on,
+        note=note,
+        finished=state.finished,
+    )
+    game.seats = [Seat(position=seat, player_id=person) for seat, person in enumerate(player_ids)]
+    game.deals = [
+        Deal(
+            number=deal.number,
+            contract=deal.contract,
+            bids=None if record.bids is None else list(record.bids),
+            tricks=None if record.tricks is None else list(record.tricks),
+            facts=stored_facts(record),
+            created_at=now,
             updated_at=now,
-            played_on=played_on,
-            note=note,
-            finished=state.finished,
         )
-        game.seats = [Seat(position=seat, player_id=person) for seat, person in enumerate(player_ids)]
-        game.deals = [
-            Deal(
-                number=deal.number,
-                contract=deal.contract,
-                bids=None if record.bids is None else list(record.bids),
-                tricks=None if record.tricks is None else list(record.tricks),
-                facts=stored_facts(record),
-                created_at=now,
-                updated_at=now,
-            )
-            for deal, record in zip(state.deals, records, strict=True)
-        ]
-        db.session.add(game)
-        db.session.flush()
-        stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
-        game_changed.send(game_id, players=player_ids, standings=state.finished)
+        for deal, record in zip(state.deals, records, strict=True)
+    ]
+    db.session.add(game)
+    db.session.flush()
+    stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    game_changed.send(game_id, players=player_ids, standings=state.finished)
     created = Snapshot(
         id=game_id,
         version=0,

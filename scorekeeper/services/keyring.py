@@ -16,7 +16,7 @@ from sqlalchemy import and_, delete, exists, func, insert, literal, select, upda
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
-from ..models import AdminSession, Device, Game, HandOver, Pencil, Seat, utcnow
+from ..models import AdminSession, Device, Game, HandOver, NightPencil, Pencil, Seat, utcnow
 from .keys import hash_key, hash_matches
 from .store import plausible_id
 
@@ -56,6 +56,7 @@ def device_for_pencil(device_hash: str | None) -> tuple[str, str]:
             old, before = device_hash, row[0]
             if before is not None:
                 db.session.execute(delete(Pencil).where(Pencil.device_hash == before))
+                db.session.execute(delete(NightPencil).where(NightPencil.device_hash == before))
                 db.session.execute(delete(Device).where(Device.token_hash == before))
     db.session.execute(
         _insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now(), replaces=old)
@@ -64,6 +65,14 @@ def device_for_pencil(device_hash: str | None) -> tuple[str, str]:
         copied = select(literal(hashed), Pencil.game_id, Pencil.created_at).where(Pencil.device_hash == old)
         db.session.execute(
             insert(Pencil).from_select(["device_hash", "game_id", "created_at"], copied),
+            execution_options={"synchronize_session": False},
+        )
+        # A club night's pencil (its director's) is held the same way, and copied with the rest.
+        nights = select(literal(hashed), NightPencil.night_id, NightPencil.created_at).where(
+            NightPencil.device_hash == old
+        )
+        db.session.execute(
+            insert(NightPencil).from_select(["device_hash", "night_id", "created_at"], nights),
             execution_options={"synchronize_session": False},
         )
     return hashed, token

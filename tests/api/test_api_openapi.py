@@ -30,7 +30,14 @@ def test_every_api_route_is_documented(app: Flask) -> None:
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith(BASE + "/"):
             template = rule.rule.removeprefix(BASE)
-            for converter in ("<game_id>", "<int:number>"):
+            for converter in (
+                "<game_id>",
+                "<int:number>",
+                "<night_id>",
+                "<int:player_id>",
+                "<int:round_number>",
+                "<int:table>",
+            ):
                 name = converter.strip("<>").split(":")[-1]
                 template = template.replace(converter, "{" + name + "}")
             methods = {m.lower() for m in rule.methods or ()} - {"head", "options"}
@@ -64,8 +71,10 @@ def test_request_bodies_refuse_unknown_fields() -> None:
 def test_every_write_needs_the_bearer_key() -> None:
     for path, item in DOCUMENT["paths"].items():
         for method, operation in item.items():
-            # Creating a game (new, or imported from an export) needs no key; changing one does.
-            if method in {"post", "put", "patch", "delete"} and path not in ("/games", "/games/import"):
+            # Creating a game (new, or imported from an export) or a night needs no key, nor checking in
+            # at a night (its check-in page needs none either); changing one does.
+            creating = ("/games", "/games/import", "/nights", "/nights/{night_id}/players")
+            if method in {"post", "put", "patch", "delete"} and path not in creating:
                 assert operation["security"] == [{"editKey": []}], (method, path)
                 assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)
 

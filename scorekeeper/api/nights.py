@@ -1,0 +1,190 @@
+"""JSON API v1 for club nights (CLUB.md): the same services as the night's pages.
+
+Reading a night and checking in need no key (as the night's pages and its check-in QR code); every
+other write needs the night's key as ``Authorization: Bearer``, the key the creation answered with.
+"""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request, url_for
+
+from .. import access
+from ..errors import refusal
+from ..extensions import limit_game_creation
+from ..rules import N_
+from ..services import nights as club
+from ..services.keys import hash_matches
+from . import answers, bp, shapes
+from .routes import given, json_response, no_cache, parse_body
+
+
+def _state(night: club.NightView, director: bool) -> answers.NightState:
+    names = night.names
+    link = club.TableLink(str(current_app.config["SECRET_KEY"]))
+    rounds = []
+    for seated in night.rounds:
+        tables = []
+        for table in seated.tables:
+            if table.finished:
+                state = "finished"
+            elif table.closed:
+                state = "unfinished"
+            else:
+                state = "playing" if table.game_id else "seated"
+            scoring = None
+            if director and table.game_id is not None and not table.done:
+                token = link(night.id, seated.number, table.number, table.link_generation)
+                scoring = url_for("web.take_pencil", game_id=table.game_id, _external=True) + "#" + token
+            tables.append(
+                answers.NightTable(
+                    number=table.number,
+                    players=[names[p] for p in table.seats],
+                    first_dealer=names[table.first_dealer],
+                    game_id=table.game_id,
+                    state=state,
+                    scoring_link=scoring,
+                )
+            )
+        rounds.append(
+            answers.NightRound(
+                number=seated.number,
+                started=seated.started,
+                repeats=night.repeats_of(seated),
+                sitting_out=[names[p] for p in seated.sitting_out],
+                tables=tables,
+            )
+        )
+    standings = None
+    if director or not night.standings_hidden:
+        standings = [
+            answers.NightStanding(
+                rank=row.rank,
+                player=names[row.player],
+                points=row.points,
+                margin=round(float(row.margin), 4),
+                tables=row.tables,
+                unfinished=any(score.unfinished for score in row.scores),
+            )
+            for row in night.standings
+        ]
+    return answers.NightState(
+        id=night.id,
+        name=night.name,
+        ruleset=night.ruleset.id,
+        options=dict(night.options),
+        seat_counts=list(night.seat_counts),
+        rounds=night.rounds_planned,
+        seating=night.seating,
+        first_round=night.first_round,
+        seed=night.seed,
+        hide_standings=night.hide_standings,
+        version=night.version,
+        players=[
+            answers.NightPlayer(id=p.id, name=p.name, from_round=p.from_round, left_after=p.left_after)
+            for p in night.players
+        ],
+        rounds_seated=rounds,
+        standings=standings,
+    )
+
+
+def _director(night_id: str) -> club.NightView:
+    """The night once the request shows its key (401 without one, 403 with another)."""
+    night = club.load_night(night_id)
+    key = access.bearer_key(request)
+    if key is None:
+        raise refusal(
+            "auth_required", N_("Changing a night needs its key: Authorization: Bearer <key>."), None
+        )
+    if not hash_matches(night.edit_key_hash, key):
+        raise refusal("bad_key", N_("That key does not belong to this night."), None)
+    return night
+
+
+def _answer(night_id: str, status: int = 200) -> Response:
+    return no_cache(json_response(_state(club.load_night(night_id), director=True), status))
+
+
+@bp.post("/nights")
+@limit_game_creation
+def create_night() -> Response:
+    """A new night; its key comes once, in this answer (the API's director holds it)."""
+    body = given(parse_body(shapes.CreateNight))
+    night_id, key = club.create_night(
+        body.get("name"),
+        body.get("ruleset"),
+        body.get("options"),
+        rounds=body.get("rounds"),
+        seating=body.get("seating") or "mix",
+        first_round=body.get("first_round") or "random",
+        hide_standings=bool(body.get("hide_standings")),
+        played_on=body.get("played_on"),
+        seed=body.get("seed"),
+    )
+    state = _state(club.load_night(night_id), director=True)
+    created = answers.NightCreated(**state.model_dump(), key=key)
+    response = no_cache(json_response(created, 201))
+    response.headers["Location"] = url_for("api.night", night_id=night_id)
+    return response
+
+
+@bp.get("/nights/<night_id>")
+def night(night_id: str) -> Response:
+    """The night: players, rounds and tables, standings (null while hidden, unless the key is shown)."""
+    found = club.load_night(night_id)
+    key = access.bearer_key(request)
+    director = key is not None and hash_matches(found.edit_key_hash, key)
+    return no_cache(json_response(_state(found, director)))
+
+
+@bp.post("/nights/<night_id>/players")
+def night_check_in(night_id: str) -> Response:
+    """Check a player in (from the next round), as the check-in page does: no key needed."""
+    body = given(parse_body(shapes.CheckIn))
+    club.load_night(night_id)
+    club.check_in(night_id, body.get("name"))
+    return _answer(night_id)
+
+
+@bp.delete("/nights/<night_id>/players/<int:player_id>")
+def night_player_leaves(night_id: str, player_id: int) -> Response:
+    """A player leaves before the next round (removed if they never played)."""
+    _director(night_id)
+    club.remove_player(night_id, player_id)
+    return _answer(night_id)
+
+
+@bp.post("/nights/<night_id>/rounds")
+def night_seat(night_id: str) -> Response:
+    """Seat the next round (Mix with a number of rounds: every round left)."""
+    _director(night_id)
+    club.seat_next_round(night_id)
+    return _answer(night_id)
+
+
+@bp.post("/nights/<night_id>/rounds/start")
+def night_start(night_id: str) -> Response:
+    """Start the seated round: its tables' games are made."""
+    _director(night_id)
+    club.start_round(night_id, club.TableLink(str(current_app.config["SECRET_KEY"])))
+    return _answer(night_id)
+
+
+@bp.post("/nights/<night_id>/swap")
+def night_swap(night_id: str) -> Response:
+    """Exchange two players' places in the next round."""
+    _director(night_id)
+    body = given(parse_body(shapes.SwapPlayers))
+    first, second = body.get("first"), body.get("second")
+    if not isinstance(first, int) or not isinstance(second, int) or isinstance(first, bool):
+        raise refusal("invalid_swap", N_("Choose two different players of the round."), "second")
+    club.swap_players(night_id, first, second)
+    return _answer(night_id)
+
+
+@bp.post("/nights/<night_id>/tables/<int:round_number>/<int:table>/close")
+def night_close_table(night_id: str, round_number: int, table: int) -> Response:
+    """Close a table that did not finish: it scores as it stands, marked unfinished."""
+    _director(night_id)
+    club.close_table(night_id, round_number, table)
+    return _answer(night_id)

@@ -1,0 +1,86 @@
+"""Club nights (CLUB.md): create one, check players in, seat and start rounds, read the standings.
+
+A night's facts are its row, its players present, its rounds' seats and its tables' ordinary games;
+the seating and the points are the pure ``scorekeeper.nights`` package's. Every write locks the night
+(bumps its version) first, so two directors' phones cannot seat one round twice. Night points are
+read from the table games' stored figures (``game_results``: each seat's total and place, stored equal
+to the replay by every write to the game), so a correction at a table moves the night's standings
+with the same write. ``view`` reads, ``create`` makes a night and keeps its director's pencil,
+``writes`` changes it.
+"""
+
+from .create import (
+    add_night_pencil,
+    create_night,
+    holds_night,
+    new_night_hand_over,
+    parse_night_name,
+    use_night_hand_over,
+    whole_number,
+)
+from .view import (
+    CLOCK_MINUTES,
+    FIRST_ROUNDS,
+    MOST_PLAYERS,
+    MOST_ROUNDS,
+    SEATINGS,
+    TABLE_LINK_LIFETIME,
+    NightView,
+    Present,
+    SeatedRound,
+    SeatedTable,
+    load_night,
+    night_seat_counts,
+    preset_of,
+    read_night,
+    regulars,
+)
+from .writes import (
+    TableLink,
+    check_in,
+    close_table,
+    move_player,
+    remove_player,
+    renew_table_link,
+    seat_next_round,
+    set_hidden,
+    start_clock,
+    start_round,
+    swap_players,
+)
+
+__all__ = [
+    "CLOCK_MINUTES",
+    "FIRST_ROUNDS",
+    "MOST_PLAYERS",
+    "MOST_ROUNDS",
+    "SEATINGS",
+    "TABLE_LINK_LIFETIME",
+    "NightView",
+    "Present",
+    "SeatedRound",
+    "SeatedTable",
+    "TableLink",
+    "add_night_pencil",
+    "check_in",
+    "close_table",
+    "create_night",
+    "holds_night",
+    "load_night",
+    "move_player",
+    "new_night_hand_over",
+    "night_seat_counts",
+    "parse_night_name",
+    "preset_of",
+    "read_night",
+    "regulars",
+    "remove_player",
+    "renew_table_link",
+    "seat_next_round",
+    "set_hidden",
+    "start_clock",
+    "start_round",
+    "swap_players",
+    "use_night_hand_over",
+    "whole_number",
+]
