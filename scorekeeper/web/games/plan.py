@@ -7,21 +7,32 @@ Nothing here scores a deal: deals entered offline are shown as entered and score
 when they arrive (the engine checks them again then).  A deal's facts are by seat where they are
 counts (bids, tricks, a game's counted cards), by name where they name a player, as the script sends
 them to the API.
+
+Beside it, the offline entry's parts as the page draws them (``offline_parts``: the entry card,
+the counts' fieldsets, each deal's headings, the log's rows...), which the script clones.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import asdict
 from typing import Any
 
-from flask import url_for
+from flask import current_app, get_template_attribute, url_for
 from flask_babel import gettext
+from markupsafe import Markup
 
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
 from ...rules import COUNT, DealState, Fact, GameSetup, Ruleset
 from ...services import Snapshot
+from .forms import DeclareForm, TricksForm
+from .presenters import GameView
+
+#: How many games' offline parts the app keeps drawn (a club evening's tables, in each language).
+KEPT_PARTS = 512
+_kept_lock = threading.Lock()
 
 
 def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
@@ -105,3 +116,32 @@ def _deal(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> dict[str, Any]
             list(deal.fact(name)) if value is not None and ruleset.fact(name).kind == COUNT else value
         )
     return kept
+
+
+def offline_parts(view: GameView) -> Markup:
+    """The offline entry's parts of a scorer's page (``templates/web/_offline_templates.html``).
+
+    They say every deal as the setup fixes it, never what was recorded, so they depend on the game's
+    setup (ruleset, names, first dealer, options) and the page's language alone: drawn once and kept
+    by the app for the game's next pages (drawing them was half of drawing a scorer's page).  The
+    oldest drawn goes first once ``KEPT_PARTS`` are kept; in debug, where templates reload, none is.
+    """
+    assert view.setup is not None
+    kept: dict[tuple[str, GameSetup], Markup] = current_app.extensions.setdefault("offline_parts", {})
+    key = (current_language(), view.setup)
+    drawn = kept.get(key)
+    if drawn is None:
+        parts = get_template_attribute("web/_offline_templates.html", "parts")
+        drawn = parts(view, _blank_entry(), view.tricks_per_deal)
+        if not current_app.jinja_env.auto_reload:
+            with _kept_lock:
+                if len(kept) >= KEPT_PARTS:
+                    del kept[next(iter(kept))]
+                kept[key] = drawn
+    return drawn
+
+
+def _blank_entry() -> dict[str, Any]:
+    """The per-seat fields of the page's forms, blank (the offline entry's copies of its counts)."""
+    blank = DeclareForm(formdata=None)
+    return {"bids": blank.bids, "tricks": TricksForm(formdata=None).tricks, "facts": blank}
