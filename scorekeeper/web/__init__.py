@@ -22,6 +22,7 @@ from .games import pencil as games_pencil  # noqa: E402,F401
 from .games import routes as games_routes  # noqa: E402,F401
 from .games.marks import SUITS, contract_mark  # noqa: E402
 from .games.parts import part_grid, part_heading  # noqa: E402
+from .kept import ui_strings  # noqa: E402
 from .people import admin as people_admin  # noqa: E402,F401
 from .people import routes as people_routes  # noqa: E402,F401
 from .transfer import routes as transfer_routes  # noqa: E402,F401
@@ -29,6 +30,7 @@ from .transfer import routes as transfer_routes  # noqa: E402,F401
 bp.add_app_template_global(contract_mark, "contract_mark")
 bp.add_app_template_global(part_grid, "part_grid")  # a game in parts: its grid and headings
 bp.add_app_template_global(part_heading, "part_heading")
+bp.add_app_template_global(ui_strings, "ui_strings")  # every page's texts for its scripts
 
 
 @bp.record_once

@@ -14,25 +14,22 @@ the counts' fieldsets, each deal's headings, the log's rows...), which the scrip
 
 from __future__ import annotations
 
-import threading
+import functools
 from dataclasses import asdict
 from typing import Any
 
-from flask import current_app, get_template_attribute, url_for
+from flask import url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import term
-from ...rules import COUNT, DealState, Fact, GameSetup, Ruleset
+from ...rules import COUNT, DealState, Fact, GameSetup, Ruleset, get_ruleset
 from ...services import Snapshot
+from .. import kept
 from .forms import DeclareForm, TricksForm
 from .presenters import GameView
-
-#: How many games' offline parts the app keeps drawn (a club evening's tables, in each language).
-KEPT_PARTS = 512
-_kept_lock = threading.Lock()
 
 
 def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
@@ -60,24 +57,31 @@ def offline_plan(game: Snapshot, editable: bool) -> dict[str, Any]:
         "by_contract": by_contract(ruleset, setup),
         "deals": [_deal(ruleset, setup, deal) for deal in state.deals],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
-        # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
-        # (the engine's, for the phrase beside a kept deal's tricks; none where the bids are).
-        "schedule": [
-            {
-                **asdict(deal),
-                "quotas": {
-                    contract: list(quotas)
-                    for contract in ([deal.contract] if deal.contract else [c.id for c in ruleset.contracts])
-                    if (quotas := ruleset.quotas_for(deal.roles, contract, None)) is not None
-                },
-            }
-            for deal in ruleset.schedule(setup)
-        ],
+        "schedule": schedule(setup),
         "api": url_for("api.game", game_id=game.id),
         # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
         "sync": url_for("page_api.record_deal", game_id=game.id) if editable else None,
         "lang": current_language(),
     }
+
+
+@functools.lru_cache(maxsize=1024)
+def schedule(setup: GameSetup) -> tuple[dict[str, Any], ...]:
+    """Each deal as the setup fixes it, and each seat's quota in it per contract it may have (the
+    engine's, for the phrase beside a kept deal's tricks; none where the bids are).  The same for
+    every version of a game, so worked out once per setup (the engine's words are not in it)."""
+    ruleset = get_ruleset(setup.ruleset)
+    return tuple(
+        {
+            **asdict(deal),
+            "quotas": {
+                contract: list(quotas)
+                for contract in ([deal.contract] if deal.contract else [c.id for c in ruleset.contracts])
+                if (quotas := ruleset.quotas_for(deal.roles, contract, None)) is not None
+            },
+        }
+        for deal in ruleset.schedule(setup)
+    )
 
 
 def by_contract(ruleset: Ruleset, setup: GameSetup) -> dict[str, list[str]] | None:
@@ -123,22 +127,11 @@ def offline_parts(view: GameView) -> Markup:
 
     They say every deal as the setup fixes it, never what was recorded, so they depend on the game's
     setup (ruleset, names, first dealer, options) and the page's language alone: drawn once and kept
-    by the app for the game's next pages (drawing them was half of drawing a scorer's page).  The
-    oldest drawn goes first once ``KEPT_PARTS`` are kept; in debug, where templates reload, none is.
+    for the game's next pages (drawing them was half of drawing a scorer's page).
     """
-    assert view.setup is not None
-    kept: dict[tuple[str, GameSetup], Markup] = current_app.extensions.setdefault("offline_parts", {})
-    key = (current_language(), view.setup)
-    drawn = kept.get(key)
-    if drawn is None:
-        parts = get_template_attribute("web/_offline_templates.html", "parts")
-        drawn = parts(view, _blank_entry(), view.tricks_per_deal)
-        if not current_app.jinja_env.auto_reload:
-            with _kept_lock:
-                if len(kept) >= KEPT_PARTS:
-                    del kept[next(iter(kept))]
-                kept[key] = drawn
-    return drawn
+    return kept.drawn(
+        "web/_offline_templates.html", "parts", view.setup, view, _blank_entry(), view.tricks_per_deal
+    )
 
 
 def _blank_entry() -> dict[str, Any]:

@@ -1,0 +1,43 @@
+"""Parts of pages that nothing a request brings changes but its language: drawn once, then kept.
+
+Each is a template's macro (so it draws as an ``{% include %}`` of the same text would, and the
+tests that read what a template says still see it as the template's), drawn for a ``key`` that
+names everything it depends on besides the language, and kept by the app: the oldest goes once
+``KEPT`` are kept.  In debug, where templates reload as they are edited, nothing is kept.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable
+from typing import Any
+
+from flask import current_app, get_template_attribute
+from markupsafe import Markup
+
+from ..i18n import current_language
+
+#: How many drawings the app keeps (a club evening's tables' offline parts, in each language).
+KEPT = 1024
+_lock = threading.Lock()
+
+
+def drawn(template: str, macro: str, key: Hashable, *args: Any) -> Markup:
+    """``macro`` of ``template`` called with ``args``, drawn once per ``key`` and language."""
+    kept: dict[Hashable, Markup] = current_app.extensions.setdefault("kept_drawings", {})
+    name = (template, macro, key, current_language())
+    drawing = kept.get(name)
+    if drawing is None:
+        drawing = get_template_attribute(template, macro)(*args)
+        if not current_app.jinja_env.auto_reload:
+            with _lock:
+                if len(kept) >= KEPT:
+                    del kept[next(iter(kept))]
+                kept[name] = drawing
+    return drawing
+
+
+def ui_strings(offline: bool) -> Markup:
+    """The texts the page's scripts read (``templates/_ui_strings.html``), the offline entry's too
+    where ``offline``: the same on every page in a language."""
+    return drawn("_ui_strings.html", "texts", offline, offline)
