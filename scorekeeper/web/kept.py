@@ -17,8 +17,9 @@ from markupsafe import Markup
 
 from ..i18n import current_language
 
-#: How many drawings the app keeps (a club evening's tables' offline parts, in each language).
-KEPT = 1024
+#: How many drawings the app keeps: a club evening's tables' offline parts, in each language (one
+#: is 40-120 KB: some 30 MB at most per process).
+KEPT = 512
 _lock = threading.Lock()
 
 
