@@ -9,7 +9,7 @@ names everything it depends on besides the language, and kept by the app: the ol
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from flask import current_app, get_template_attribute
@@ -23,13 +23,14 @@ KEPT = 512
 _lock = threading.Lock()
 
 
-def drawn(template: str, macro: str, key: Hashable, *args: Any) -> Markup:
-    """``macro`` of ``template`` called with ``args``, drawn once per ``key`` and language."""
+def drawn(template: str, macro: str, key: Hashable, arguments: Callable[[], tuple[Any, ...]]) -> Markup:
+    """``macro`` of ``template`` called with ``arguments()``, drawn once per ``key`` and language
+    (the arguments are made only to draw it)."""
     kept: dict[Hashable, Markup] = current_app.extensions.setdefault("kept_drawings", {})
     name = (template, macro, key, current_language())
     drawing = kept.get(name)
     if drawing is None:
-        drawing = get_template_attribute(template, macro)(*args)
+        drawing = get_template_attribute(template, macro)(*arguments())
         if not current_app.jinja_env.auto_reload:
             with _lock:
                 if len(kept) >= KEPT:
@@ -41,4 +42,4 @@ def drawn(template: str, macro: str, key: Hashable, *args: Any) -> Markup:
 def ui_strings(offline: bool) -> Markup:
     """The texts the page's scripts read (``templates/_ui_strings.html``), the offline entry's too
     where ``offline``: the same on every page in a language."""
-    return drawn("_ui_strings.html", "texts", offline, offline)
+    return drawn("_ui_strings.html", "texts", offline, lambda: (offline,))

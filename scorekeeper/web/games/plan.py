@@ -130,7 +130,10 @@ def offline_parts(view: GameView) -> Markup:
     for the game's next pages (drawing them was half of drawing a scorer's page).
     """
     return kept.drawn(
-        "web/_offline_templates.html", "parts", view.setup, view, _blank_entry(), view.tricks_per_deal
+        "web/_offline_templates.html",
+        "parts",
+        view.setup,
+        lambda: (view, _blank_entry(), view.tricks_per_deal),
     )
 
 
