@@ -21,7 +21,8 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, request
+from babel.support import NullTranslations
+from flask import Flask, g, request
 from flask_babel import Babel, get_locale, get_translations
 
 #: The languages offered, by code, each named in its own language (as the switch shows them).
@@ -103,10 +104,30 @@ def compile_catalogs(into: str | os.PathLike[str]) -> str:
     return str(target)
 
 
+def translations() -> NullTranslations:
+    """The request's catalog, found once a request and cached in ``g``: the templates' words and
+    ``messages.translate``'s.
+
+    Flask-Babel finds it again for every word (its context in ``g``, the locale, the locale's name,
+    its cache), several microseconds each; a game page says hundreds of words, and at a club evening
+    that was a fifth of the server's time (bench/README.md).  A request's language is chosen once
+    (``select_locale``), and so is its catalog.
+    """
+    try:
+        found: NullTranslations | None = g.get("catalog")
+    except RuntimeError:  # outside the app (a script): Flask-Babel's answer, no catalog
+        found = None
+    if found is None:
+        found = get_translations()
+        if g:
+            g.catalog = found
+    return found
+
+
 def _in_context(message: str) -> str:
     context = getattr(message, "context", None)
-    translations = get_translations()
-    return str(translations.upgettext(context, message) if context else translations.ugettext(message))
+    catalog = translations()
+    return str(catalog.upgettext(context, message) if context else catalog.ugettext(message))
 
 
 def init_app(app: Flask) -> None:
@@ -120,10 +141,10 @@ def init_app(app: Flask) -> None:
     # ``messages.translate`` does: a label given to ``_`` keeps the game it belongs to.
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # jinja2.ext.i18n's
         gettext=_in_context,
-        ngettext=lambda s, p, n: get_translations().ungettext(s, p, n),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
         newstyle=True,
-        pgettext=lambda c, s: get_translations().upgettext(c, s),
-        npgettext=lambda c, s, p, n: get_translations().unpgettext(c, s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
     )
 
     from . import manifest

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from babel import Locale
 from babel.lists import format_list
 from flask import has_request_context
-from flask_babel import get_locale, gettext, ngettext, pgettext
+from flask_babel import get_locale, ngettext
 
+from .i18n import translations
 from .rules import ENGLISH, Notice, Plural, Refusal, Speech, Term, english_list
 from .rules.words import context_of
 
@@ -24,7 +25,8 @@ def translate(message: str) -> str:
     """A message id in the request's language, in its own context where it has one (``NC_``: a word
     two games translate apart); the pages' ``_`` and every word of the game go through it."""
     context = context_of(message)
-    return str(pgettext(context, message) if context else gettext(message))
+    catalog = translations()  # (Flask-Babel's gettext finds the catalog again for each word)
+    return str(catalog.upgettext(context, message) if context else catalog.ugettext(message))
 
 
 def speech() -> Speech:

@@ -15,6 +15,7 @@ bp = Blueprint("web", __name__)
 from ..rules import TRICKS_PER_DEAL  # noqa: E402
 from . import health, language  # noqa: E402,F401
 from . import offline as service_worker  # noqa: E402,F401
+from .cached import ui_strings  # noqa: E402
 from .games import corrections as games_corrections  # noqa: E402,F401
 from .games import deals as games_deals  # noqa: E402,F401
 from .games import entry as games_entry  # noqa: E402,F401
@@ -30,6 +31,7 @@ from .transfer import routes as transfer_routes  # noqa: E402,F401
 bp.add_app_template_global(contract_mark, "contract_mark")
 bp.add_app_template_global(part_grid, "part_grid")  # a game in parts: its grid and headings
 bp.add_app_template_global(part_heading, "part_heading")
+bp.add_app_template_global(ui_strings, "ui_strings")  # every page's texts for its scripts
 
 
 @bp.record_once

@@ -1,9 +1,9 @@
 """Refusals said in the request's language, at the edge (``scorekeeper.messages.say``).
 
-A stand-in Polish catalog (a few messages) replaces gettext, so these tests do not depend on
-the real catalogs' progress: what they check is that the edge translates the template, puts
-the params in, says the game's words (contracts) and lists and counts in that language too,
-and that the API keeps its codes and statuses whatever the language.
+A stand-in Polish catalog (a few messages) replaces the request's catalog and gettext, so these
+tests do not depend on the real catalogs' progress: what they check is that the edge translates
+the template, puts the params in, says the game's words (contracts) and lists and counts in that
+language too, and that the API keeps its codes and statuses whatever the language.
 """
 
 from __future__ import annotations
@@ -69,9 +69,19 @@ def fake_ngettext(singular: str, plural: str, num: int, **variables: Any) -> str
     return said % {"num": num, **variables}
 
 
+class PolishCatalog:
+    """The request's catalog (``messages.translations``) as the stand-in: Polish where it has one."""
+
+    def ugettext(self, string: str) -> str:
+        return fake_gettext(string)
+
+    def upgettext(self, _context: str, string: str) -> str:
+        return fake_gettext(string)
+
+
 @pytest.fixture(autouse=True)
 def polish(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(messages, "gettext", fake_gettext)
+    monkeypatch.setattr(messages, "translations", PolishCatalog)
     monkeypatch.setattr(messages, "ngettext", fake_ngettext)
     monkeypatch.setattr(web_errors, "gettext", fake_gettext)
     yield

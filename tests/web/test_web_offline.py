@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from helpers import MIZERKA_DEALS, MIZERKA_NAMES, Node, declare, page, parse_html, start_game, start_mizerka
 
-from scorekeeper import create_app
+from scorekeeper import create_app, services
 from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
 from scorekeeper.services import snapshot
 from scorekeeper.web.offline import precache, static_version
@@ -232,6 +232,31 @@ def test_the_offline_entrys_parts_are_the_pages_own_drawing(client: FlaskClient)
     board = [li.first("span", cls="role") for li in html.find("section", cls="scoreboard").find_all("li")]
     planned = [li.first("span", cls="role") for li in fifth.find_all("li")]
     assert [r.text if r else "" for r in planned] == [r.text if r else "" for r in board]
+
+
+def test_the_offline_parts_kept_follow_the_pages_language_and_the_games_names(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The parts are drawn once per game and language and kept (web/games/plan.py): each page still
+    has them in its own language, and with the names the game has now."""
+    game_id = start_mizerka(client, deals=4)
+
+    def fifth_deal() -> Node:
+        html = parse_html(page(client, f"/games/{game_id}"))
+        drawn = html.find("template", id="offline-deals")
+        return next(node for node in drawn.iter() if node.attrs.get("data-deal") == "5")
+
+    assert fifth_deal().find("p", cls="deal-no").text == "Deal 5 of 18"
+    client.set_cookie("lang", "pl")
+    assert fifth_deal().find("p", cls="deal-no").text == "Rozdanie 5 z 18"
+    client.set_cookie("lang", "en")
+    assert fifth_deal().find("p", cls="deal-no").text == "Deal 5 of 18"
+    before = fifth_deal().find("span", cls="deal-who").text
+    assert "Ann" in before and "Zoe" not in before
+    with app.app_context():
+        services.rename_player(services.find_player("Ann").id, "Zoe")
+    after = fifth_deal().find("span", cls="deal-who").text
+    assert after == before.replace("Ann", "Zoe")
 
 
 def test_a_watching_phone_gets_no_offline_parts_and_the_page_says_it_watches(

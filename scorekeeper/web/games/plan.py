@@ -7,21 +7,29 @@ Nothing here scores a deal: deals entered offline are shown as entered and score
 when they arrive (the engine checks them again then).  A deal's facts are by seat where they are
 counts (bids, tricks, a game's counted cards), by name where they name a player, as the script sends
 them to the API.
+
+Beside it, the offline entry's parts as the page draws them (``offline_parts``: the entry card,
+the counts' fieldsets, each deal's headings, the log's rows...), which the script clones.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict
 from typing import Any
 
 from flask import url_for
 from flask_babel import gettext
+from markupsafe import Markup
 
 from ...api.routes import etag as api_etag
 from ...i18n import current_language
 from ...messages import say_notice, term
-from ...rules import COUNT, DealState, Fact, GameSetup, GameState, Ruleset
+from ...rules import COUNT, DealState, Fact, GameSetup, GameState, Ruleset, get_ruleset
 from ...services import Snapshot
+from .. import cached
+from .forms import DeclareForm, TricksForm
+from .presenters import GameView
 
 
 def offline_plan(game: Snapshot, pencil: bool) -> dict[str, Any]:
@@ -52,19 +60,7 @@ def offline_plan(game: Snapshot, pencil: bool) -> dict[str, Any]:
         # count the card keeps (``Ruleset.reminders_by_count``): the card says those its count meets.
         "reminders": reminders_ahead(ruleset, setup, state) if pencil else [],
         "remaining": [list(contracts) for contracts in state.remaining_contracts],
-        # Each deal as the setup fixes it, and each seat's quota in it per contract it may have
-        # (the engine's, for the phrase beside a queued deal's tricks; none where the bids are).
-        "schedule": [
-            {
-                **asdict(deal),
-                "quotas": {
-                    contract: list(quotas)
-                    for contract in ([deal.contract] if deal.contract else [c.id for c in ruleset.contracts])
-                    if (quotas := ruleset.quotas_for(deal.roles, contract, None)) is not None
-                },
-            }
-            for deal in ruleset.schedule(setup)
-        ],
+        "schedule": schedule(setup),
         "api": url_for("api.game", game_id=game.id),
         # Where the page sends its deals (the API's writes, authorised by the page's key cookie).
         "sync": url_for("page_api.record_deal", game_id=game.id) if pencil else None,
@@ -82,6 +78,25 @@ def reminders_ahead(ruleset: Ruleset, setup: GameSetup, state: GameState) -> lis
         for number in range(state.current_number, state.deal_count + 1)
         for seat, made, notice in ruleset.reminders_by_count(setup, number)
     ]
+
+
+@functools.lru_cache(maxsize=1024)
+def schedule(setup: GameSetup) -> tuple[dict[str, Any], ...]:
+    """Each deal as the setup fixes it, and each seat's quota in it per contract it may have (the
+    engine's, for the phrase beside a queued deal's tricks; none where the bids are).  The same for
+    every version of a game, so worked out once per setup (the engine's words are not in it)."""
+    ruleset = get_ruleset(setup.ruleset)
+    return tuple(
+        {
+            **asdict(deal),
+            "quotas": {
+                contract: list(quotas)
+                for contract in ([deal.contract] if deal.contract else [c.id for c in ruleset.contracts])
+                if (quotas := ruleset.quotas_for(deal.roles, contract, None)) is not None
+            },
+        }
+        for deal in ruleset.schedule(setup)
+    )
 
 
 def by_contract(ruleset: Ruleset, setup: GameSetup) -> dict[str, list[str]] | None:
@@ -120,3 +135,24 @@ def _deal(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> dict[str, Any]
             list(deal.fact(name)) if value is not None and ruleset.fact(name).kind == COUNT else value
         )
     return facts
+
+
+def offline_parts(view: GameView) -> Markup:
+    """The offline entry's parts of a scorer's page (``templates/web/_offline_templates.html``).
+
+    They say every deal as the setup fixes it, never what was recorded, so they depend on the game's
+    setup (ruleset, names, first dealer, options) and the page's language alone: drawn once and cached
+    for the game's next pages (drawing them was half of drawing a scorer's page).
+    """
+    return cached.drawn(
+        "web/_offline_templates.html",
+        "parts",
+        view.setup,
+        lambda: (view, _blank_entry(), view.tricks_per_deal),
+    )
+
+
+def _blank_entry() -> dict[str, Any]:
+    """The per-seat fields of the page's forms, blank (the offline entry's copies of its counts)."""
+    blank = DeclareForm(formdata=None)
+    return {"bids": blank.bids, "tricks": TricksForm(formdata=None).tricks, "facts": blank}

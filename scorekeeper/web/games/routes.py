@@ -43,8 +43,8 @@ from .forms import (
     number_or_raw,
 )
 from .marks import name_marks
-from .plan import offline_plan
-from .presenters import game_view
+from .plan import offline_parts, offline_plan
+from .presenters import GameView, game_view
 from .sharing import phone_game, share_links
 
 #: The flash category of a deal whose tricks were just saved (its number): the page offers its
@@ -229,20 +229,15 @@ def render_game(
             "web/game.html",
             game=view,
             errors=errors or {},
-            declare=declare or DeclareForm(formdata=None),
-            tricks=tricks or TricksForm(formdata=None),
-            undo=UndoForm(formdata=None),
+            **_page_forms(view, declare, tricks),
             undo_now=undo_now,
             share=share,
             chart=totals_chart(game),
-            rematch=RematchForm(formdata=None) if game.state.finished and pencil else None,
-            hand_over=HandOverForm(formdata=None) if pencil else None,
             forbidden=forbidden,
             offline=offline,
             tricks_per_deal=view.tricks_per_deal,
             page_etag=f'"{_etag(game.version, pencil)}"',
-            # Blank, whatever was typed into the page's own forms: the offline entry's copies.
-            offline_forms=_blank_entry() if view.schedule else None,
+            offline_parts=offline_parts(view) if view.schedule else None,
         ),
         status,
     )
@@ -253,10 +248,17 @@ def render_game(
     return _game_headers(response, game.version, pencil)
 
 
-def _blank_entry() -> dict[str, Any]:
-    """The per-seat fields of the page's forms, blank (the offline entry's copies of its counts)."""
-    blank = DeclareForm(formdata=None)
-    return {"bids": blank.bids, "tricks": TricksForm(formdata=None).tricks, "facts": blank}
+def _page_forms(view: GameView, declare: DeclareForm | None, tricks: TricksForm | None) -> dict[str, Any]:
+    """The page's forms: the scorer's alone (a watcher's page has none), and of the two that enter a
+    deal only the one the step at hand takes (a pending deal's tricks, else the next deal)."""
+    turn = view.turn if view.pencil else None
+    return {
+        "declare": declare or (DeclareForm(formdata=None) if turn and not turn.pending else None),
+        "tricks": tricks or (TricksForm(formdata=None) if turn and turn.pending else None),
+        "undo": UndoForm(formdata=None) if view.pencil else None,
+        "hand_over": HandOverForm(formdata=None) if view.pencil else None,
+        "rematch": RematchForm(formdata=None) if view.pencil and view.finished else None,
+    }
 
 
 def redraw_at_field(game: Snapshot, error: Refusal, **forms: Any) -> Response:
