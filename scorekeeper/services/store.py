@@ -29,6 +29,7 @@ from ..rules import (
     get_ruleset,
     stored_facts,
 )
+from ..rules.ranking import ranking_key
 from .idempotency import KEEP, Kept, Once
 
 
@@ -214,7 +215,9 @@ _LOCK = (
     .values(version=_games.c.version + 1, updated_at=bindparam("now"))
 )
 _SET_FINISHED = (
-    update(_games).where(_games.c.id == bindparam("game_id")).values(finished=bindparam("finished"))
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"))
+    .values(finished=bindparam("finished"), finished_at=bindparam("finished_at"))
 )
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
 _ADD_DEAL = insert(_deals)
@@ -349,8 +352,10 @@ def write(
         change = plan(game)
         connection = db.session.connection()
         _store_deals(game, change)
+        finished_at = utcnow() if change.after.finished else None
         if change.after.finished != game.finished:
-            connection.execute(_SET_FINISHED, {"game_id": game.id, "finished": change.after.finished})
+            finished = {"game_id": game.id, "finished": change.after.finished, "finished_at": finished_at}
+            connection.execute(_SET_FINISHED, finished)
         stats.store_figures(
             change.after,
             game_id=game.id,
@@ -362,6 +367,15 @@ def write(
                 not game.ruleset.is_pending(record) for record in game.records[change.first - 1 :]
             ),
         )
+        if game.finished or change.after.finished:  # a finished game is rated: its rating may move
+            stats.ratings.rerate(
+                ranking_key(game.ruleset, game.setup),
+                game.id,
+                game.player_ids,
+                _places(game) if game.finished else None,
+                stats.ratings.places(change.after.standings) if change.after.finished else None,
+                finished_at,
+            )
         written = _written(game, change)
         if once is not None:
             connection.execute(KEEP, once.row(written))
@@ -409,6 +423,12 @@ def _judge(
         once.check(game.kept)
     if expected_version is not None and expected_version != version:
         raise stale()
+
+
+def _places(game: Snapshot) -> tuple[int, ...]:
+    """A finished game's places by seat as its stored figures have them (none: not stored whole, which
+    no places equal, so its rating is replayed)."""
+    return () if game.figures is None else tuple(row["rank"] for row in game.figures)
 
 
 def _written(game: Snapshot, change: Change) -> Written:

@@ -14,8 +14,9 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, and_, case, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal, PlayerYearTotal
-from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking
+from ..models import MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal, PlayerYearTotal, Rating
+from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking, rating_of
+from .ratings import Rated
 
 PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}
 
@@ -103,6 +104,8 @@ class Record(NamedTuple):
     deal_wins: int
     points: int
     best: int | None
+    rating: Rated | None = None
+    """The player's rating in the ranking's game and house rule (any period), None before their first."""
 
     @property
     def win_pct(self) -> int | None:
@@ -192,6 +195,17 @@ def summed_records(
     )
 
 
+def rating_columns(filters: Filters, player_id: Any) -> tuple[tuple[Any, ...], Any]:
+    """The columns of a player's rating in the filters' ranking (``record_of`` reads them) and the
+    condition joining it to ``player_id``: the rating rides along the row of the player's sums."""
+    joined = and_(Rating.player_id == player_id, Rating.rating == rating_of(filters.ranking))
+    return (Rating.mu, Rating.sigma, Rating.games.label("rated_games")), joined
+
+
 def record_of(row: Any) -> Record:
     counts = {column: int(getattr(row, column) or 0) for column in SUMS[:-1]}
-    return Record(row.player_id, row.name, **counts, best=None if row.best is None else int(row.best))
+    mu = getattr(row, "mu", None)
+    rating = None if mu is None else Rated(mu, row.sigma, row.rated_games)
+    return Record(
+        row.player_id, row.name, **counts, best=None if row.best is None else int(row.best), rating=rating
+    )

@@ -1,0 +1,212 @@
+"""Ratings: OpenSkill's Plackett-Luce model, with its defaults (mu 25, sigma 25/3), over every finished
+game of a game and house rule (``rules.ranking.rating_of``: a table of 3 and one of 4 rated together),
+one update a game with the game's places (ties as ties, margins unused), in the order the games
+finished (``games.finished_at``, ties by the game's id).  Shown as the ordinal mu - 3 sigma.
+
+Stored like the totals, and kept by the writes that change them, never by a read: a game that
+finishes after every game its rating holds is applied on top of its players' stored ratings
+(``game_finished``); a correction that moves a finished game's places, an undo that unfinishes it, a
+game that finished before others already rated (an import of an old game) and a merge of two people
+replay the rating's games from the first (``replay``), so the same games in the same order always
+give the same ratings.  The rating's row of ``rated_games`` is taken first: writes rate in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, NamedTuple
+
+from openskill.models import PlackettLuce
+from sqlalchemy import bindparam, delete, insert, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ..extensions import db
+from ..models import Game, GameResult, RatedGames, Rating
+from ..rules.ranking import rankings_rated_as, rating_of
+
+MODEL = PlackettLuce()
+"""OpenSkill's Plackett-Luce model as it comes: mu 25, sigma 25/3, its tau and beta."""
+
+
+class Rated(NamedTuple):
+    """A player's rating: OpenSkill's mu and sigma after ``games`` finished games."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> Decimal:
+        """mu - 3 sigma, to one decimal place (half up), as the pages show it."""
+        return Decimal(self.mu - 3 * self.sigma).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+NEW = Rated(MODEL.mu, MODEL.sigma, 0)
+"""A player's rating before their first game."""
+
+#: One finished game as rated: (player id, place) by seat, places as the game's standings give them.
+Seats = Sequence[tuple[int, int]]
+
+
+def rate(before: Sequence[Rated], places: Sequence[int]) -> list[Rated]:
+    """The ratings after one game, seat by seat: OpenSkill's update of ``before`` by the game's places
+    (1 first; equal places a tie)."""
+    teams = [[MODEL.rating(mu=rated.mu, sigma=rated.sigma)] for rated in before]
+    after = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return [
+        Rated(team[0].mu, team[0].sigma, rated.games + 1) for team, rated in zip(after, before, strict=True)
+    ]
+
+
+def replayed(games: Iterable[Seats], start: Mapping[int, Rated] | None = None) -> dict[int, Rated]:
+    """Every player's rating after ``games`` in their order, from ``start`` (everyone new)."""
+    ratings = dict(start or {})
+    for seats in games:
+        before = [ratings.get(player_id, NEW) for player_id, _place in seats]
+        for (player_id, _place), after in zip(
+            seats, rate(before, [place for _id, place in seats]), strict=True
+        ):
+            ratings[player_id] = after
+    return ratings
+
+
+def places(state_standings: Iterable[Any]) -> tuple[int, ...]:
+    """A game's places by seat, from its standings (``GameState.standings``)."""
+    by_seat = {standing.seat: standing.rank for standing in state_standings}
+    return tuple(by_seat[seat] for seat in sorted(by_seat))
+
+
+def game_finished(ranking: str, game_id: str, finished_at: datetime, seats: Seats) -> None:
+    """A game of ``ranking`` has finished at ``finished_at`` (inside the write's transaction): applied
+    on top of its players' stored ratings when it finished after every game the rating holds, else the
+    rating's games are replayed."""
+    rating = rating_of(ranking)
+    connection = db.session.connection()
+    claim = _claim(connection.dialect.name)
+    last = connection.execute(claim, {"the_rating": rating, "at": finished_at, "of_game": game_id})
+    if last.first() is None:  # it finished before a game already rated: its place is among them
+        replay(rating)
+        return
+    ids = [player_id for player_id, _place in seats]
+    stored = {
+        row.player_id: Rated(row.mu, row.sigma, row.games)
+        for row in connection.execute(_READ, {"the_rating": rating, "ids": ids})
+    }
+    after = rate([stored.get(player_id, NEW) for player_id in ids], [place for _id, place in seats])
+    rows = [
+        {"player_id": player_id, "rating": rating, **rated._asdict()}
+        for player_id, rated in sorted(zip(ids, after, strict=True))
+    ]
+    upsert = _dialect(connection.dialect.name).insert(_ratings).values(rows)
+    values = {name: upsert.excluded[name] for name in ("mu", "sigma", "games")}
+    connection.execute(upsert.on_conflict_do_update(index_elements=["player_id", "rating"], set_=values))
+
+
+def rerate(
+    ranking: str,
+    game_id: str,
+    player_ids: Sequence[int],
+    was: Sequence[int] | None,
+    now: Sequence[int] | None,
+    finished_at: datetime | None,
+) -> None:
+    """What a write to a game does to its rating, given its places before (``was``, None: it was not
+    finished) and after (``now``, and its ``finished_at``): a game that finishes is rated; a finished
+    game whose places moved, or that is no longer finished, has its rating replayed; else nothing."""
+    if was is None:
+        if now is not None and finished_at is not None:
+            game_finished(ranking, game_id, finished_at, list(zip(player_ids, now, strict=True)))
+    elif now is None or tuple(now) != tuple(was):
+        replay(rating_of(ranking))
+
+
+def replay(rating: str) -> None:
+    """Replay one rating's games from the first, in the order they finished, and store what they give
+    (inside the caller's transaction, the rating's row taken first)."""
+    connection = db.session.connection()
+    connection.execute(_claim(connection.dialect.name, always=True), {"the_rating": rating})
+    rows = connection.execute(_GAMES, {"rankings": list(rankings_rated_as(rating))})
+    games: list[list[tuple[int, int]]] = []
+    last: tuple[Any, str] | None = None
+    for row in rows:  # a row per seat, the game's seats together
+        if last is None or row.game_id != last[1]:
+            games.append([])
+            last = (row.finished_at, row.game_id)
+        games[-1].append((row.player_id, row.rank))
+    ratings = replayed(games)
+    connection.execute(_DROP, {"the_rating": rating})
+    if ratings:
+        connection.execute(
+            insert(_ratings),
+            [
+                {"player_id": pid, "rating": rating, **rated._asdict()}
+                for pid, rated in sorted(ratings.items())
+            ],
+        )
+    finished_at, game_id = last or (None, None)
+    connection.execute(_MARK, {"the_rating": rating, "at": finished_at, "of_game": game_id})
+
+
+def replay_player(player_id: int) -> None:
+    """Replay every rating ``player_id`` has a game in (after a merge moved games to them)."""
+    rankings = db.session.execute(
+        select(GameResult.ranking).where(GameResult.player_id == player_id).distinct()
+    ).scalars()
+    for rating in sorted({rating_of(ranking) for ranking in rankings}):
+        replay(rating)
+
+
+def replay_all() -> int:
+    """Replay every rating that has a game (``flask rebuild-stats``); how many were replayed."""
+    rankings = db.session.execute(select(GameResult.ranking).distinct()).scalars()
+    ratings = sorted({rating_of(ranking) for ranking in rankings})
+    for rating in ratings:
+        replay(rating)
+    return len(ratings)
+
+
+_ratings, _rated = Rating.__table__, RatedGames.__table__
+_READ = select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games).where(
+    _ratings.c.rating == bindparam("the_rating"), _ratings.c.player_id.in_(bindparam("ids", expanding=True))
+)
+_DROP = delete(_ratings).where(_ratings.c.rating == bindparam("the_rating"))
+_MARK = (
+    update(_rated)
+    .where(_rated.c.rating == bindparam("the_rating"))
+    .values(finished_at=bindparam("at"), game_id=bindparam("of_game"))
+)
+_GAMES = (
+    select(GameResult.game_id, GameResult.player_id, GameResult.rank, Game.finished_at)
+    .join(Game, Game.id == GameResult.game_id)
+    .where(GameResult.ranking.in_(bindparam("rankings", expanding=True)), GameResult.finished)
+    .order_by(Game.finished_at, Game.id, GameResult.seat)
+)
+
+
+def _dialect(name: str) -> Any:
+    return postgresql if name == "postgresql" else sqlite
+
+
+def _claim(dialect: str, *, always: bool = False) -> Any:
+    """Take the rating's row of ``rated_games`` (made at its first game), so that writes rate in turn.
+    A game's claim (``always`` False) moves it on to the game and answers a row only when the game
+    finished after the last one rated; a replay's (``always``) takes it whatever it holds."""
+    if always:
+        upsert = _dialect(dialect).insert(_rated).values(rating=bindparam("the_rating"))
+        return upsert.on_conflict_do_update(
+            index_elements=["rating"], set_={"rating": upsert.excluded.rating}
+        )
+    upsert = (
+        _dialect(dialect)
+        .insert(_rated)
+        .values(rating=bindparam("the_rating"), finished_at=bindparam("at"), game_id=bindparam("of_game"))
+    )
+    later = tuple_(_rated.c.finished_at, _rated.c.game_id) < tuple_(
+        upsert.excluded.finished_at, upsert.excluded.game_id
+    )
+    moved = {"finished_at": upsert.excluded.finished_at, "game_id": upsert.excluded.game_id}
+    return upsert.on_conflict_do_update(
+        index_elements=["rating"], set_=moved, where=_rated.c.finished_at.is_(None) | later
+    ).returning(_rated.c.rating)
