@@ -40,7 +40,8 @@ class Rated(NamedTuple):
     @property
     def ordinal(self) -> Decimal:
         """mu - 3 sigma, to one decimal place (half up), as the pages show it."""
-        return Decimal(self.mu - 3 * self.sigma).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        shown = Decimal(self.mu - 3 * self.sigma).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        return shown if shown else abs(shown)  # never "-0.0"
 
 
 NEW = Rated(MODEL.mu, MODEL.sigma, 0)
