@@ -45,8 +45,9 @@ deals = sa.table(
 
 
 def upgrade():
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("finished_at", sa.DateTime(), nullable=True))
+    # A plain ADD COLUMN: a batch copy would drop the table, and SQLite's foreign keys would cascade
+    # the drop to the games' seats, deals and figures.
+    op.add_column("games", sa.Column("finished_at", sa.DateTime(), nullable=True))
     op.create_table(
         "ratings",
         sa.Column("player_id", sa.Integer(), nullable=False),
@@ -94,5 +95,4 @@ def upgrade():
 def downgrade():
     op.drop_table("rated_games")
     op.drop_table("ratings")
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.drop_column("finished_at")
+    op.drop_column("games", "finished_at")
