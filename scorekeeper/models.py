@@ -363,6 +363,11 @@ class RatedGames(db.Model):  # type: ignore[name-defined,misc]
     rating: Mapped[str] = mapped_column(String(RANKING_LENGTH), primary_key=True)
     finished_at: Mapped[datetime | None]
     game_id: Mapped[str | None] = mapped_column(String(24))
+    games: Mapped[int] = mapped_column(default=0, server_default="0")
+    """The finished games the rating holds: a replay of more than ``RATINGS_REPLAY_AT_ONCE`` is left
+    to run after the write commits."""
+    updating: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A replay is owed: the stored ratings miss a change until it has run (the pages say so)."""
 
 
 class Device(db.Model):  # type: ignore[name-defined,misc]

@@ -6,9 +6,10 @@ moment (an import, which stores a game with its deals in one write) finished at 
 it was played on; any other when its last deal was last stored (that deal's ``updated_at``).
 
 ``ratings``: a player's mu, sigma and finished games in one rating (a ruleset and preset, whatever
-the table's size); ``rated_games``: the last game each rating has applied (finish time, id), whose
-row a write that rates takes first.  Both start empty: ``flask rebuild-stats`` computes the ratings
-of the games stored before this revision.
+the table's size); ``rated_games``: the last game each rating has applied (finish time, id), how
+many it holds and whether a replay is owed ("updating"), whose row a write that rates takes first.
+Both start empty: ``flask rebuild-stats`` computes the ratings of the games stored before this
+revision.
 
 Self-contained: plain names as they are at this revision.
 
@@ -63,6 +64,8 @@ def upgrade():
         sa.Column("rating", sa.String(length=40), nullable=False),
         sa.Column("finished_at", sa.DateTime(), nullable=True),
         sa.Column("game_id", sa.String(length=24), nullable=True),
+        sa.Column("games", sa.Integer(), server_default="0", nullable=False),
+        sa.Column("updating", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.PrimaryKeyConstraint("rating", name=op.f("pk_rated_games")),
     )
     connection = op.get_bind()

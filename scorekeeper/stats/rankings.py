@@ -10,8 +10,8 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import NO_FIGURE, Rating
-from .sums import Filters, Record, rating_columns, record_of, summed_records
+from ..models import NO_FIGURE
+from .sums import Filters, Record, rated, record_of, summed_records
 
 #: Sortable columns: id -> (label, descending first?).
 # NOTE: column headings of the rankings table ("Won %": the share of games won).
@@ -89,10 +89,8 @@ def rankings(
     page = max(1, page)
 
     def fetch(page: int) -> list[Any]:
-        rated, joined = rating_columns(filters, summed.c.player_id)
         query = (
-            select(summed, *rated, func.count().over().label("ranked"))
-            .outerjoin(Rating, joined)
+            rated(select(summed, func.count().over().label("ranked")), filters, summed.c.player_id)
             .order_by(*_order(summed, sort, descending))
             .limit(per_page)
             .offset((page - 1) * per_page)

@@ -13,18 +13,23 @@ give the same ratings.  The rating's row of ``rated_games`` is taken first: writ
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, NamedTuple
 
+from flask import Flask, current_app
 from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..extensions import db
+from ..extensions import db, game_changed
 from ..models import Game, GameResult, RatedGames, Rating
 from ..rules.ranking import rankings_rated_as, rating_of
+
+logger = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 """OpenSkill's Plackett-Luce model as it comes: mu 25, sigma 25/3, its tau and beta."""
@@ -87,7 +92,7 @@ def game_finished(ranking: str, game_id: str, finished_at: datetime, seats: Seat
     connection = db.session.connection()
     claim = _claim(connection.dialect.name)
     last = connection.execute(claim, {"the_rating": rating, "at": finished_at, "of_game": game_id})
-    if last.first() is None:  # it finished before a game already rated: its place is among them
+    if last.first() is None:  # it finished before a game already rated, or a replay is owed
         replay(rating)
         return
     ids = [player_id for player_id, _place in seats]
@@ -123,11 +128,31 @@ def rerate(
         replay(rating_of(ranking))
 
 
-def replay(rating: str) -> None:
+def replay(rating: str, *, at_once: bool = False) -> None:
     """Replay one rating's games from the first, in the order they finished, and store what they give
-    (inside the caller's transaction, the rating's row taken first)."""
+    (inside the caller's transaction, the rating's row taken first).  A rating of more games than
+    ``RATINGS_REPLAY_AT_ONCE`` is marked as updating instead, and replayed once the write has
+    committed, by a thread of its own (``at_once``: now, whatever its size)."""
     connection = db.session.connection()
-    connection.execute(_claim(connection.dialect.name, always=True), {"the_rating": rating})
+    held = connection.execute(_claim(connection.dialect.name, always=True), {"the_rating": rating}).one()
+    limit = int(current_app.config.get("RATINGS_REPLAY_AT_ONCE", REPLAY_AT_ONCE))
+    if at_once or held.games <= limit:
+        _replay_now(rating)
+        return
+    if not held.updating:
+        connection.execute(_OWED, {"the_rating": rating})
+    db.session.info.setdefault(_LATER, set()).add(rating)
+
+
+REPLAY_AT_ONCE = 20_000
+"""The most games a rating may hold to be replayed inside the write that changes it (bench/ratings.py:
+a replay of the club's 100,000 games takes longer than a write should)."""
+_LATER = "scorekeeper_ratings_later"  # in db.session.info: the ratings to replay once it commits
+_THREADS: list[threading.Thread] = []
+
+
+def _replay_now(rating: str) -> None:
+    connection = db.session.connection()
     rows = connection.execute(_GAMES, {"rankings": list(rankings_rated_as(rating))})
     games: list[list[tuple[int, int]]] = []
     last: tuple[Any, str] | None = None
@@ -147,7 +172,53 @@ def replay(rating: str) -> None:
             ],
         )
     finished_at, game_id = last or (None, None)
-    connection.execute(_MARK, {"the_rating": rating, "at": finished_at, "of_game": game_id})
+    mark = {"the_rating": rating, "at": finished_at, "of_game": game_id, "count": len(games)}
+    connection.execute(_MARK, mark)
+
+
+def _replay_later(app: Flask, rating: str) -> None:
+    """A thread's replay of a rating left updating by a write that has committed: the rating's row
+    taken first, as any write takes it; nothing to do if another replay got there first."""
+    with app.app_context():
+        try:
+            connection = db.session.connection()
+            held = connection.execute(
+                _claim(connection.dialect.name, always=True), {"the_rating": rating}
+            ).one()
+            if held.updating:
+                _replay_now(rating)
+                game_changed.send(None, standings=True)  # the pages show the ratings anew
+            db.session.commit()
+        except Exception:
+            db.session.rollback()
+            logger.exception("The replay of the rating %s failed; its next change replays it.", rating)
+        finally:
+            db.session.remove()
+
+
+def _start_owed(session: Any) -> None:
+    owed = session.info.pop(_LATER, None)
+    if not owed:
+        return
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    for rating in sorted(owed):
+        thread = threading.Thread(target=_replay_later, args=(app, rating), name=f"rating {rating}")
+        _THREADS.append(thread)
+        thread.start()
+
+
+def _forget_owed(session: Any) -> None:
+    session.info.pop(_LATER, None)
+
+
+db.event.listen(db.session, "after_commit", _start_owed)
+db.event.listen(db.session, "after_rollback", _forget_owed)
+
+
+def wait() -> None:
+    """Wait for the replays left to threads (the tests, a command that exits)."""
+    while _THREADS:
+        _THREADS.pop().join()
 
 
 def replay_player(player_id: int) -> None:
@@ -164,7 +235,7 @@ def replay_all() -> int:
     rankings = db.session.execute(select(GameResult.ranking).distinct()).scalars()
     ratings = sorted({rating_of(ranking) for ranking in rankings})
     for rating in ratings:
-        replay(rating)
+        replay(rating, at_once=True)
     return len(ratings)
 
 
@@ -176,8 +247,11 @@ _DROP = delete(_ratings).where(_ratings.c.rating == bindparam("the_rating"))
 _MARK = (
     update(_rated)
     .where(_rated.c.rating == bindparam("the_rating"))
-    .values(finished_at=bindparam("at"), game_id=bindparam("of_game"))
+    .values(
+        finished_at=bindparam("at"), game_id=bindparam("of_game"), games=bindparam("count"), updating=False
+    )
 )
+_OWED = update(_rated).where(_rated.c.rating == bindparam("the_rating")).values(updating=True)
 _GAMES = (
     select(GameResult.game_id, GameResult.player_id, GameResult.rank, Game.finished_at)
     .join(Game, Game.id == GameResult.game_id)
@@ -193,21 +267,30 @@ def _dialect(name: str) -> Any:
 def _claim(dialect: str, *, always: bool = False) -> Any:
     """Take the rating's row of ``rated_games`` (made at its first game), so that writes rate in turn.
     A game's claim (``always`` False) moves it on to the game and answers a row only when the game
-    finished after the last one rated; a replay's (``always``) takes it whatever it holds."""
+    finished after the last one rated and no replay is owed; a replay's (``always``) takes it whatever
+    it holds, and answers its games and whether a replay is owed."""
     if always:
         upsert = _dialect(dialect).insert(_rated).values(rating=bindparam("the_rating"))
-        return upsert.on_conflict_do_update(
+        taken = upsert.on_conflict_do_update(
             index_elements=["rating"], set_={"rating": upsert.excluded.rating}
         )
+        return taken.returning(_rated.c.games, _rated.c.updating)
     upsert = (
         _dialect(dialect)
         .insert(_rated)
-        .values(rating=bindparam("the_rating"), finished_at=bindparam("at"), game_id=bindparam("of_game"))
+        .values(
+            rating=bindparam("the_rating"), finished_at=bindparam("at"), game_id=bindparam("of_game"), games=1
+        )
     )
     later = tuple_(_rated.c.finished_at, _rated.c.game_id) < tuple_(
         upsert.excluded.finished_at, upsert.excluded.game_id
     )
-    moved = {"finished_at": upsert.excluded.finished_at, "game_id": upsert.excluded.game_id}
-    return upsert.on_conflict_do_update(
-        index_elements=["rating"], set_=moved, where=_rated.c.finished_at.is_(None) | later
-    ).returning(_rated.c.rating)
+    moved = {
+        "finished_at": upsert.excluded.finished_at,
+        "game_id": upsert.excluded.game_id,
+        "games": _rated.c.games + 1,
+    }
+    applies = (_rated.c.finished_at.is_(None) | later) & ~_rated.c.updating
+    return upsert.on_conflict_do_update(index_elements=["rating"], set_=moved, where=applies).returning(
+        _rated.c.rating
+    )

@@ -6,6 +6,7 @@ finished them, never read back from the app's own computation."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -20,7 +21,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, RatedGames, Rating
 from scorekeeper.stats import ratings
 from scorekeeper.stats.ratings import NEW, Rated
-from tests.helpers import kierki_games
+from tests.conftest import make_test_app
+from tests.helpers import kierki_games, parse_html
 from tests.perf.perf_support import DEALS
 
 OPENSKILL = PlackettLuce()
@@ -251,3 +253,56 @@ def test_tables_of_three_and_four_are_rated_together(app: Flask) -> None:
         assert stored("kierki/standard") == expected
         assert stored("kierki/standard")["Ala"][2] == 2
         assert stored("mizerka/standard") == {}
+
+
+# -- a replay too long for the write: left to a thread, the pages saying "updating" ------------------------
+
+
+@pytest.fixture
+def deferring_app(backend: str, tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[Flask]:
+    """An app that replays no rating of more than one game inside a write."""
+    app = make_test_app(backend, tmp_path, request, RATINGS_REPLAY_AT_ONCE=1)
+    yield app
+    ratings.wait()
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def updating() -> bool:
+    db.session.expire_all()
+    return bool(db.session.get(RatedGames, "mizerka/standard").updating)
+
+
+@pytest.mark.every_database
+def test_a_long_replay_runs_after_the_write_and_the_pages_say_so_meanwhile(deferring_app: Flask) -> None:
+    app = deferring_app
+    with app.app_context():
+        first = play(["Cid", "Ann", "Bob"])
+        second = play(["Dan", "Cid", "Ann"])  # appended: no replay
+        assert not updating()
+        before = stored()
+        services.update_deal(first, 18, tricks={"Cid": 0, "Ann": 0, "Bob": 13})
+        db.session.remove()
+    ratings.wait()
+    with app.app_context():
+        assert stored() == by_openskill([seats_of(first), seats_of(second)]) != before
+        assert not updating()
+        assert db.session.get(RatedGames, "mizerka/standard").games == 2
+        # While a replay is owed (here marked by hand, as a write leaves it), the pages say so...
+        db.session.execute(RatedGames.__table__.update().values(updating=True))
+        db.session.commit()
+    client = app.test_client()
+    html = client.get("/rankings?game=mizerka").get_data(as_text=True)
+    assert "The ratings are being updated" in html
+    cell = parse_html(html).find("table", cls="rankings").find("tbody").find("td", data_label="Rating")
+    assert cell.text.endswith("updating…")
+    with app.app_context():
+        # ... and a game that finishes meanwhile is left to the replay owed, which rates every game.
+        third = play(["Bob", "Dan", "Eve"])
+        db.session.remove()
+    ratings.wait()
+    with app.app_context():
+        assert not updating()
+        assert stored() == by_openskill([seats_of(first), seats_of(second), seats_of(third)])
+    assert "The ratings are being updated" not in client.get("/rankings?game=mizerka").get_data(as_text=True)
