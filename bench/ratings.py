@@ -128,7 +128,8 @@ def report(all_figures: list[dict[str, Any]]) -> str:
         "the write (what the scorer waits for), until the ratings are up to date again (the replay left",
         "to a thread), the same replay inside a write, and its read of the games and OpenSkill's part",
         f"{'database':<11} {'games':>7} {'rated':>7} {'write p50':>9} {'max':>6}"
-        f" {'settled p50':>11} {'max':>6} {'inline':>7} {'read':>6} {'compute':>7}  budget {BUDGET:.0f} s (the write)",
+        f" {'settled p50':>11} {'max':>6} {'inline':>7} {'read':>6} {'compute':>7}"
+        f"  budget {BUDGET:.0f} s (the write)",
     ]
     for f in all_figures:
         worst = max(f["writes"])
