@@ -368,6 +368,8 @@ class RatedGames(db.Model):  # type: ignore[name-defined,misc]
     to run after the write commits."""
     updating: Mapped[bool] = mapped_column(default=False, server_default=false())
     """A replay is owed: the stored ratings miss a change until it has run (the pages say so)."""
+    changes: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Bumped by every write that rates a game or owes a replay: a replay computed meanwhile is stale."""
 
 
 class Device(db.Model):  # type: ignore[name-defined,misc]

@@ -66,6 +66,7 @@ def upgrade():
         sa.Column("game_id", sa.String(length=24), nullable=True),
         sa.Column("games", sa.Integer(), server_default="0", nullable=False),
         sa.Column("updating", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.Column("changes", sa.Integer(), server_default="0", nullable=False),
         sa.PrimaryKeyConstraint("rating", name=op.f("pk_rated_games")),
     )
     connection = op.get_bind()

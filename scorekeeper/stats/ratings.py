@@ -137,10 +137,10 @@ def replay(rating: str, *, at_once: bool = False) -> None:
     held = connection.execute(_claim(connection.dialect.name, always=True), {"the_rating": rating}).one()
     limit = int(current_app.config.get("RATINGS_REPLAY_AT_ONCE", REPLAY_AT_ONCE))
     if at_once or held.games <= limit:
-        _replay_now(rating)
+        games, last = _games(rating)
+        _store(rating, replayed(games), last, len(games))
         return
-    if not held.updating:
-        connection.execute(_OWED, {"the_rating": rating})
+    connection.execute(_OWED, {"the_rating": rating})  # a replay reading before this must read again
     db.session.info.setdefault(_LATER, set()).add(rating)
 
 
@@ -149,11 +149,14 @@ REPLAY_AT_ONCE = 20_000
 a replay of the club's 100,000 games takes longer than a write should)."""
 _LATER = "scorekeeper_ratings_later"  # in db.session.info: the ratings to replay once it commits
 _THREADS: list[threading.Thread] = []
+_TRIES = 3
+"""How often a replay left to a thread computes without holding the rating's row before it holds it."""
 
 
-def _replay_now(rating: str) -> None:
-    connection = db.session.connection()
-    rows = connection.execute(_GAMES, {"rankings": list(rankings_rated_as(rating))})
+def _games(rating: str) -> tuple[list[list[tuple[int, int]]], tuple[Any, str] | None]:
+    """The rating's finished games in their order, (player id, place) by seat, and the last's (finish
+    time, id)."""
+    rows = db.session.connection().execute(_GAMES, {"rankings": list(rankings_rated_as(rating))})
     games: list[list[tuple[int, int]]] = []
     last: tuple[Any, str] | None = None
     for row in rows:  # a row per seat, the game's seats together
@@ -161,7 +164,12 @@ def _replay_now(rating: str) -> None:
             games.append([])
             last = (row.finished_at, row.game_id)
         games[-1].append((row.player_id, row.rank))
-    ratings = replayed(games)
+    return games, last
+
+
+def _store(rating: str, ratings: Mapping[int, Rated], last: tuple[Any, str] | None, count: int) -> None:
+    """The rating's players' ratings as a replay gave them, and its row marked up to date."""
+    connection = db.session.connection()
     connection.execute(_DROP, {"the_rating": rating})
     if ratings:
         connection.execute(
@@ -172,22 +180,40 @@ def _replay_now(rating: str) -> None:
             ],
         )
     finished_at, game_id = last or (None, None)
-    mark = {"the_rating": rating, "at": finished_at, "of_game": game_id, "count": len(games)}
+    mark = {"the_rating": rating, "at": finished_at, "of_game": game_id, "count": count}
     connection.execute(_MARK, mark)
 
 
 def _replay_later(app: Flask, rating: str) -> None:
-    """A thread's replay of a rating left updating by a write that has committed: the rating's row
-    taken first, as any write takes it; nothing to do if another replay got there first."""
+    """A thread's replay of a rating left updating by a write that has committed.  It reads and
+    computes holding nothing (other writes go on), then takes the rating's row as any write takes it
+    and stores what it computed if no write changed the rating meanwhile (its ``changes``), else it
+    tries again; after ``_TRIES`` it replays holding the row.  Nothing to do if another replay got
+    there first."""
     with app.app_context():
         try:
             connection = db.session.connection()
-            held = connection.execute(
-                _claim(connection.dialect.name, always=True), {"the_rating": rating}
-            ).one()
+            claim = _claim(connection.dialect.name, always=True)
+            for _try in range(_TRIES):
+                seen = db.session.connection().execute(_SEEN, {"the_rating": rating}).one_or_none()
+                if seen is None or not seen.updating:
+                    return
+                games, last = _games(rating)
+                ratings = replayed(games)
+                db.session.rollback()  # the read ends: nothing held while the replay was computed
+                held = db.session.connection().execute(claim, {"the_rating": rating}).one()
+                if not held.updating or held.changes == seen.changes:
+                    if held.updating:
+                        _store(rating, ratings, last, len(games))
+                        game_changed.send(None, standings=True)  # the pages show the ratings anew
+                    db.session.commit()
+                    return
+                db.session.rollback()
+            held = db.session.connection().execute(claim, {"the_rating": rating}).one()
             if held.updating:
-                _replay_now(rating)
-                game_changed.send(None, standings=True)  # the pages show the ratings anew
+                games, last = _games(rating)
+                _store(rating, replayed(games), last, len(games))
+                game_changed.send(None, standings=True)
             db.session.commit()
         except Exception:
             db.session.rollback()
@@ -251,7 +277,12 @@ _MARK = (
         finished_at=bindparam("at"), game_id=bindparam("of_game"), games=bindparam("count"), updating=False
     )
 )
-_OWED = update(_rated).where(_rated.c.rating == bindparam("the_rating")).values(updating=True)
+_OWED = (
+    update(_rated)
+    .where(_rated.c.rating == bindparam("the_rating"))
+    .values(updating=True, changes=_rated.c.changes + 1)
+)
+_SEEN = select(_rated.c.changes, _rated.c.updating).where(_rated.c.rating == bindparam("the_rating"))
 _GAMES = (
     select(GameResult.game_id, GameResult.player_id, GameResult.rank, Game.finished_at)
     .join(Game, Game.id == GameResult.game_id)
@@ -274,7 +305,7 @@ def _claim(dialect: str, *, always: bool = False) -> Any:
         taken = upsert.on_conflict_do_update(
             index_elements=["rating"], set_={"rating": upsert.excluded.rating}
         )
-        return taken.returning(_rated.c.games, _rated.c.updating)
+        return taken.returning(_rated.c.games, _rated.c.updating, _rated.c.changes)
     upsert = (
         _dialect(dialect)
         .insert(_rated)
@@ -289,6 +320,7 @@ def _claim(dialect: str, *, always: bool = False) -> Any:
         "finished_at": upsert.excluded.finished_at,
         "game_id": upsert.excluded.game_id,
         "games": _rated.c.games + 1,
+        "changes": _rated.c.changes + 1,
     }
     applies = (_rated.c.finished_at.is_(None) | later) & ~_rated.c.updating
     return upsert.on_conflict_do_update(index_elements=["rating"], set_=moved, where=applies).returning(

@@ -306,3 +306,36 @@ def test_a_long_replay_runs_after_the_write_and_the_pages_say_so_meanwhile(defer
         assert not updating()
         assert stored() == by_openskill([seats_of(first), seats_of(second), seats_of(third)])
     assert "The ratings are being updated" not in client.get("/rankings?game=mizerka").get_data(as_text=True)
+
+
+def test_a_change_while_the_thread_computes_sends_it_back_to_read_again(
+    deferring_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thread computes holding nothing; a game that finishes meanwhile (here: while the first
+    computation runs) is seen at its write, and the replay reads and computes again, that game in."""
+    app = deferring_app
+    with app.app_context():
+        first = play(["Cid", "Ann", "Bob"])
+        second = play(["Dan", "Cid", "Ann"])
+        db.session.remove()
+    computed: list[int] = []
+    played: list[str] = []
+    real = ratings.replayed
+
+    def replayed_while_a_game_finishes(games: Any, start: Any = None) -> Any:
+        computed.append(len(games))
+        if len(computed) == 1:
+            with app.app_context():  # another write, in a session of its own
+                played.append(play(["Bob", "Dan", "Eve"]))
+                db.session.remove()
+        return real(games, start)
+
+    monkeypatch.setattr(ratings, "replayed", replayed_while_a_game_finishes)
+    with app.app_context():
+        services.update_deal(first, 18, tricks={"Cid": 0, "Ann": 0, "Bob": 13})
+        db.session.remove()
+    ratings.wait()
+    assert computed[:2] == [2, 3]  # computed again, the third game in
+    with app.app_context():
+        assert not updating()
+        assert stored() == by_openskill([seats_of(first), seats_of(second), seats_of(played[0])])
