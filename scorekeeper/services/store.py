@@ -29,7 +29,6 @@ from ..rules import (
     get_ruleset,
     stored_facts,
 )
-from ..rules.ranking import ranking_key
 from .idempotency import KEEP, Kept, Once
 
 
@@ -214,11 +213,8 @@ _LOCK = (
     .where(_games.c.id == bindparam("game_id"))
     .values(version=_games.c.version + 1, updated_at=bindparam("now"))
 )
-_SET_FINISHED = (
-    update(_games)
-    .where(_games.c.id == bindparam("game_id"))
-    .values(finished=bindparam("finished"), finished_at=bindparam("finished_at"))
-)
+_SET_FINISHED = update(_games).where(_games.c.id == bindparam("game_id"))
+_SET_FINISHED = _SET_FINISHED.values(finished=bindparam("finished"), finished_at=bindparam("at"))
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
 _ADD_DEAL = insert(_deals)
 _CHANGE_DEAL = update(_deals).where(*_the_deal)
@@ -354,7 +350,7 @@ def write(
         _store_deals(game, change)
         finished_at = utcnow() if change.after.finished else None
         if change.after.finished != game.finished:
-            finished = {"game_id": game.id, "finished": change.after.finished, "finished_at": finished_at}
+            finished = {"game_id": game.id, "finished": change.after.finished, "at": finished_at}
             connection.execute(_SET_FINISHED, finished)
         stats.store_figures(
             change.after,
@@ -368,14 +364,7 @@ def write(
             ),
         )
         if game.finished or change.after.finished:  # a finished game is rated: its rating may move
-            stats.ratings.rerate(
-                ranking_key(game.ruleset, game.setup),
-                game.id,
-                game.player_ids,
-                _places(game) if game.finished else None,
-                stats.ratings.places(change.after.standings) if change.after.finished else None,
-                finished_at,
-            )
+            stats.ratings.rerate(game, change.after, finished_at)
         written = _written(game, change)
         if once is not None:
             connection.execute(KEEP, once.row(written))
@@ -423,12 +412,6 @@ def _judge(
         once.check(game.kept)
     if expected_version is not None and expected_version != version:
         raise stale()
-
-
-def _places(game: Snapshot) -> tuple[int, ...]:
-    """A finished game's places by seat as its stored figures have them (none: not stored whole, which
-    no places equal, so its rating is replayed)."""
-    return () if game.figures is None else tuple(row["rank"] for row in game.figures)
 
 
 def _written(game: Snapshot, change: Change) -> Written:

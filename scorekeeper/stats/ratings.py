@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from flask import Flask, current_app
 from openskill.models import PlackettLuce
@@ -27,7 +27,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db, game_changed
 from ..models import Game, GameResult, RatedGames, Rating
-from ..rules.ranking import rankings_rated_as, rating_of
+from ..rules import GameSetup, GameState, Ruleset
+from ..rules.ranking import ranking_key, rankings_rated_as, rating_of
 
 logger = logging.getLogger(__name__)
 
@@ -110,21 +111,36 @@ def game_finished(ranking: str, game_id: str, finished_at: datetime, seats: Seat
     connection.execute(upsert.on_conflict_do_update(index_elements=["player_id", "rating"], set_=values))
 
 
-def rerate(
-    ranking: str,
-    game_id: str,
-    player_ids: Sequence[int],
-    was: Sequence[int] | None,
-    now: Sequence[int] | None,
-    finished_at: datetime | None,
-) -> None:
-    """What a write to a game does to its rating, given its places before (``was``, None: it was not
-    finished) and after (``now``, and its ``finished_at``): a game that finishes is rated; a finished
-    game whose places moved, or that is no longer finished, has its rating replayed; else nothing."""
-    if was is None:
+class Written(Protocol):
+    """A game as a write read it (``services.store.Snapshot``): what ``rerate`` needs of it."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def setup(self) -> GameSetup: ...
+    @property
+    def player_ids(self) -> tuple[int, ...]: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def figures(self) -> tuple[dict[str, Any], ...] | None: ...
+
+
+def rerate(game: Written, after: GameState, finished_at: datetime | None) -> None:
+    """What a write to a game does to its rating, from its places before (its stored figures, if it
+    was finished) and after (the state ``after``, finished at ``finished_at``): a game that finishes is
+    rated; a finished game whose places moved (or whose figures were not stored whole), or that is no
+    longer finished, has its rating replayed; else nothing."""
+    ranking = ranking_key(game.ruleset, game.setup)
+    now = places(after.standings) if after.finished else None
+    if not game.finished:
         if now is not None and finished_at is not None:
-            game_finished(ranking, game_id, finished_at, list(zip(player_ids, now, strict=True)))
-    elif now is None or tuple(now) != tuple(was):
+            game_finished(ranking, game.id, finished_at, list(zip(game.player_ids, now, strict=True)))
+        return
+    was = None if game.figures is None else tuple(row["rank"] for row in game.figures)
+    if now is None or now != was:
         replay(rating_of(ranking))
 
 
@@ -141,7 +157,12 @@ def replay(rating: str, *, at_once: bool = False) -> None:
         _store(rating, replayed(games), last, len(games))
         return
     connection.execute(_OWED, {"the_rating": rating})  # a replay reading before this must read again
-    db.session.info.setdefault(_LATER, set()).add(rating)
+    session = db.session()
+    owed = session.info.setdefault(_LATER, set())
+    if not owed:  # heard by this session alone: the writes that owe no replay run none of this
+        db.event.listen(session, "after_commit", _start_owed, once=True)
+        db.event.listen(session, "after_rollback", _forget_owed, once=True)
+    owed.add(rating)
 
 
 REPLAY_AT_ONCE = 20_000
@@ -235,10 +256,6 @@ def _start_owed(session: Any) -> None:
 
 def _forget_owed(session: Any) -> None:
     session.info.pop(_LATER, None)
-
-
-db.event.listen(db.session, "after_commit", _start_owed)
-db.event.listen(db.session, "after_rollback", _forget_owed)
 
 
 def wait() -> None:
