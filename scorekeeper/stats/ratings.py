@@ -9,6 +9,8 @@ finishes after every game its rating holds is applied on top of its players' sto
 game that finished before others already rated (an import of an old game) and a merge of two people
 replay the rating's games from the first (``replay``), so the same games in the same order always
 give the same ratings.  The rating's row of ``rated_games`` is taken first: writes rate in turn.
+A replay of more games than ``RATINGS_REPLAY_AT_ONCE`` runs after the write commits, in a thread;
+the rating is "updating" until it has (ARCHITECTURE.md, "Ratings").
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def game_finished(ranking: str, game_id: str, finished_at: datetime, seats: Seat
     connection.execute(upsert.on_conflict_do_update(index_elements=["player_id", "rating"], set_=values))
 
 
-class Written(Protocol):
+class ReadGame(Protocol):
     """A game as a write read it (``services.store.Snapshot``): what ``rerate`` needs of it."""
 
     @property
@@ -128,7 +130,7 @@ class Written(Protocol):
     def figures(self) -> tuple[dict[str, Any], ...] | None: ...
 
 
-def rerate(game: Written, after: GameState, finished_at: datetime | None) -> None:
+def rerate(game: ReadGame, after: GameState, finished_at: datetime | None) -> None:
     """What a write to a game does to its rating, from its places before (its stored figures, if it
     was finished) and after (the state ``after``, finished at ``finished_at``): a game that finishes is
     rated; a finished game whose places moved (or whose figures were not stored whole), or that is no
