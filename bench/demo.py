@@ -20,7 +20,7 @@ from sqlalchemy import insert, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, DealResult, Game, GameResult, Player, Seat, today
 from scorekeeper.rules import get_ruleset, name_key
-from scorekeeper.stats import figures, refresh_totals
+from scorekeeper.stats import figures, ratings, refresh_totals
 from tests.stats.random_games import random_game  # the same random legal games the tests play
 
 FIRST_NAMES = [
@@ -185,6 +185,7 @@ def seed_demo(
                     "played_on": played_on,
                     "note": None,
                     "finished": state.finished,
+                    "finished_at": created if state.finished else None,
                 }
             )
             seat_rows += [
@@ -217,5 +218,6 @@ def seed_demo(
             db.session.execute(insert(model.__table__), chunk)
         db.session.commit()
     refresh_totals()  # everyone's all-time sums, in one INSERT ... SELECT
+    ratings.replay_all()  # and the ratings, each replayed from its first game
     db.session.commit()
     return SeedReport(players=len(people), games=games, deals=deal_count)

@@ -10,7 +10,7 @@ and Kierki and Barbu among 4 at their first deal, on a fresh SQLite file; for ea
 CPU time (the process's, ``time.process_time``) of:
 
 - ``scorer``: the scorer's page (holding the pencil), drawn for each request;
-- ``watcher``: a watcher's page drawn (the cache kept nothing: ``CACHE_TYPE`` NullCache);
+- ``watcher``: a watcher's page drawn (nothing cached: ``CACHE_TYPE`` NullCache);
 - ``cached``: a watcher's cached copy (the same page again, from the cache);
 - ``304``: a poll whose ETag is current.
 
@@ -98,8 +98,8 @@ def lay_game(app: Flask, ruleset: str, players: int, share: float, rng: random.R
 def scorer_client(app: Flask, game_id: str) -> FlaskClient:
     client = app.test_client()
     with app.app_context():
-        device, token = keyring.device_for_grant(None)
-        keyring.add_grants(device, [game_id])
+        device, token = keyring.device_for_pencil(None)
+        keyring.add_pencils(device, [game_id])
         db.session.commit()
         db.session.remove()
     assert token is not None

@@ -101,6 +101,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     # Made equal to the replay by every write (in the claim that bumps ``version``), so the home
     # page lists games in progress and finished ones from an index, without replaying them.
     finished: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # When it finished (the write that stored its last deal; an imported game: the end of the day it
+    # was played on), None while it is not: the order its ratings are applied in (``stats.ratings``).
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
@@ -332,6 +335,41 @@ class PlayerYearTotal(TotalColumns, db.Model):  # type: ignore[name-defined,misc
 
     year: Mapped[int] = mapped_column(primary_key=True)
     __table_args__ = _sort_indexes("player_year_totals", "year")
+
+
+class Rating(db.Model):  # type: ignore[name-defined,misc]
+    """One player's rating in one rating (``rules.ranking.rating_of``: a ruleset and preset, whatever
+    the table's size): OpenSkill's mu and sigma after their ``games`` finished games of it, in the order
+    the games finished (``stats.ratings``).  Derived like the totals: rewritten by the writes that
+    change it, never by a read."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    rating: Mapped[str] = mapped_column(String(RANKING_LENGTH), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int]
+
+
+class RatedGames(db.Model):  # type: ignore[name-defined,misc]
+    """How far one rating has been applied: the last game in the order of finishing (its finish time
+    and id) whose update the stored ratings hold.  Its row is the rating's lock: a write that rates a
+    game takes it first, so two writes rate in turn, and a game that finished after it is applied on
+    top of the stored ratings, any other by replaying the rating's games."""
+
+    __tablename__ = "rated_games"
+
+    rating: Mapped[str] = mapped_column(String(RANKING_LENGTH), primary_key=True)
+    finished_at: Mapped[datetime | None]
+    game_id: Mapped[str | None] = mapped_column(String(24))
+    games: Mapped[int] = mapped_column(default=0, server_default="0")
+    """The finished games the rating holds: a replay of more than ``RATINGS_REPLAY_AT_ONCE`` is left
+    to run after the write commits."""
+    updating: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A replay is owed: the stored ratings miss a change until it has run (the pages say so)."""
+    changes: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Bumped by every write that rates a game or owes a replay: a replay computed meanwhile is stale."""
 
 
 class Device(db.Model):  # type: ignore[name-defined,misc]

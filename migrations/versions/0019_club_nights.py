@@ -19,7 +19,7 @@ from alembic import op
 
 
 revision = "0019"
-down_revision = "0017"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 

@@ -29,6 +29,23 @@ class Ranking:
     def key(self) -> str:
         return f"{self.ruleset.id}/{self.preset.id}/{self.players}"
 
+    @property
+    def rating(self) -> str:
+        """The key of the rating its games count in (``rating_of``)."""
+        return rating_of(self.key)
+
+
+def rating_of(ranking: str) -> str:
+    """The rating a ranking's games count in: its game and house rule, whatever the table's size (a
+    game played by 3 or 4 is rated across both), named by the ranking's key without the number of
+    players: ``ruleset/preset``."""
+    return ranking.rpartition("/")[0]
+
+
+def rankings_rated_as(rating: str) -> tuple[str, ...]:
+    """The keys of every ranking whose games count in ``rating``."""
+    return tuple(ranking.key for ranking in every_ranking() if ranking.rating == rating)
+
 
 def ranked_as(ruleset: Ruleset, preset: Preset) -> Preset:
     """The preset whose ranking games of ``preset`` count in: the one it ranks with, else itself."""

@@ -6,7 +6,7 @@ import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +26,7 @@ from ..rules import (
     stored_facts,
     validate_note,
 )
+from ..rules.ranking import ranking_key
 from .keys import hash_key, new_edit_key, new_game_id
 from .store import Snapshot, snapshot, transaction
 
@@ -91,6 +92,7 @@ def insert_game(
         played_on=played_on,
         note=note,
         finished=state.finished,
+        finished_at=finished_at(played_on) if state.finished else None,
     )
     game.seats = [Seat(position=seat, player_id=person) for seat, person in enumerate(player_ids)]
     game.deals = [
@@ -108,6 +110,10 @@ def insert_game(
     db.session.add(game)
     db.session.flush()
     stats.store_figures(state, game_id=game_id, player_ids=player_ids, played_on=played_on)
+    if state.finished:  # an import of a finished game: rated where its day puts it
+        places = stats.ratings.places(state.standings)
+        seats = list(zip(player_ids, places, strict=True))
+        stats.ratings.game_finished(ranking_key(ruleset, setup), game_id, finished_at(played_on), seats)
     game_changed.send(game_id, players=player_ids, standings=state.finished)
     created = Snapshot(
         id=game_id,
@@ -125,6 +131,11 @@ def insert_game(
         replayed=state,
     )
     return created, key
+
+
+def finished_at(played_on: date) -> datetime:
+    """When a game stored finished (an import) finished: at the end of the day it was played on."""
+    return datetime.combine(played_on, time.max)
 
 
 def parse_played_on(raw: object) -> date:
@@ -216,4 +227,7 @@ def rebuild_results() -> int:
                 finished = game.state.finished
                 db.session.execute(update(Game).where(Game.id == game.id).values(finished=finished))
             game_changed.send(None, standings=True)
+    with transaction():
+        stats.ratings.replay_all()
+        game_changed.send(None, standings=True)
     return len(game_ids)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db, game_changed
-from ..models import DealResult, Game, GameResult, Player, Seat, utcnow
+from ..models import DealResult, Game, GameResult, Player, Rating, Seat, utcnow
 from ..rules import N_, RuleError, n_, name_key, validate_name
 from . import keyring
 from .store import transaction
@@ -150,6 +150,8 @@ def merge_players(duplicate_id: int, keep_id: int, authority: Authority | None =
                 .execution_options(synchronize_session=False)
             )
         stats.refresh_totals([keep.id, duplicate.id])
+        db.session.execute(delete(Rating).where(Rating.player_id == duplicate.id))
+        stats.ratings.replay_player(keep.id)  # their games, now one person's, rated again
         db.session.delete(duplicate)
         db.session.flush()
     return keep

@@ -213,9 +213,8 @@ _LOCK = (
     .where(_games.c.id == bindparam("game_id"))
     .values(version=_games.c.version + 1, updated_at=bindparam("now"))
 )
-_SET_FINISHED = (
-    update(_games).where(_games.c.id == bindparam("game_id")).values(finished=bindparam("finished"))
-)
+_SET_FINISHED = update(_games).where(_games.c.id == bindparam("game_id"))
+_SET_FINISHED = _SET_FINISHED.values(finished=bindparam("finished"), finished_at=bindparam("at"))
 _the_deal = (_deals.c.game_id == bindparam("of_game"), _deals.c.number == bindparam("deal_number"))
 _ADD_DEAL = insert(_deals)
 _CHANGE_DEAL = update(_deals).where(*_the_deal)
@@ -349,8 +348,10 @@ def write(
         change = plan(game)
         connection = db.session.connection()
         _store_deals(game, change)
+        finished_at = utcnow() if change.after.finished else None
         if change.after.finished != game.finished:
-            connection.execute(_SET_FINISHED, {"game_id": game.id, "finished": change.after.finished})
+            finished = {"game_id": game.id, "finished": change.after.finished, "at": finished_at}
+            connection.execute(_SET_FINISHED, finished)
         stats.store_figures(
             change.after,
             game_id=game.id,
@@ -362,6 +363,8 @@ def write(
                 not game.ruleset.is_pending(record) for record in game.records[change.first - 1 :]
             ),
         )
+        if game.finished or change.after.finished:  # a finished game is rated: its rating may move
+            stats.ratings.rerate(game, change.after, finished_at)
         written = _written(game, change)
         if once is not None:
             connection.execute(KEEP, once.row(written))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..models import MIN_FOR_PERCENT
+from . import ratings
 from .figures import figures
 from .game_list import GAMES_PER_LIST, MOST_OPENED, PhoneGame, game_list, phone_games
 from .people import known_players, latest_ranking, people, recent_players
@@ -33,6 +34,7 @@ __all__ = [
     "player_stats",
     "ranking_name",
     "rankings",
+    "ratings",
     "recent_players",
     "refresh_totals",
     "store_figures",

@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import DealResult, Game, GameResult, Player
 from ..rules import Contract, Ruleset
-from .sums import Filters, Record, average, is_true, percent, record_of, summed_records
+from .sums import Filters, Record, average, is_true, percent, rated, record_of, summed_records
 
 RECENT_GAMES = 10
 CHART_GAMES = 200
@@ -170,15 +170,11 @@ def player_stats(player_id: int, filters: Filters, today: date) -> PlayerStats |
     finished = [*where, GameResult.finished]
     ruleset = filters.chosen.ruleset
     summed = summed_records(filters, today, player_id)
-    found = db.session.execute(
-        select(
-            Player.id.label("player_id"),
-            Player.name,
-            *(summed.c[column] for column in ("games", "wins", "deals", "deal_wins", "points", "best")),
-        )
-        .outerjoin(summed, summed.c.player_id == Player.id)
-        .where(Player.id == player_id)
-    ).one_or_none()
+    columns = (summed.c[column] for column in ("games", "wins", "deals", "deal_wins", "points", "best"))
+    query = select(Player.id.label("player_id"), Player.name, *columns).outerjoin(
+        summed, summed.c.player_id == Player.id
+    )
+    found = db.session.execute(rated(query, filters, Player.id).where(Player.id == player_id)).one_or_none()
     if found is None:
         return None
     record = record_of(found)

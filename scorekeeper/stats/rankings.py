@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import NO_FIGURE
-from .sums import Filters, Record, record_of, summed_records
+from .sums import Filters, Record, rated, record_of, summed_records
 
 #: Sortable columns: id -> (label, descending first?).
 # NOTE: column headings of the rankings table ("Won %": the share of games won).
@@ -90,7 +90,7 @@ def rankings(
 
     def fetch(page: int) -> list[Any]:
         query = (
-            select(summed, func.count().over().label("ranked"))
+            rated(select(summed, func.count().over().label("ranked")), filters, summed.c.player_id)
             .order_by(*_order(summed, sort, descending))
             .limit(per_page)
             .offset((page - 1) * per_page)

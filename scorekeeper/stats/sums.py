@@ -14,8 +14,18 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, and_, case, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import MIN_FOR_PERCENT, NO_FIGURE, GameResult, Player, PlayerTotal, PlayerYearTotal
-from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking
+from ..models import (
+    MIN_FOR_PERCENT,
+    NO_FIGURE,
+    GameResult,
+    Player,
+    PlayerTotal,
+    PlayerYearTotal,
+    RatedGames,
+    Rating,
+)
+from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking, rating_of
+from .ratings import Rated
 
 PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}
 
@@ -103,6 +113,10 @@ class Record(NamedTuple):
     deal_wins: int
     points: int
     best: int | None
+    rating: Rated | None = None
+    """The player's rating in the ranking's game and house rule (any period), None before their first."""
+    updating: bool = False
+    """The rating waits for a replay (``stats.ratings.replay``): the pages say it is being updated."""
 
     @property
     def win_pct(self) -> int | None:
@@ -192,6 +206,21 @@ def summed_records(
     )
 
 
+def rated(query: Any, filters: Filters, player_id: Any) -> Any:
+    """``query`` with the columns of a player's rating in the filters' ranking (``record_of`` reads them)
+    and whether it is updating, joined to ``player_id``: they ride along the row of the player's sums."""
+    rating = rating_of(filters.ranking)
+    return (
+        query.add_columns(Rating.mu, Rating.sigma, Rating.games.label("rated_games"), RatedGames.updating)
+        .outerjoin(Rating, and_(Rating.player_id == player_id, Rating.rating == rating))
+        .outerjoin(RatedGames, RatedGames.rating == rating)
+    )
+
+
 def record_of(row: Any) -> Record:
-    counts = {column: int(getattr(row, column) or 0) for column in SUMS[:-1]}
-    return Record(row.player_id, row.name, **counts, best=None if row.best is None else int(row.best))
+    games, wins, deals, deal_wins, points = (int(getattr(row, column) or 0) for column in SUMS[:-1])
+    best = None if row.best is None else int(row.best)
+    mu = getattr(row, "mu", None)
+    rating = None if mu is None else Rated(mu, row.sigma, row.rated_games)
+    updating = bool(getattr(row, "updating", False))
+    return Record(row.player_id, row.name, games, wins, deals, deal_wins, points, best, rating, updating)

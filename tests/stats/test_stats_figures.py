@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
 from flask import Flask
+from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from scorekeeper import stats
@@ -304,6 +305,35 @@ def cells(html: str) -> list[list[str]]:
     ]
 
 
+def season_ratings() -> dict[str, str]:
+    """The Mizerka ratings of the season as the rankings show them, rated by openskill itself from the
+    places worked out above, in the order the games finished (G1, G2, G3, G4, G5, G7; G6 never did)."""
+    model = PlackettLuce()
+    places = [
+        {"Ann": 1, "Bob": 2, "Cid": 2},  # G1: +2, -1, -1
+        {"Ann": 1, "Bob": 1, "Dan": 3},  # G2: +1, +1, -2
+        {"Bob": 2, "Cid": 1, "Dan": 3},  # G3: 0, +3, -3
+        {"Ann": 1, "Cid": 1, "Dan": 1},  # G4: all on 0
+        {"Ann": 2, "Bob": 1, "Cid": 2},  # G5: -1, +2, -1
+        {"Ann": 2, "Cid": 3, "Dan": 1},  # G7: 0, -1, +1
+    ]
+    found: dict[str, Any] = {}
+    games = dict.fromkeys(("Ann", "Bob", "Cid", "Dan"), 0)
+    for game in places:
+        names = list(game)
+        after = model.rate(
+            [[found.get(name) or model.rating()] for name in names], ranks=[game[n] for n in names]
+        )
+        for name, team in zip(names, after, strict=True):
+            found[name], games[name] = team[0], games[name] + 1
+    shown = {}
+    for name, rating in found.items():
+        value = Decimal(rating.mu - 3 * rating.sigma).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        sign = "−" if value < 0 else ""
+        shown[name] = f"{sign}{abs(value)} ({games[name]} games)"
+    return shown
+
+
 def test_rankings_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _ids = season
     monkeypatch.setattr("scorekeeper.web.people.routes.today", lambda: TODAY)
@@ -320,12 +350,14 @@ def test_rankings_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         "Points",
         "Per game",
         "Best game",
+        "Rating",
     ]
+    rated = season_ratings()
     assert rows[1:] == [
-        ["Ann", "5", "3", "60%", "94", "88", "94%", "+2", "+0.4", "+2"],
-        ["Bob", "4", "2", "–", "76", "70", "92%", "+2", "+0.5", "+2"],
-        ["Cid", "5", "2", "40%", "90", "83", "92%", "0", "0", "+3"],
-        ["Dan", "4", "2", "–", "72", "66", "92%", "−4", "−1.0", "+1"],
+        ["Ann", "5", "3", "60%", "94", "88", "94%", "+2", "+0.4", "+2", rated["Ann"]],
+        ["Bob", "4", "2", "–", "76", "70", "92%", "+2", "+0.5", "+2", rated["Bob"]],
+        ["Cid", "5", "2", "40%", "90", "83", "92%", "0", "0", "+3", rated["Cid"]],
+        ["Dan", "4", "2", "–", "72", "66", "92%", "−4", "−1.0", "+1", rated["Dan"]],
     ]
     by_points = cells(client.get("/rankings?sort=points&dir=asc&period=30d").get_data(as_text=True))
     assert [row[0] for row in by_points[1:]] == ["Dan", "Ann", "Cid", "Bob"]  # -2 -1 +1 +2
@@ -354,6 +386,7 @@ def test_player_page(season: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         "Points": "+2",
         "Per game": "+0.4",
         "Best game": "+2 20 Dec 2025",
+        "Rating": season_ratings()["Ann"],
     }
     assert doc.find("a", href=f"/games/{ids['G1']}").text == "+2"
     facts = doc.find("ul", cls="facts").text
