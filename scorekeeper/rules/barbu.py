@@ -527,6 +527,8 @@ CONTRACTS = (
         NC_("barbu", "Trumps"),
         None,
         N_("The declarer names trumps; every trick taken wins 5 points."),
+        # NOTE A trump deal's mark atop a narrow column (2 or 3 characters): Polish "Atu", Italian "Bri".
+        mark=N_("Tru"),
         positive=True,
     ),
     Contract(

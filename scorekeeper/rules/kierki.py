@@ -120,6 +120,8 @@ CONTRACTS = (
         N_("Trumps"),
         None,
         N_("The dealer names trumps; every trick taken wins points."),
+        # NOTE A trump deal's mark atop a narrow column (2 or 3 characters): Polish "Atu", Italian "Bri".
+        mark=N_("Tru"),
     ),
     Contract(
         FAN_TAN,
