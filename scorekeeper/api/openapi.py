@@ -485,7 +485,8 @@ DOCUMENT: JSON = {
         "title": "Scorekeeper JSON API",
         "version": "1",
         "description": (
-            "Keeps score for Mizerka (3 players) and Italian Misère (4 players). Per-player values "
+            "Keeps score for card games played with a real deck, one ruleset each (`GET /rulesets` "
+            "lists them with their contracts, player counts and options). Per-player values "
             "are objects keyed by player name. Every error answer is "
             '`{"error": {"code", "message", "field"}}` and changes nothing.'
         ),
