@@ -452,7 +452,8 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     seating: Mapped[str] = mapped_column(String(10))
     """``mix`` or ``swiss`` (from round 2)."""
     first_round: Mapped[str] = mapped_column(String(10))
-    """``random`` (from ``seed``) or ``order`` (the director's order of the players)."""
+    """``random`` (from ``seed``), ``order`` (the director's order of the players) or ``rating`` (the
+    ordinal of the night's rating, highest first; the players without one after, in the seed's draw)."""
     seed: Mapped[int]
     hide_standings: Mapped[bool] = mapped_column(default=False)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
@@ -465,7 +466,7 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         CheckConstraint("seating IN ('mix', 'swiss')", name="night_seating"),
-        CheckConstraint("first_round IN ('random', 'order')", name="night_first_round"),
+        CheckConstraint("first_round IN ('random', 'order', 'rating')", name="night_first_round"),
         CheckConstraint("rounds IS NULL OR rounds >= 1", name="night_rounds_positive"),
         Index("ix_nights_created_at", "created_at"),
     )

@@ -361,7 +361,7 @@ class NightState(Response):
     seat_counts: list[int]
     rounds: Annotated[int | None, Field(description="How many rounds; null: not set.")]
     seating: Annotated[str, Field(json_schema_extra={"enum": ["mix", "swiss"]})]
-    first_round: Annotated[str, Field(json_schema_extra={"enum": ["random", "order"]})]
+    first_round: Annotated[str, Field(json_schema_extra={"enum": ["random", "order", "rating"]})]
     seed: int
     hide_standings: bool
     version: int

@@ -272,7 +272,7 @@ class CreateNight(Request):
     )
     seating: Any = raw({"type": ["string", "null"], "enum": ["mix", "swiss", None], "default": "mix"})
     first_round: Any = raw(
-        {"type": ["string", "null"], "enum": ["random", "order", None], "default": "random"}
+        {"type": ["string", "null"], "enum": ["random", "order", "rating", None], "default": "random"}
     )
     hide_standings: Any = raw({"type": ["boolean", "null"], "default": False})
     played_on: Any = raw({"type": ["string", "null"], "format": "date"})

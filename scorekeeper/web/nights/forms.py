@@ -58,6 +58,7 @@ class NightForm(FlaskForm):
         choices=[
             SelectChoice("random", _l("Drawn at random")),
             SelectChoice("order", _l("In the order players are listed")),
+            SelectChoice("rating", _l("By rating: the highest first")),
         ],
         default="random",
         validate_choice=False,
