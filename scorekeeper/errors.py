@@ -96,6 +96,8 @@ CODES: Mapping[str, ErrorCode] = {
     **_codes(422, Kind.INPUT, "invalid_night"),
     **_codes(422, Kind.RULE, "too_few_players invalid_swap"),
     **_codes(409, Kind.CONFLICT, "round_in_progress night_over"),
+    # Seasons (CLUB.md "Seasons"): a season's settings.
+    **_codes(422, Kind.INPUT, "invalid_season"),
 }
 
 #: HTTP errors that are not refusals of ours (the framework's), with the code the API answers.
@@ -153,6 +155,7 @@ _NOT_FOUND = {
     "deal": N_("There is no such deal."),
     "player": N_("There is no such player."),
     "night": N_("There is no such club night."),
+    "season": N_("There is no such season."),
 }
 
 

@@ -452,7 +452,8 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
     seating: Mapped[str] = mapped_column(String(10))
     """``mix`` or ``swiss`` (from round 2)."""
     first_round: Mapped[str] = mapped_column(String(10))
-    """``random`` (from ``seed``) or ``order`` (the director's order of the players)."""
+    """``random`` (from ``seed``), ``order`` (the director's order of the players) or ``rating`` (the
+    ordinal of the night's rating, highest first; the players without one after, in the seed's draw)."""
     seed: Mapped[int]
     hide_standings: Mapped[bool] = mapped_column(default=False)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
@@ -465,9 +466,35 @@ class Night(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         CheckConstraint("seating IN ('mix', 'swiss')", name="night_seating"),
-        CheckConstraint("first_round IN ('random', 'order')", name="night_first_round"),
+        CheckConstraint("first_round IN ('random', 'order', 'rating')", name="night_first_round"),
         CheckConstraint("rounds IS NULL OR rounds >= 1", name="night_rounds_positive"),
         Index("ix_nights_created_at", "created_at"),
+        Index("ix_nights_ruleset_played_on", "ruleset", "played_on"),
+    )
+
+
+class Season(db.Model):  # type: ignore[name-defined,misc]
+    """A season (CLUB.md "Seasons"): the nights of one game and preset played between two dates, each
+    player ranked by their ``best`` nights.  Only its definition is stored: its table is read from the
+    nights' standings, so a correction at any table moves it."""
+
+    __tablename__ = "seasons"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NIGHT_NAME_LENGTH))
+    ruleset: Mapped[str] = mapped_column(String(20))
+    preset: Mapped[str] = mapped_column(String(20))
+    """The preset whose nights count (a night's ``options`` name it, or the ruleset's first)."""
+    starts_on: Mapped[date]
+    ends_on: Mapped[date]
+    best: Mapped[int] = mapped_column(default=10)
+    """How many of a player's nights count."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("best >= 1", name="season_best_positive"),
+        CheckConstraint("ends_on >= starts_on", name="season_dates_in_order"),
+        Index("ix_seasons_created_at", "created_at"),
     )
 
 

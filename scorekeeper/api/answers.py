@@ -361,7 +361,7 @@ class NightState(Response):
     seat_counts: list[int]
     rounds: Annotated[int | None, Field(description="How many rounds; null: not set.")]
     seating: Annotated[str, Field(json_schema_extra={"enum": ["mix", "swiss"]})]
-    first_round: Annotated[str, Field(json_schema_extra={"enum": ["random", "order"]})]
+    first_round: Annotated[str, Field(json_schema_extra={"enum": ["random", "order", "rating"]})]
     seed: int
     hide_standings: bool
     version: int
@@ -381,6 +381,35 @@ class NightCreated(NightState):
     ]
 
 
+class SeasonNight(Response):
+    id: str
+    name: str
+    played_on: Annotated[str, Field(json_schema_extra={"format": "date"})]
+
+
+class SeasonStanding(Response):
+    rank: int
+    player: str
+    points: Annotated[int, Field(description="The best nights' placement points summed.")]
+    margin: Annotated[float, Field(description="Those nights' margins summed (the tie-break), 4 places.")]
+    nights: Annotated[int, Field(description="Nights played (every one, not only the best).")]
+    tables: Annotated[int, Field(description="Tables played.")]
+    average: Annotated[float, Field(description="Placement points per table over every night, 4 places.")]
+
+
+class SeasonState(Response):
+    id: str
+    name: str
+    ruleset: str
+    options: dict[str, str]
+    seat_counts: list[int]
+    starts_on: Annotated[str, Field(json_schema_extra={"format": "date"})]
+    ends_on: Annotated[str, Field(json_schema_extra={"format": "date"}, description="Included.")]
+    best: Annotated[int, Field(description="How many of a player's nights count.")]
+    nights: Annotated[list[SeasonNight], Field(description="The nights of its game and preset in its dates.")]
+    standings: Annotated[list[SeasonStanding], Field(description="Players from their third night.")]
+
+
 RESPONSES: tuple[type[Response], ...] = (
     Rulesets,
     Ruleset,
@@ -392,4 +421,5 @@ RESPONSES: tuple[type[Response], ...] = (
     Error,
     NightState,
     NightCreated,
+    SeasonState,
 )

@@ -188,3 +188,60 @@ def night_close_table(night_id: str, round_number: int, table: int) -> Response:
     _director(night_id)
     club.close_table(night_id, round_number, table)
     return _answer(night_id)
+
+
+# --- seasons ---------------------------------------------------------------------------------------
+
+
+def _season(season: club.SeasonView) -> answers.SeasonState:
+    names = season.names or {}
+    return answers.SeasonState(
+        id=season.id,
+        name=season.name,
+        ruleset=season.ruleset.id,
+        options=season.options,
+        seat_counts=list(season.seat_counts),
+        starts_on=season.starts_on.isoformat(),
+        ends_on=season.ends_on.isoformat(),
+        best=season.best,
+        nights=[
+            answers.SeasonNight(id=night.id, name=night.name, played_on=night.played_on.isoformat())
+            for night in season.nights
+        ],
+        standings=[
+            answers.SeasonStanding(
+                rank=row.rank,
+                player=names[row.player],
+                points=row.points,
+                margin=round(float(row.margin), 4),
+                nights=row.nights,
+                tables=row.tables,
+                average=round(float(row.average), 4),
+            )
+            for row in season.standings
+        ],
+    )
+
+
+@bp.post("/seasons")
+@limit_game_creation
+def create_season() -> Response:
+    """A new season (no key: like the season page, anyone may make one; it counts as a creation)."""
+    body = given(parse_body(shapes.CreateSeason))
+    season_id = club.create_season(
+        body.get("name"),
+        body.get("ruleset"),
+        body.get("options"),
+        starts_on=body.get("starts_on"),
+        ends_on=body.get("ends_on"),
+        best=body.get("best"),
+    )
+    response = no_cache(json_response(_season(club.load_season(season_id)), 201))
+    response.headers["Location"] = url_for("api.season", season_id=season_id)
+    return response
+
+
+@bp.get("/seasons/<season_id>")
+def season(season_id: str) -> Response:
+    """A season's table, read from its nights."""
+    return no_cache(json_response(_season(club.load_season(season_id))))

@@ -272,12 +272,30 @@ class CreateNight(Request):
     )
     seating: Any = raw({"type": ["string", "null"], "enum": ["mix", "swiss", None], "default": "mix"})
     first_round: Any = raw(
-        {"type": ["string", "null"], "enum": ["random", "order", None], "default": "random"}
+        {"type": ["string", "null"], "enum": ["random", "order", "rating", None], "default": "random"}
     )
     hide_standings: Any = raw({"type": ["boolean", "null"], "default": False})
     played_on: Any = raw({"type": ["string", "null"], "format": "date"})
     seed: Any = raw(
         {"type": ["integer", "null"], "minimum": 0}, "Round 1's draw; absent: drawn by the server."
+    )
+
+
+class CreateSeason(Request):
+    """A new season: the nights of one game and preset between two dates (CLUB.md "Seasons")."""
+
+    model_config = ConfigDict(json_schema_extra={"required": ["name", "ruleset", "starts_on", "ends_on"]})
+    shape_refusals: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "options": ("invalid_options", N_('Options must be an object, e.g. {"scoring": "variant"}.')),
+    }
+
+    name: Any = raw({"type": ["string", "null"]}, "The season's name.")
+    ruleset: Any = raw({"type": ["string", "null"], "enum": [*RULESET_IDS, None]})
+    options: Annotated[dict[str, Any] | None, WithJsonSchema(OPTIONS_IN)] = None
+    starts_on: Any = raw({"type": ["string", "null"], "format": "date"}, "Its first day.")
+    ends_on: Any = raw({"type": ["string", "null"], "format": "date"}, "Its last day (included).")
+    best: Any = raw(
+        {"type": ["integer", "null"], "minimum": 1, "default": 10}, "How many of a player's nights count."
     )
 
 
@@ -307,6 +325,7 @@ REQUESTS: tuple[type[Request], ...] = (
     GameExport,
     ExportedDeal,
     CreateNight,
+    CreateSeason,
     CheckIn,
     SwapPlayers,
 )

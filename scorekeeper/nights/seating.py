@@ -16,7 +16,7 @@ minus what its h meetings already cost, which is what the local search below kee
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -209,6 +209,18 @@ def first_round(
         groups.append(listed[start : start + size])
         start += size
     return seated_rounds([groups], [listed[start:]], ())[0]
+
+
+def by_rating(players: Sequence[int], ordinals: Mapping[int, float], seed: int) -> list[int]:
+    """The players in the order round 1 seats them "by rating": the highest ordinal (mu - 3 sigma) first,
+    the players without a rating after those with one; equal ordinals, and the unrated among
+    themselves, in a draw from ``seed``."""
+    drawn = sorted(players)
+    random.Random(seed).shuffle(drawn)
+    draw = {player: position for position, player in enumerate(drawn)}
+    return sorted(
+        players, key=lambda player: (player not in ordinals, -ordinals.get(player, 0.0), draw[player])
+    )
 
 
 # --- Swiss -------------------------------------------------------------------------------------

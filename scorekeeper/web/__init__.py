@@ -24,6 +24,7 @@ from .games import routes as games_routes  # noqa: E402,F401
 from .games.marks import SUITS, contract_mark  # noqa: E402
 from .games.parts import part_grid, part_heading  # noqa: E402
 from .nights import routes as nights_routes  # noqa: E402,F401
+from .nights import seasons as nights_seasons  # noqa: E402,F401
 from .people import admin as people_admin  # noqa: E402,F401
 from .people import routes as people_routes  # noqa: E402,F401
 from .transfer import routes as transfer_routes  # noqa: E402,F401

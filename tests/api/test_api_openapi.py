@@ -34,6 +34,7 @@ def test_every_api_route_is_documented(app: Flask) -> None:
                 "<game_id>",
                 "<int:number>",
                 "<night_id>",
+                "<season_id>",
                 "<int:player_id>",
                 "<int:round_number>",
                 "<int:table>",
@@ -71,9 +72,9 @@ def test_request_bodies_refuse_unknown_fields() -> None:
 def test_every_write_needs_the_bearer_key() -> None:
     for path, item in DOCUMENT["paths"].items():
         for method, operation in item.items():
-            # Creating a game (new, or imported from an export) or a night needs no key, nor checking in
-            # at a night (its check-in page needs none either); changing one does.
-            creating = ("/games", "/games/import", "/nights", "/nights/{night_id}/players")
+            # Creating a game (new, or imported from an export), a night or a season needs no key, nor
+            # checking in at a night (its check-in page needs none either); changing one does.
+            creating = ("/games", "/games/import", "/nights", "/nights/{night_id}/players", "/seasons")
             if method in {"post", "put", "patch", "delete"} and path not in creating:
                 assert operation["security"] == [{"editKey": []}], (method, path)
                 assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)

@@ -238,3 +238,49 @@ def test_the_round_clock_starts_and_shows_on_the_projector(app, client):
     screen = parse_html(page(client, f"/nights/{night_id}/screen"))
     clock = screen.find("p", cls="clock")
     assert clock is not None and clock.attrs["data-ends"].endswith("Z")
+
+
+def _rate_three(app):
+    """One finished game of Mizerka: Ann and Bob tie first, Cid last (DEALS leave +3, +3, -6)."""
+    from tests.perf.perf_support import DEALS
+
+    with app.app_context():
+        game, _ = services.create_game("mizerka", ["Ann", "Bob", "Cid"], "Ann")
+        for number, (contract, tricks) in enumerate(DEALS, start=1):
+            services.record_deal(
+                game.id,
+                number=number,
+                contract=contract,
+                tricks=dict(zip(["Ann", "Bob", "Cid"], tricks, strict=True)),
+            )
+
+
+def test_round_one_by_rating_from_the_page_and_the_api(app, client):
+    _rate_three(app)
+    html = page(client, "/nights/new")
+    assert "By rating: the highest first" in text_of(html)
+    game = next(
+        value for value in re.findall(r'<option[^>]*value="([^"]+)"', html) if value.startswith("mizerka")
+    )
+    night_id = new_night(client, game=game, first_round="rating", rounds="1")
+    # Checked in: a newcomer first, then Cid (last in the rated game: mu - 3 sigma below 0), Bob, Ann.
+    for name in ["Dan", "Cid", "Bob", "Ann", "Eve", "Fay"]:
+        post(client, night_id, "/players", name=name)
+    assert "round 1 by rating" in text_of(page(client, f"/nights/{night_id}"))
+    follow(client, post(client, night_id, "/seat"))
+    view = load(app, night_id)
+    tables = [[view.names[p] for p in t.seats] for t in view.rounds[0].tables]
+    # Ann and Bob (tied first: the same ordinal) and Cid at table 1; the three unrated at table 2.
+    assert [set(t) for t in tables] == [{"Ann", "Bob", "Cid"}, {"Dan", "Eve", "Fay"}]
+
+    created = client.post(
+        "/api/v1/nights",
+        json={"name": "Thu", "ruleset": "mizerka", "rounds": 1, "first_round": "rating", "seed": 3},
+    )
+    assert created.status_code == 201 and created.get_json()["first_round"] == "rating"
+    night, key = created.get_json()["id"], created.get_json()["key"]
+    for name in ["Fay", "Eve", "Cid", "Dan", "Bob", "Ann"]:
+        client.post(f"/api/v1/nights/{night}/players", json={"name": name})
+    seated = client.post(f"/api/v1/nights/{night}/rounds", headers={"Authorization": f"Bearer {key}"})
+    first = seated.get_json()["rounds_seated"][0]["tables"]
+    assert [set(t["players"]) for t in first] == [{"Ann", "Bob", "Cid"}, {"Dan", "Eve", "Fay"}]

@@ -265,3 +265,58 @@ def test_a_night_of_two_table_sizes(ctx):
     club.start_round(night_id, LINK)
     view = club.load_night(night_id)
     assert [len(services.snapshot(t.game_id).setup.players) for t in view.rounds[0].tables] == [4, 3]
+
+
+def test_round_one_by_rating_seats_the_highest_ordinals_first(ctx):
+    """Round 1 "by rating": the ordinal mu - 3 sigma of the night's game, highest first; players
+    without a rating after those with one, in the night's seed draw."""
+    from openskill.models import PlackettLuce
+
+    from tests.perf.perf_support import DEALS
+
+    def play(players):
+        loaded, _ = services.create_game("mizerka", players, players[0])
+        for number, (contract, tricks) in enumerate(DEALS, start=1):
+            services.record_deal(
+                loaded.id, number=number, contract=contract, tricks=dict(zip(players, tricks, strict=True))
+            )
+
+    # DEALS leave the seats on +3, +3, -6: the first two tie first, the third is last.
+    play(["Ann", "Bob", "Cid"])
+    play(["Dan", "Ann", "Eve"])
+    play(["Fay", "Gus", "Bob"])
+    model = PlackettLuce()
+    rated = {name: model.rating() for name in ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]}
+    for seats in (["Ann", "Bob", "Cid"], ["Dan", "Ann", "Eve"], ["Fay", "Gus", "Bob"]):
+        after = model.rate([[rated[name]] for name in seats], ranks=[1, 1, 3])
+        for name, team in zip(seats, after, strict=True):
+            rated[name] = team[0]
+    ordinal = {name: r.mu - 3 * r.sigma for name, r in rated.items()}
+    # Ann tied first twice: 2.13; Dan, Fay and Gus tied first once: 1.13 each; Bob won once and lost
+    # once: 0.03; Eve and Cid lost their one game: -1.03 and -1.05 (Cid's loss came at Ann's first game).
+    assert [round(ordinal[name], 2) for name in ["Ann", "Dan", "Fay", "Gus", "Bob", "Eve", "Cid"]] == [
+        2.13, 1.13, 1.13, 1.13, 0.03, -1.03, -1.05,
+    ]  # fmt: skip
+
+    def round_one(seed, check_in):
+        night_id, _ = club.create_night("Thu", "mizerka", rounds=1, first_round="rating", seed=seed)
+        for name in check_in:
+            club.check_in(night_id, name)
+        club.seat_next_round(night_id)
+        view = club.load_night(night_id)
+        return [[view.names[p] for p in table.seats] for table in view.rounds[0].tables]
+
+    # Checked in in the reverse of the rating order, the newcomers Hal and Ivy first.
+    for seed in (46, 7):
+        seated = round_one(seed, ["Hal", "Ivy", "Cid", "Eve", "Bob", "Gus", "Fay", "Dan", "Ann"])
+        # Nine at tables of 3, filled from the top of the order: Ann and two of the three tied at
+        # 1.13 (the seed's draw picks which) at table 1; the third of them, Bob and Eve at table 2;
+        # Cid, the lowest rated, with the two players without a rating (after him although his
+        # ordinal is below 0, a newcomer's) at table 3.
+        assert "Ann" in seated[0] and set(seated[0]) - {"Ann"} < {"Dan", "Fay", "Gus"}
+        assert set(seated[1]) - {"Bob", "Eve"} < {"Dan", "Fay", "Gus"} and {"Bob", "Eve"} < set(seated[1])
+        assert set(seated[2]) == {"Cid", "Hal", "Ivy"}
+    # The same players with the same seed in another check-in order: the same tables.
+    shuffled = round_one(46, ["Ann", "Ivy", "Dan", "Hal", "Fay", "Gus", "Bob", "Eve", "Cid"])
+    reverse = round_one(46, ["Hal", "Ivy", "Cid", "Eve", "Bob", "Gus", "Fay", "Dan", "Ann"])
+    assert [set(t) for t in shuffled] == [set(t) for t in reverse]

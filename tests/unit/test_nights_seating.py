@@ -10,6 +10,7 @@ from scorekeeper.nights.mix import greedy_baseline, plan_mix, plan_night
 from scorekeeper.nights.seating import (
     Round,
     Table,
+    by_rating,
     first_round,
     meetings,
     repeat_cost,
@@ -268,3 +269,23 @@ def test_every_plan_seats_everyone_once_per_round(count, seat_counts, rounds, se
     for seated in plan:
         _check_round(seated, players, sizes)
     assert plan == plan_night(players, seat_counts, rounds, seed=seed)  # the same seed, the same night
+
+
+def test_by_rating_lists_the_highest_ordinal_first_and_the_unrated_last():
+    # Ordinals mu - 3 sigma: 7 has 4.2, 3 has 1.5, 9 and 2 tie at 0.5, 5 has -2.0 (below a newcomer's
+    # 0, yet listed before 1 and 8, who have no rating).
+    ordinals = {3: 1.5, 5: -2.0, 7: 4.2, 9: 0.5, 2: 0.5}
+    players = [1, 2, 3, 5, 7, 8, 9]
+    listed = by_rating(players, ordinals, seed=46)
+    assert listed[:2] == [7, 3]
+    assert set(listed[2:4]) == {2, 9} and listed[4] == 5
+    assert set(listed[5:]) == {1, 8}
+    # Ties and the unrated follow the seed's draw: the same seed, the same order, whatever the input
+    # order; over seeds, both orders of a tie occur.
+    assert by_rating(list(reversed(players)), ordinals, seed=46) == listed
+    assert {tuple(by_rating(players, ordinals, seed=seed)[2:4]) for seed in range(20)} == {(2, 9), (9, 2)}
+    # Round 1 in that order at tables of 3: table 1 takes the first three, the last listed sits out.
+    seated = first_round(players, (3,), seed=46, order=listed)
+    assert seated is not None
+    assert [set(table.seats) for table in seated.tables] == [set(listed[:3]), set(listed[3:6])]
+    assert seated.sitting_out == (listed[6],)

@@ -6,7 +6,7 @@ the seating and the points are the pure ``scorekeeper.nights`` package's. Every 
 read from the table games' stored figures (``game_results``: each seat's total and place, stored equal
 to the replay by every write to the game), so a correction at a table moves the night's standings
 with the same write. ``view`` reads, ``create`` makes a night and keeps its director's pencil,
-``writes`` changes it.
+``writes`` changes it; ``seasons`` stores a season and reads its table from its nights.
 """
 
 from .create import (
@@ -17,6 +17,14 @@ from .create import (
     parse_night_name,
     use_night_hand_over,
     whole_number,
+)
+from .seasons import (
+    MOST_BEST_NIGHTS,
+    SeasonNight,
+    SeasonView,
+    create_season,
+    list_seasons,
+    load_season,
 )
 from .view import (
     CLOCK_MINUTES,
@@ -52,12 +60,15 @@ from .writes import (
 __all__ = [
     "CLOCK_MINUTES",
     "FIRST_ROUNDS",
+    "MOST_BEST_NIGHTS",
     "MOST_PLAYERS",
     "MOST_ROUNDS",
     "SEATINGS",
     "TABLE_LINK_LIFETIME",
     "NightView",
     "Present",
+    "SeasonNight",
+    "SeasonView",
     "SeatedRound",
     "SeatedTable",
     "TableLink",
@@ -65,8 +76,11 @@ __all__ = [
     "check_in",
     "close_table",
     "create_night",
+    "create_season",
     "holds_night",
+    "list_seasons",
     "load_night",
+    "load_season",
     "move_player",
     "new_night_hand_over",
     "night_seat_counts",

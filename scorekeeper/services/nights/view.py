@@ -3,7 +3,7 @@ figures and the standings derived from them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cached_property
@@ -19,14 +19,16 @@ from ...models import (
     NightRound,
     NightTable,
     Player,
+    Rating,
 )
 from ...nights.points import Standing, TableResult, night_standings
 from ...nights.seating import Round, Table, repeats
 from ...rules import Ruleset, get_ruleset
+from ...rules.ranking import Ranking, ranked_as, rating_of
 from ..store import plausible_id
 
 SEATINGS = ("mix", "swiss")
-FIRST_ROUNDS = ("random", "order")
+FIRST_ROUNDS = ("random", "order", "rating")
 MOST_ROUNDS = 20
 MOST_PLAYERS = 120
 CLOCK_MINUTES = (10, 180)
@@ -126,6 +128,11 @@ class NightView:
         return night_seat_counts(self.ruleset, self.options)
 
     @property
+    def rating(self) -> str:
+        """The key of the rating the night's game counts in (``rules.ranking.rating_of``)."""
+        return night_rating(self.ruleset, self.options)
+
+    @property
     def preset_label(self) -> str:
         return preset_of(self.ruleset, self.options)
 
@@ -209,6 +216,25 @@ def preset_of(ruleset: Ruleset, options: Mapping[str, str]) -> str:
     """The label (a message id) of the preset the night's tables play."""
     chosen = options.get(ruleset.preset_option or "", ruleset.presets[0].id)
     return next((p.label for p in ruleset.presets if p.id == chosen), ruleset.presets[0].label)
+
+
+def night_rating(ruleset: Ruleset, options: Mapping[str, str]) -> str:
+    """The rating a night's tables count in: its game and the preset its preset ranks with."""
+    chosen = options.get(ruleset.preset_option or "", ruleset.presets[0].id)
+    preset = next((p for p in ruleset.presets if p.id == chosen), ruleset.presets[0])
+    return rating_of(Ranking(ruleset, ranked_as(ruleset, preset), ruleset.player_count).key)
+
+
+def ordinals(rating: str, players: Sequence[int]) -> dict[int, float]:
+    """The players' ordinals (mu - 3 sigma) in ``rating``: only those with a rated game (one query)."""
+    if not players:
+        return {}
+    rows = db.session.execute(
+        select(Rating.player_id, Rating.mu, Rating.sigma).where(
+            Rating.rating == rating, Rating.player_id.in_(list(players)), Rating.games > 0
+        )
+    )
+    return {row.player_id: row.mu - 3 * row.sigma for row in rows}
 
 
 def night_seat_counts(ruleset: Ruleset, options: Mapping[str, str]) -> tuple[int, ...]:

@@ -20,13 +20,13 @@ from ...models import (
     utcnow,
 )
 from ...nights.mix import plan_night
-from ...nights.seating import Round, seat_swiss, swap
+from ...nights.seating import Round, by_rating, seat_swiss, swap
 from ...rules import N_, RuleError, validate_name
 from ..games import _people_named, insert_game
 from ..keys import hash_key
 from ..store import plausible_id, transaction
 from .create import whole_number
-from .view import CLOCK_MINUTES, MOST_PLAYERS, TABLE_LINK_LIFETIME, NightView, read_night
+from .view import CLOCK_MINUTES, MOST_PLAYERS, TABLE_LINK_LIFETIME, NightView, ordinals, read_night
 
 # --- writes ---------------------------------------------------------------------------------------
 
@@ -167,7 +167,11 @@ def _seat(night: Night, view: NightView) -> int:
             if view.rounds_planned is None or view.seating == "swiss"
             else view.rounds_planned - len(history)
         )
-        order = [p.id for p in view.present_for(number)] if view.first_round == "order" else None
+        order = None
+        if view.first_round == "order":
+            order = [p.id for p in view.present_for(number)]
+        elif view.first_round == "rating" and not history:
+            order = by_rating(present, ordinals(view.rating, present), view.seed)
         planned = plan_night(present, counts, left, history, seed=view.seed, order=order)
     _store_rounds(night.id, number, planned)
     return len(planned)

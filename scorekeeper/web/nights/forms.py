@@ -11,8 +11,9 @@ from wtforms.validators import Optional
 from wtforms.widgets import DateInput, NumberInput
 
 from ...models import NIGHT_NAME_LENGTH
+from ...nights.points import SEASON_BEST_NIGHTS
 from ...rules import MAX_NAME_LENGTH, RULESETS
-from ...services.nights import CLOCK_MINUTES, MOST_ROUNDS, night_seat_counts
+from ...services.nights import CLOCK_MINUTES, MOST_BEST_NIGHTS, MOST_ROUNDS, night_seat_counts
 
 
 def game_choices() -> list[SelectChoice]:
@@ -58,6 +59,7 @@ class NightForm(FlaskForm):
         choices=[
             SelectChoice("random", _l("Drawn at random")),
             SelectChoice("order", _l("In the order players are listed")),
+            SelectChoice("rating", _l("By rating: the highest first")),
         ],
         default="random",
         validate_choice=False,
@@ -98,5 +100,20 @@ class ClockForm(FlaskForm):
         _l("Minutes"),
         default=45,
         widget=NumberInput(min=CLOCK_MINUTES[0], max=CLOCK_MINUTES[1]),
+        render_kw={"inputmode": "numeric"},
+    )
+
+
+class SeasonForm(FlaskForm):
+    """A new season: its name, its game and preset, its dates, how many nights count."""
+
+    name = StringField(_l("Name of the season"), render_kw={"maxlength": NIGHT_NAME_LENGTH, "required": True})
+    game = SelectField(_l("Game and house rules"), validate_choice=False)
+    starts_on = StringField(_l("From"), widget=DateInput(), render_kw={"required": True})
+    ends_on = StringField(_l("Until"), widget=DateInput(), render_kw={"required": True})
+    best = StringField(
+        _l("Best nights that count"),
+        default=str(SEASON_BEST_NIGHTS),
+        widget=NumberInput(min=1, max=MOST_BEST_NIGHTS),
         render_kw={"inputmode": "numeric"},
     )

@@ -1,0 +1,238 @@
+"""Seasons (CLUB.md "Seasons"): the nights of one game and preset played between two dates, each
+player ranked by their best nights.
+
+Only a season's definition is stored; its table is read from the nights' tables and their games'
+stored figures (``game_results``) in three queries, whatever the number of nights, and
+ranked by the pure ``nights.points``: each night's standings, as the night's own page shows them,
+become a line per player who played a table, and ``season_standings`` keeps each one's best nights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import select
+
+from ...errors import not_found
+from ...extensions import db
+from ...models import GameResult, Night, NightTable, Player, Season, utcnow
+from ...nights.points import (
+    SEASON_BEST_NIGHTS,
+    SEASON_LISTED_FROM,
+    SeasonStanding,
+    TableResult,
+    night_lines,
+    night_standings,
+    season_standings,
+)
+from ...rules import N_, RULESETS, RuleError, Ruleset, get_ruleset
+from ..keys import new_game_id
+from ..store import plausible_id, transaction
+from .create import parse_night_name, whole_number
+from .view import night_seat_counts, preset_of
+
+MOST_BEST_NIGHTS = 100
+"""The most nights a season may count per player."""
+MOST_SEASONS_LISTED = 200
+
+
+@dataclass(frozen=True)
+class SeasonNight:
+    """A night of the season, as its table names it."""
+
+    id: str
+    name: str
+    played_on: date
+
+
+@dataclass(frozen=True)
+class SeasonView:
+    id: str
+    name: str
+    ruleset: Ruleset
+    preset: str
+    starts_on: date
+    ends_on: date
+    best: int
+    nights: tuple[SeasonNight, ...] = ()
+    standings: tuple[SeasonStanding, ...] = ()
+    names: Mapping[int, str] | None = None
+    listed_from: int = SEASON_LISTED_FROM
+
+    @property
+    def options(self) -> dict[str, str]:
+        return {self.ruleset.preset_option: self.preset} if self.ruleset.preset_option else {}
+
+    @property
+    def preset_label(self) -> str:
+        return preset_of(self.ruleset, self.options)
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        return night_seat_counts(self.ruleset, self.options)
+
+
+def _preset_id(ruleset: Ruleset, options: Mapping[str, object]) -> str:
+    chosen = options.get(ruleset.preset_option or "", ruleset.presets[0].id)
+    return str(chosen)
+
+
+def _season_date(raw: object, field_name: str) -> date:
+    if isinstance(raw, date):
+        return raw
+    try:
+        day = date.fromisoformat(str(raw or "").strip())
+    except ValueError:
+        raise RuleError(
+            "invalid_season", N_("Give the date as year-month-day, e.g. 2026-03-14."), field_name
+        ) from None
+    if day.year < 1900:
+        raise RuleError("invalid_season", N_("That date is too long ago."), field_name)
+    return day
+
+
+def create_season(
+    name: object,
+    ruleset_id: object,
+    options: Mapping[str, object] | None = None,
+    *,
+    starts_on: object,
+    ends_on: object,
+    best: object = SEASON_BEST_NIGHTS,
+) -> str:
+    """A new season of ``ruleset_id`` played with ``options`` (the preset) from ``starts_on`` to
+    ``ends_on`` (both included), each player's ``best`` nights counting; its id."""
+    ruleset = get_ruleset(ruleset_id)
+    checked = dict(ruleset.validate_options(dict(options or {})))
+    if not night_seat_counts(ruleset, checked):
+        raise RuleError("invalid_options", N_("This preset cannot be played at a club night."), "options")
+    try:
+        title = parse_night_name(name)
+    except RuleError:
+        raise RuleError("invalid_season", N_("Give the season a name."), "name") from None
+    first = _season_date(starts_on, "starts_on")
+    last = _season_date(ends_on, "ends_on")
+    if last < first:
+        raise RuleError("invalid_season", N_("The season cannot end before it starts."), "ends_on")
+    message = N_("Best nights: a whole number from %(low)d to %(high)d.")
+    try:
+        counted = whole_number(
+            SEASON_BEST_NIGHTS if best is None or not str(best).strip() else best,
+            "best",
+            1,
+            MOST_BEST_NIGHTS,
+            message,
+        )
+    except RuleError:
+        raise RuleError("invalid_season", message, "best", {"low": 1, "high": MOST_BEST_NIGHTS}) from None
+    season_id = new_game_id()
+    with transaction():
+        db.session.add(
+            Season(
+                id=season_id,
+                name=title,
+                ruleset=ruleset.id,
+                preset=_preset_id(ruleset, checked),
+                starts_on=first,
+                ends_on=last,
+                best=counted,
+                created_at=utcnow(),
+            )
+        )
+    return season_id
+
+
+def list_seasons(most: int = MOST_SEASONS_LISTED) -> list[SeasonView]:
+    """The seasons, the latest ending first (one query); their tables are not read."""
+    rows = db.session.execute(
+        select(Season).order_by(Season.ends_on.desc(), Season.created_at.desc()).limit(most)
+    ).scalars()
+    return [_view(row) for row in rows if row.ruleset in RULESETS]
+
+
+def _view(row: Season, **read: object) -> SeasonView:
+    return SeasonView(
+        id=row.id,
+        name=row.name,
+        ruleset=get_ruleset(row.ruleset),
+        preset=row.preset,
+        starts_on=row.starts_on,
+        ends_on=row.ends_on,
+        best=row.best,
+        **read,  # type: ignore[arg-type]
+    )
+
+
+def load_season(season_id: str) -> SeasonView:
+    """The season with its nights and its table (three queries, whatever its nights); ``not_found``."""
+    if not plausible_id(season_id):
+        raise not_found("season")
+    row = db.session.get(Season, season_id)
+    if row is None or row.ruleset not in RULESETS:
+        raise not_found("season")
+    ruleset = get_ruleset(row.ruleset)
+    nights = [
+        night
+        for night in db.session.execute(
+            select(Night)
+            .where(Night.ruleset == row.ruleset, Night.played_on.between(row.starts_on, row.ends_on))
+            .order_by(Night.played_on, Night.created_at)
+        ).scalars()
+        if _preset_id(ruleset, night.options or {}) == row.preset
+    ]
+    ids = [night.id for night in nights]
+    # Every started table with its game's figures and its players' names, in one query.
+    tables: dict[tuple[str, int, int], tuple[int, ...]] = {}
+    figures: dict[tuple[str, int, int], dict[int, tuple[int, int, bool]]] = {}
+    names: dict[int, str] = {}
+    if ids:
+        for found in db.session.execute(
+            select(
+                NightTable.night_id,
+                NightTable.round,
+                NightTable.number,
+                NightTable.seats,
+                GameResult.player_id,
+                GameResult.total,
+                GameResult.rank,
+                GameResult.finished,
+                Player.name,
+            )
+            .join(GameResult, GameResult.game_id == NightTable.game_id)
+            .join(Player, Player.id == GameResult.player_id)
+            .where(NightTable.night_id.in_(ids))
+        ):
+            key = (found.night_id, found.round, found.number)
+            tables[key] = tuple(int(player) for player in found.seats)
+            figures.setdefault(key, {})[found.player_id] = (found.total, found.rank, found.finished)
+            names[found.player_id] = found.name
+    results: dict[str, list[TableResult]] = {}
+    for (night_id, round_number, number), seats in sorted(tables.items()):
+        got = figures[(night_id, round_number, number)]
+        if not all(player in got for player in seats):
+            continue
+        results.setdefault(night_id, []).append(
+            TableResult(
+                round=round_number,
+                table=number,
+                players=seats,
+                places=tuple(got[player][1] for player in seats),
+                totals=tuple(got[player][0] for player in seats),
+                finished=all(got[player][2] for player in seats),
+            )
+        )
+    # A night's position in the season stands for it in the lines (the earlier night first on ties).
+    lines = []
+    for position, night in enumerate(nights):
+        played = results.get(night.id, [])
+        players = {player for result in played for player in result.players}
+        lines.extend(night_lines(position, night_standings(players, played)))
+    standings = season_standings(lines, best=row.best)
+    return _view(
+        row,
+        nights=tuple(SeasonNight(night.id, night.name, night.played_on) for night in nights),
+        standings=standings,
+        names=names,
+    )
