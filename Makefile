@@ -38,10 +38,14 @@ db-upgrade: runtime
 run: runtime
 	@HOST=$(HOST) PORT=$(PORT) $(BIN)/scorekeeper serve
 
-# For a club: gunicorn's sync workers, behind a proxy that buffers requests (README: "Running it
-# for a club"), since a slow client holds a sync worker for as long as it takes to send.
+# For a club: gunicorn's threaded workers (gthread: WORKERS processes of THREADS threads each), behind
+# a proxy that buffers requests (README: "Running it for a club").  Threads, since a request spends
+# much of its time waiting on PostgreSQL and Redis (a commit's disk flush above all), which a sync
+# worker spends doing nothing else.  --keep-alive outlasts nginx's own upstream keepalive_timeout
+# (10 s), so gunicorn never closes a connection nginx is about to send a Save on.
 serve: db-upgrade
-	$(BIN)/gunicorn --workers $${WORKERS:-2} --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
+	$(BIN)/gunicorn --worker-class gthread --workers $${WORKERS:-2} --threads $${THREADS:-8} --keep-alive 15 \
+	  --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
 
 lint: setup
 	$(BIN)/ruff check $(LINTED)

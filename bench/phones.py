@@ -420,6 +420,8 @@ async def lag_watch(tally: Tally, stop: float) -> None:
             tally.lag.append(loop.time() - before - 0.1)
 
 
+#: ``make serve``'s gunicorn settings (the Makefile's serve target, with its default WORKERS and THREADS).
+SERVE_WORKERS = "--worker-class gthread --workers 2 --threads 8 --keep-alive 15"
 SERVER: list[int] = []  # the server's process id (gunicorn's: its master, the workers its children)
 
 
@@ -522,6 +524,7 @@ SITE = """\
     upstream scorekeeper {{
         server 127.0.0.1:{app_port};
         keepalive 32;
+        keepalive_timeout 10s;
     }}
     server {{
         listen 127.0.0.1:{port};
@@ -663,7 +666,11 @@ def main() -> int:
     parser.add_argument("--tables", default="25,50,100,150,200,300,400", help="table counts, comma-separated")
     parser.add_argument("--seconds", type=float, default=30, help="each step's measured time")
     parser.add_argument("--warmup", type=float, default=8)
-    parser.add_argument("--workers", default="--workers 2", help="gunicorn's worker settings (--setup serve)")
+    parser.add_argument(
+        "--workers",
+        default=SERVE_WORKERS,
+        help="gunicorn's worker settings (--setup serve; default: make serve's)",
+    )
     parser.add_argument("--keep-going", action="store_true", help="go on past a step badly not held")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))

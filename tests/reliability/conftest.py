@@ -1,4 +1,4 @@
-"""A real production server per test: gunicorn with several sync workers, on SQLite or PostgreSQL.
+"""A real production server per test: gunicorn with several threaded workers, on SQLite or PostgreSQL.
 
 ``live_server`` starts ``gunicorn 'scorekeeper:create_app()'`` as ``make serve`` and
 the README do, on a fresh database (a SQLite file in ``tmp_path``, or a private
@@ -36,6 +36,7 @@ from tests.conftest import PG_URL
 START_TIMEOUT = 60.0  # seconds for gunicorn and all its workers to come up (a loaded 2-core CI box is slow)
 REQUEST_TIMEOUT = 25.0  # a request waits at most this long (the app's own lock timeout is 15 s)
 WORKERS = 4
+THREADS = 4  # each worker's (gthread, as `make serve`; fewer than its 8, on a loaded CI box)
 
 # Written next to the database: gunicorn calls it in each worker once the app is loaded, so the
 # fixture knows when *every* worker is ready, not merely the first one to answer /healthz.
@@ -116,10 +117,14 @@ class LiveServer:
             "gunicorn",
             "--config",
             str(hooks),
+            "--worker-class",
+            "gthread",  # as `make serve` runs it
             "--workers",
             str(self.workers),
             "--threads",
-            "1",
+            str(THREADS),
+            "--keep-alive",
+            "15",
             "--timeout",
             "30",
             "--graceful-timeout",
@@ -359,7 +364,7 @@ def start_server(live_database: LiveDatabase, tmp_path: Path) -> Iterator[Callab
 
 @pytest.fixture
 def live_server(start_server: Callable[..., LiveServer]) -> LiveServer:
-    """gunicorn with four sync workers on a fresh database, every worker ready."""
+    """gunicorn with four threaded workers on a fresh database, every worker ready."""
     return start_server()
 
 

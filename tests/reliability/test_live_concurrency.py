@@ -1,4 +1,4 @@
-"""Many clients at the same moment against a real gunicorn server (four sync workers).
+"""Many clients at the same moment against a real gunicorn server (four threaded workers).
 
 Each scenario releases its clients together with a barrier and then checks the
 three things that matter at a card table: exactly one submission is stored, the

@@ -3,7 +3,7 @@ the other's next page view, and both count one budget of games a client may crea
 stored write is answered with a server error; with Redis stopped the club keeps playing, and once
 it is back no page is older than the last write.
 
-Each server is gunicorn with two sync workers, as ``make serve`` runs it.  Redis is the one
+Each server is gunicorn with two threaded workers (gthread), as ``make serve`` runs it.  Redis is the one
 ``TEST_REDIS_URL`` names (``.ci/run`` starts it; a parallel worker takes the next database, see
 ``worker_redis_url``); without it these tests are skipped on a laptop and fail under CI.
 """
