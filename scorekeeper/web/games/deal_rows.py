@@ -3,7 +3,6 @@ names instead of seat numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from flask_babel import gettext
@@ -78,6 +77,7 @@ def deal_row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
     names = setup.players
     fields = ruleset.fields_with(setup, deal.number, deal.contract)
     suit = ruleset.suit_of(deal)
+    paired = any(ruleset.fact(name).kind == PAIRS for name in fields)  # a side bet (doubles) among them
     return DealRow(
         number=deal.number,
         dealer=names[deal.dealer],
@@ -108,10 +108,5 @@ def deal_row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
         figures=deal.figures,
         warnings=tuple(str(gettext(notice.message, **notice.params(names))) for notice in deal.warnings),
         entered=entered(ruleset, deal, name_marks(names)) if ruleset.facts else (),
-        pairs=ruleset.pairs_allowed(setup, deal.number, deal.contract) if _paired(ruleset, fields) else (),
+        pairs=ruleset.pairs_allowed(setup, deal.number, deal.contract) if paired else (),
     )
-
-
-def _paired(ruleset: Ruleset, fields: Iterable[str]) -> bool:
-    """Whether ``fields`` hold a side bet (a fact of kind ``PAIRS``)."""
-    return any(ruleset.fact(name).kind == PAIRS for name in fields)

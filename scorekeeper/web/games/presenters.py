@@ -4,7 +4,6 @@ seats and standings; its deals' rows are ``deal_rows.py``'s, the deal the table 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -114,11 +113,7 @@ class GameView:
         start)."""
         return [column for column in self.parts if column.kind == "deal" and column.number > len(self.deals)]
 
-    def pair_rows(
-        self, pairs: Iterable[tuple[int, int]]
-    ) -> tuple[tuple[str, int, tuple[tuple[int, int, int], ...]], ...]:
-        """``pair_rows``, for the templates."""
-        return pair_rows(pairs)
+    pair_rows = staticmethod(pair_rows)  # for the templates
 
     def count_total(self, name: str) -> int:
         """What a deal's counts of ``name`` add up to (tricks, or a counted fact's ``total``)."""
