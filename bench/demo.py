@@ -18,9 +18,10 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal, DealResult, Game, GameResult, Player, Seat, today
+from scorekeeper.models import Deal, Game, Player, Seat, today
 from scorekeeper.rules import get_ruleset, name_key
 from scorekeeper.stats import figures, ratings, refresh_totals
+from scorekeeper.stored_figures import DealResult, GameResult
 from tests.stats.random_games import random_game  # the same random legal games the tests play
 
 FIRST_NAMES = [

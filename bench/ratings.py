@@ -44,9 +44,10 @@ def measure(database: str, games: int, runs: int) -> dict[str, Any]:
 
     from scorekeeper import create_app, services
     from scorekeeper.extensions import db
-    from scorekeeper.models import Game, GameResult, Rating
+    from scorekeeper.models import Game
     from scorekeeper.rules.ranking import ranking_key, rankings_rated_as, rating_of
     from scorekeeper.stats import ratings
+    from scorekeeper.stored_figures import GameResult, Rating
 
     app = create_app()
     figures: dict[str, Any] = {"database": database, "games": games}

@@ -14,11 +14,11 @@ from ..extensions import limit_game_creation
 from ..rules import N_
 from ..services import nights as club
 from ..services.keys import hash_matches
-from . import answers, bp, shapes
+from . import bp, club_answers, shapes
 from .routes import given, json_response, no_cache, parse_body
 
 
-def _state(night: club.NightView, director: bool) -> answers.NightState:
+def _state(night: club.NightView, director: bool) -> club_answers.NightState:
     names = night.names
     link = club.TableLink(str(current_app.config["SECRET_KEY"]))
     rounds = []
@@ -36,7 +36,7 @@ def _state(night: club.NightView, director: bool) -> answers.NightState:
                 token = link(night.id, seated.number, table.number, table.link_generation)
                 scoring = url_for("web.take_pencil", game_id=table.game_id, _external=True) + "#" + token
             tables.append(
-                answers.NightTable(
+                club_answers.NightTable(
                     number=table.number,
                     players=[names[p] for p in table.seats],
                     first_dealer=names[table.first_dealer],
@@ -46,7 +46,7 @@ def _state(night: club.NightView, director: bool) -> answers.NightState:
                 )
             )
         rounds.append(
-            answers.NightRound(
+            club_answers.NightRound(
                 number=seated.number,
                 started=seated.started,
                 repeats=night.repeats_of(seated),
@@ -57,7 +57,7 @@ def _state(night: club.NightView, director: bool) -> answers.NightState:
     standings = None
     if director or not night.standings_hidden:
         standings = [
-            answers.NightStanding(
+            club_answers.NightStanding(
                 rank=row.rank,
                 player=names[row.player],
                 points=row.points,
@@ -67,7 +67,7 @@ def _state(night: club.NightView, director: bool) -> answers.NightState:
             )
             for row in night.standings
         ]
-    return answers.NightState(
+    return club_answers.NightState(
         id=night.id,
         name=night.name,
         ruleset=night.ruleset.id,
@@ -80,7 +80,7 @@ def _state(night: club.NightView, director: bool) -> answers.NightState:
         hide_standings=night.hide_standings,
         version=night.version,
         players=[
-            answers.NightPlayer(id=p.id, name=p.name, from_round=p.from_round, left_after=p.left_after)
+            club_answers.NightPlayer(id=p.id, name=p.name, from_round=p.from_round, left_after=p.left_after)
             for p in night.players
         ],
         rounds_seated=rounds,
@@ -122,7 +122,7 @@ def create_night() -> Response:
         seed=body.get("seed"),
     )
     state = _state(club.load_night(night_id), director=True)
-    created = answers.NightCreated(**state.model_dump(), key=key)
+    created = club_answers.NightCreated(**state.model_dump(), key=key)
     response = no_cache(json_response(created, 201))
     response.headers["Location"] = url_for("api.night", night_id=night_id)
     return response
@@ -193,9 +193,9 @@ def night_close_table(night_id: str, round_number: int, table: int) -> Response:
 # --- seasons ---------------------------------------------------------------------------------------
 
 
-def _season(season: club.SeasonView) -> answers.SeasonState:
+def _season(season: club.SeasonView) -> club_answers.SeasonState:
     names = season.names or {}
-    return answers.SeasonState(
+    return club_answers.SeasonState(
         id=season.id,
         name=season.name,
         ruleset=season.ruleset.id,
@@ -205,11 +205,11 @@ def _season(season: club.SeasonView) -> answers.SeasonState:
         ends_on=season.ends_on.isoformat(),
         best=season.best,
         nights=[
-            answers.SeasonNight(id=night.id, name=night.name, played_on=night.played_on.isoformat())
+            club_answers.SeasonNight(id=night.id, name=night.name, played_on=night.played_on.isoformat())
             for night in season.nights
         ],
         standings=[
-            answers.SeasonStanding(
+            club_answers.SeasonStanding(
                 rank=row.rank,
                 player=names[row.player],
                 points=row.points,

@@ -11,8 +11,9 @@ from sqlalchemy import delete, func, select, update
 from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db, game_changed
-from ..models import DealResult, Game, GameResult, Player, Rating, Seat, utcnow
+from ..models import Game, Player, Seat, utcnow
 from ..rules import N_, RuleError, n_, name_key, validate_name
+from ..stored_figures import DealResult, GameResult, Rating
 from . import keyring
 from .store import transaction
 

@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from .. import stats
 from ..errors import Refusal, not_found, refusal
 from ..extensions import db, game_changed
-from ..models import Deal, Game, GameResult, IdempotencyKey, Player, Seat, utcnow
+from ..models import Deal, Game, IdempotencyKey, Player, Seat, utcnow
 from ..rules import (
     N_,
     DealRecord,
@@ -29,6 +29,7 @@ from ..rules import (
     get_ruleset,
     stored_facts,
 )
+from ..stored_figures import GameResult
 from .idempotency import KEEP, Once, StoredKey
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..models import MIN_FOR_PERCENT
+from ..stored_figures import MIN_FOR_PERCENT
 from . import ratings
 from .figures import figures
 from .game_list import GAMES_PER_LIST, MOST_OPENED, PhoneGame, game_list, phone_games

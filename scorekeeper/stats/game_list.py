@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import and_, exists, false, or_, select, true, union, union_all
 
 from ..extensions import db
-from ..models import Game, GameResult, Pencil, Player, Seat
+from ..models import Game, Pencil, Player, Seat
 from ..rules import GameSetup, Ruleset, get_ruleset
+from ..stored_figures import GameResult
 
 GAMES_PER_LIST = 20
 #: A phone's games: the newest it holds the pencil of, and at most this many it remembers opening.

@@ -8,7 +8,8 @@ from datetime import date
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import Game, GameResult, Player, Seat
+from ..models import Game, Player, Seat
+from ..stored_figures import GameResult
 
 
 @dataclass(frozen=True)

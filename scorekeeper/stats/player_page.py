@@ -11,8 +11,9 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..models import DealResult, Game, GameResult, Player
+from ..models import Game, Player
 from ..rules import Contract, Ruleset
+from ..stored_figures import DealResult, GameResult
 from .sums import Filters, Record, average, is_true, percent, rated, record_of, summed_records
 
 RECENT_GAMES = 10

@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import NO_FIGURE
+from ..stored_figures import NO_FIGURE
 from .sums import Filters, Record, rated, record_of, summed_records
 
 #: Sortable columns: id -> (label, descending first?).

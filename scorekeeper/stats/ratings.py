@@ -28,9 +28,10 @@ from sqlalchemy import bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db, game_changed
-from ..models import Game, GameResult, RatedGames, Rating
+from ..models import Game
 from ..rules import GameSetup, GameState, Ruleset
 from ..rules.ranking import ranking_key, rankings_rated_as, rating_of
+from ..stored_figures import GameResult, RatedGames, Rating
 
 logger = logging.getLogger(__name__)
 

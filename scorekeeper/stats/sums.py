@@ -14,17 +14,17 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import Float, and_, case, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..models import (
+from ..models import Player
+from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking, rating_of
+from ..stored_figures import (
     MIN_FOR_PERCENT,
     NO_FIGURE,
     GameResult,
-    Player,
     PlayerTotal,
     PlayerYearTotal,
     RatedGames,
     Rating,
 )
-from ..rules.ranking import DEFAULT_RANKING, Ranking, find_ranking, rating_of
 from .ratings import Rated
 
 PERIODS = {"all": _l("All time"), "year": _l("This year"), "30d": _l("Last 30 days")}

@@ -21,8 +21,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
-from ..models import DealResult, GameResult, Player, PlayerTotal, PlayerYearTotal
+from ..models import Player
 from ..rules import GameState
+from ..stored_figures import DealResult, GameResult, PlayerTotal, PlayerYearTotal
 from .figures import figures
 from .sums import SUMS, record_columns
 

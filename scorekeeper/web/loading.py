@@ -8,7 +8,7 @@ A page form's write is applied once, by the Idempotency-Key the server drew into
 and the page's answer (where it leads, what it says) are stored with the change in the store the
 API's keys use (``services.Once``): the same form posted again, a double tap or a post whose answer
 was lost and that the phone sends again, gets that answer and changes nothing.  The first post and
-a re-send are answered by one function (``answered``).
+a re-send are answered by one function (``answered``); ``PageWrite.save`` makes the write and answers it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .. import services
 from ..access import holds_pencil, version_and_pencil
 from ..errors import Refusal, refusal
 from ..rules import N_
-from ..services import Once, Snapshot, Written
+from ..services import Once, Replayed, Snapshot, Written
 
 #: The refusal of a form that arrived without a field it needs (a tampered or truncated post).
 INCOMPLETE = N_("The form was incomplete; try again.")
@@ -79,6 +79,23 @@ class PageWrite:
         """The form's page again with ``error``, drawn from the game as it is now (the write that
         refused it changed nothing), so that it shows what the message speaks of."""
         return self.redraw(snapshot_or_404(self.game_id), error)
+
+    def save(
+        self, save: Callable[[Once | None], Written], location: str, says: Callable[[Written], Flashes]
+    ) -> ResponseReturnValue:
+        """Make the write ``save`` (``write_once``, by the posted form's key) and answer it: a redirect
+        to ``location`` with what ``says`` flashes, the first answer again for a form posted again
+        (a double tap, a lost answer), or the form's page again with a refusal."""
+        once = page_once(self.game_id, location, says)
+        try:
+            written = write_once(save, once)
+        except Replayed as replayed:
+            return answered(replayed.status, replayed.body)
+        except Refusal as refused:
+            return self.refused(refused)
+        if once is not None and once.given is not None:  # the answer its key keeps
+            return answered(*once.given)
+        return answered(303, json.dumps({"location": location, "flashes": says(written)}))
 
 
 def open_write(game_id: str, form: FlaskForm, redraw: Redraw, *, complete: bool = True) -> PageWrite:
@@ -135,13 +152,6 @@ def answered(status: int, body: str) -> Response:
         if (category, message) not in waiting:
             flash(message, category)
     return redirect(first["location"], code=status)
-
-
-def done(once: Once | None, written: Written, location: str, says: Callable[[Written], Flashes]) -> Response:
-    """The answer of a form's write just made (the one its key keeps, when it has one)."""
-    if once is not None and once.given is not None:
-        return answered(*once.given)
-    return answered(303, json.dumps({"location": location, "flashes": says(written)}))
 
 
 def write_once(save: Callable[[Once | None], Written], once: Once | None) -> Written:

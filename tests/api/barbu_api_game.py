@@ -15,7 +15,7 @@ register(BARBU)
 
 from scorekeeper import create_app  # noqa: E402  (the app is made once the game is registered)
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.models import GameResult  # noqa: E402
+from scorekeeper.stored_figures import GameResult  # noqa: E402
 
 config: dict[str, Any] = {
     "TESTING": True,

@@ -14,7 +14,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Player, Rating
+from scorekeeper.models import Player
+from scorekeeper.stored_figures import Rating
 from tests.perf.perf_support import DEALS
 
 OPENSKILL = PlackettLuce()

@@ -50,7 +50,13 @@ CHECKS: list[Callable[..., Any]] = [
     ignored_auth,
 ]
 #: Operations whose requests cannot break their schema (no body, only string parameters).
-NOTHING_TO_NEGATE = {"GET /rulesets", "GET /games/{game_id}", "GET /games/{game_id}/export"}
+NOTHING_TO_NEGATE = {
+    "GET /rulesets",
+    "GET /games/{game_id}",
+    "GET /games/{game_id}/export",
+    "GET /nights/{night_id}",
+    "GET /seasons/{season_id}",
+}
 GAME = {"ruleset": "mizerka", "players": ["Ann", "Bob", "Cid"], "first_dealer": "Ann"}
 
 

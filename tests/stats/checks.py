@@ -8,7 +8,8 @@ from sqlalchemy import select
 
 from scorekeeper import services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import DealResult, Game, GameResult
+from scorekeeper.models import Game
+from scorekeeper.stored_figures import DealResult, GameResult
 
 
 def stored(game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -60,7 +61,7 @@ def assert_totals_match() -> None:
     figures in its ranking, for everyone; and only those with a deal have a stored row (every
     stored row ranks).
     """
-    from scorekeeper.models import PlayerTotal, PlayerYearTotal
+    from scorekeeper.stored_figures import PlayerTotal, PlayerYearTotal
 
     def sums(row: Any) -> tuple[Any, ...]:
         return (row.games, row.wins, row.deals, row.deal_wins, row.points, row.best)

@@ -18,9 +18,10 @@ from sqlalchemy import select
 
 from scorekeeper import services, transfer
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player, RatedGames, Rating
+from scorekeeper.models import Game, Player
 from scorekeeper.stats import ratings
 from scorekeeper.stats.ratings import NEW, Rated
+from scorekeeper.stored_figures import RatedGames, Rating
 from tests.conftest import make_test_app
 from tests.helpers import kierki_games, parse_html
 from tests.perf.perf_support import DEALS

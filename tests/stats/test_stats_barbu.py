@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 from helpers import BARBU_NAMES, barbu_game, start_barbu
 
 from scorekeeper.extensions import db
-from scorekeeper.models import DealResult, GameResult
+from scorekeeper.stored_figures import DealResult, GameResult
 from tests.stats.checks import replayed_and_stored
 
 

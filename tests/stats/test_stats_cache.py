@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from scorekeeper import services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import GameResult, Player
+from scorekeeper.models import Player
 from scorekeeper.rules import Refusal
+from scorekeeper.stored_figures import GameResult
 from tests.stats.checks import assert_figures_match, assert_totals_match
 
 tricks = st.tuples(st.integers(0, 13), st.integers(0, 13)).map(
@@ -146,7 +147,7 @@ def kept_deals() -> list[tuple[str, int | None, int]]:
     all time first."""
     from sqlalchemy import select
 
-    from scorekeeper.models import PlayerTotal, PlayerYearTotal
+    from scorekeeper.stored_figures import PlayerTotal, PlayerYearTotal
 
     rows = [
         *db.session.execute(
@@ -216,7 +217,7 @@ def test_totals_lost_outside_the_app_are_summed_again_by_a_refresh(app: Flask) -
     from the game rows (``refresh_totals``; ``flask rebuild-stats`` rebuilds every figure)."""
     from sqlalchemy import delete
 
-    from scorekeeper.models import PlayerTotal, PlayerYearTotal
+    from scorekeeper.stored_figures import PlayerTotal, PlayerYearTotal
     from tests.helpers import MIZERKA_DEALS
 
     with app.app_context():

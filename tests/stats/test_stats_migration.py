@@ -14,8 +14,9 @@ from sqlalchemy import select, text
 from scorekeeper import stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameResult
+from scorekeeper.models import Game
 from scorekeeper.rules import DealRecord, get_ruleset
+from scorekeeper.stored_figures import GameResult
 from tests.helpers import MIZERKA_DEALS
 from tests.stats.checks import assert_figures_match, assert_totals_match, replayed, stored
 from tests.stats.random_games import random_game

@@ -12,8 +12,9 @@ from sqlalchemy import func, select
 from scorekeeper import services, stats
 from scorekeeper.errors import ConflictError
 from scorekeeper.extensions import db
-from scorekeeper.models import DealResult, Game, GameResult, Player, Seat
+from scorekeeper.models import Game, Player, Seat
 from scorekeeper.stats.sums import summed_records
+from scorekeeper.stored_figures import DealResult, GameResult
 from tests.helpers import (
     csrf_from,
     db_snapshot,

@@ -13,7 +13,7 @@ from sqlalchemy import event, func, select
 
 from scorekeeper import caching, services
 from scorekeeper.extensions import db
-from scorekeeper.models import GameResult
+from scorekeeper.stored_figures import GameResult
 from tests.helpers import MIZERKA_DEALS, hold_pencil
 from tests.stats.dataset import play_misere, play_mizerka
 

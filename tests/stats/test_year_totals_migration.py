@@ -11,7 +11,8 @@ from sqlalchemy import inspect, select, text
 from scorekeeper import stats
 from scorekeeper.database import migrations_dir, upgrade_schema
 from scorekeeper.extensions import db
-from scorekeeper.models import INDEXED_SORTS, NO_FIGURE, Player, PlayerTotal, PlayerYearTotal
+from scorekeeper.models import Player
+from scorekeeper.stored_figures import INDEXED_SORTS, NO_FIGURE, PlayerTotal, PlayerYearTotal
 from tests.stats.checks import assert_totals_match
 from tests.stats.test_stats_migration import store_as_0001
 

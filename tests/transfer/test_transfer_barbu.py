@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from helpers import barbu_example, page, start_barbu
 
 from scorekeeper.extensions import db
-from scorekeeper.models import DealResult
+from scorekeeper.stored_figures import DealResult
 
 API = "/api/v1"
 

@@ -33,7 +33,7 @@ EXCEPTIONS = {
     ("scorekeeper/models.py", '__tablename__ = "grants"', "grants"),
     # The OpenAPI document's operationId of GET /games/{game_id}: published with the API, and the
     # name a client generated from it gives its method.
-    ("scorekeeper/api/openapi.py", '"getGame",', "get_game"),
+    ("scorekeeper/api/operations.py", '"getGame",', "get_game"),
 }
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[_.\-][A-Za-z0-9]+)*")

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ...errors import not_found
 from ...extensions import db
-from ...models import GameResult, Night, NightTable, Player, Season, utcnow
+from ...models import Night, NightTable, Player, Season, utcnow
 from ...nights.points import (
     SEASON_BEST_NIGHTS,
     SEASON_LISTED_FROM,
@@ -28,6 +28,7 @@ from ...nights.points import (
     season_standings,
 )
 from ...rules import N_, RULESETS, RuleError, Ruleset, get_ruleset
+from ...stored_figures import GameResult
 from ..keys import new_game_id
 from ..store import plausible_id, transaction
 from .create import parse_night_name, whole_number

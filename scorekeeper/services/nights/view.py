@@ -12,19 +12,12 @@ from sqlalchemy import select
 
 from ...errors import not_found
 from ...extensions import db
-from ...models import (
-    GameResult,
-    Night,
-    NightPlayer,
-    NightRound,
-    NightTable,
-    Player,
-    Rating,
-)
+from ...models import Night, NightPlayer, NightRound, NightTable, Player
 from ...nights.points import Standing, TableResult, night_standings
 from ...nights.seating import Round, Table, repeats
 from ...rules import Ruleset, get_ruleset
 from ...rules.ranking import Ranking, ranked_as, rating_of
+from ...stored_figures import GameResult, Rating
 from ..store import plausible_id
 
 SEATINGS = ("mix", "swiss")

@@ -18,18 +18,9 @@ from ... import services
 from ...errors import status_for
 from ...messages import shown, term
 from ...rules import PAIRS, Refusal
-from ...services import Replayed, Snapshot, Written
+from ...services import Once, Snapshot, Written
 from .. import bp
-from ..loading import (
-    Flashes,
-    answered,
-    done,
-    open_write,
-    page_once,
-    require_pencil,
-    snapshot_or_404,
-    write_once,
-)
+from ..loading import Flashes, open_write, require_pencil, snapshot_or_404
 from .entry import (
     chosen_contract,
     contract_choices,
@@ -145,26 +136,20 @@ def correct_deal(game_id: str, number: int) -> Any:
         return [("ok", message)]
 
     there = url_for("web.game", game_id=game_id, _anchor=_entry(game))
-    # Posted again (a lost answer): the form's key gets the first answer.
-    once = page_once(game_id, there, says)
-    try:
+
+    def correct(key: Once | None) -> Written:
+        """The correction the form gives (with the swapped deal's: ``swapped``), read and made."""
+        nonlocal corrections
         fields = _corrected(game, number, form)
         chosen = chosen_contract(game, number, form.contract.data)
         swap_with = (
             form.swap_with.data if chosen is None else None if chosen.swap is None else str(chosen.swap)
         )
         corrections = swapped(game, number, {"number": number, **fields}, swap_with)
-        after = write_once(
-            lambda key: services.correct_deals(
-                game_id, corrections, expected_version=form.version.data, once=key
-            ),
-            once,
-        )
-    except Replayed as replayed:
-        return answered(replayed.status, replayed.body)
-    except Refusal as refused:
-        return write.refused(refused)
-    return done(once, after, there, says)
+        return services.correct_deals(game_id, corrections, expected_version=form.version.data, once=key)
+
+    # Posted again (a lost answer): the form's key gets the first answer.
+    return write.save(correct, there, says)
 
 
 def _corrected(game: Snapshot, number: int, form: CorrectForm) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from ... import services
 from ...errors import status_for
 from ...messages import say, term
 from ...rules import Refusal, get_ruleset
-from ...services import Replayed, Snapshot, Written
+from ...services import Snapshot, Written
 from ...services.deals import UNSET
 from .. import bp
-from ..loading import Flashes, answered, done, open_write, page_once, write_once
+from ..loading import Flashes, open_write
 from .entry import deal_fields, pending_fields
 from .forms import (
     DeclareForm,
@@ -47,19 +47,13 @@ def record_deal(game_id: str) -> Any:
         return _saved(written, deal.number)
 
     # Posted again (a double tap, a lost answer): the form's key gets the first answer.
-    once = page_once(game_id, home, says)
-    try:
-        after = write_once(
-            lambda key: services.record_deal(
-                game_id, number=number, once=key, given=lambda game: _declaration(form, game)
-            ),
-            once,
-        )
-    except Replayed as replayed:
-        return answered(replayed.status, replayed.body)
-    except Refusal as refused:
-        return write.refused(refused)
-    return done(once, after, home, says)
+    return write.save(
+        lambda key: services.record_deal(
+            game_id, number=number, once=key, given=lambda game: _declaration(form, game)
+        ),
+        home,
+        says,
+    )
 
 
 def _saved(written: Written, number: int) -> Flashes:
@@ -113,8 +107,6 @@ def enter_tricks(game_id: str, number: int) -> Any:
     write = open_write(
         game_id, form, partial(redraw_at_field, tricks=form), complete=form.number.data == number
     )
-    home = url_for("web.game", game_id=game_id)
-    once = page_once(game_id, home, lambda written: _saved(written, number))
 
     def results(game: Snapshot) -> dict[str, Any]:
         """The deal's results, read against the game (its declaration, a suit named, was saved before)."""
@@ -126,16 +118,11 @@ def enter_tricks(game_id: str, number: int) -> Any:
             fields = {"tricks": per_seat_numbers(form.tricks.data, names, "tricks")}
         return {"tricks": fields.pop("tricks", UNSET), "facts": fields}
 
-    try:
-        after = write_once(
-            lambda key: services.update_deal(game_id, number, given=results, require_pending=True, once=key),
-            once,
-        )
-    except Replayed as replayed:
-        return answered(replayed.status, replayed.body)
-    except Refusal as refused:
-        return write.refused(refused)
-    return done(once, after, home, lambda written: _saved(written, number))
+    return write.save(
+        lambda key: services.update_deal(game_id, number, given=results, require_pending=True, once=key),
+        url_for("web.game", game_id=game_id),
+        lambda written: _saved(written, number),
+    )
 
 
 @bp.get("/games/<game_id>/deals")
@@ -164,14 +151,8 @@ def undo(game_id: str) -> Any:
     def says(written: Written) -> Flashes:
         return [("ok", gettext("Deal %(deal)d undone.", deal=number))]
 
-    once = page_once(game_id, home, says)
-    try:
-        after = write_once(
-            lambda key: services.undo_deal(game_id, number, expected_version=form.version.data, once=key),
-            once,
-        )
-    except Replayed as replayed:
-        return answered(replayed.status, replayed.body)
-    except Refusal as refused:
-        return write.refused(refused)
-    return done(once, after, home, says)
+    return write.save(
+        lambda key: services.undo_deal(game_id, number, expected_version=form.version.data, once=key),
+        home,
+        says,
+    )

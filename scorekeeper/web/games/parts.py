@@ -15,7 +15,8 @@ from ...rules import COUNT, ONE_PLAYER, ORDER, SUIT, DealState, GameSetup, Rules
 from .marks import SUIT_MARKS, contract_mark
 
 if TYPE_CHECKING:
-    from .presenters import GameView, Seat, Turn
+    from .presenters import GameView, Seat
+    from .turns import Turn
 
 
 @dataclass(frozen=True)

@@ -1,27 +1,21 @@
-"""Replayed game state shaped for the templates (names instead of seat numbers)."""
+"""Replayed game state shaped for the templates (names instead of seat numbers): the game's view, its
+seats and standings; its deals' rows are ``deal_rows.py``'s, the deal the table is on ``turns.py``'s."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from flask_babel import gettext
 
-from ...messages import say_notice, term
-from ...rules import PAIRS, TRICKS_PER_DEAL, DealState, GameSetup, Ruleset, graphemes
+from ...messages import term
+from ...rules import PAIRS, TRICKS_PER_DEAL, GameSetup, Ruleset, graphemes
 from ...services import Snapshot
-from .marks import (
-    SUIT_MARKS,
-    contract_mark,
-    fits_a_column,
-    fits_a_sheet_column,
-    name_marks,
-    name_tails,
-    role_label,
-)
-from .parts import PartColumn, entered, part_columns, taken
+from .deal_rows import DealRow, deal_row
+from .marks import contract_mark, fits_a_column, fits_a_sheet_column, name_marks, name_tails
+from .parts import PartColumn, part_columns
+from .turns import Turn, contract_said, labelled, pair_rows, schedule_turns, table_turn
 
 #: The characters of a name the printed sheet's chooser column holds on a game with deal figures.
 FIGURES_COLUMN = 7
@@ -36,110 +30,6 @@ class Seat:
     leader: bool
     remaining: tuple[tuple[str, str], ...]
     """(contract id, label) still to choose."""
-
-
-@dataclass(frozen=True)
-class DealRow:
-    number: int
-    dealer: str
-    chooser: str | None
-    chooser_seat: int | None
-    contract: str
-    contract_label: str
-    roles: tuple[str, ...]
-    bids: tuple[int, ...] | None
-    tricks: tuple[int, ...] | None
-    quotas: tuple[int, ...] | None
-    scores: tuple[int, ...] | None
-    totals: tuple[int, ...] | None
-    pending: bool
-    """No result yet (a complete deal may count no tricks)."""
-    bidding_order: tuple[int, ...] = ()
-    """Seats in the order they bid (the dealer last); empty in a deal without bids."""
-    dealer_seat: int = 0
-    suit: str | None = None
-    """The suit named in the deal (``Ruleset.named_suit``), as its symbol (♠)."""
-    suit_name: str = ""
-    took: tuple[tuple[str, ...], ...] | None = None
-    """A complete deal of a game that counts more than tricks: what each seat took, as the table
-    entered it (each fact's ``short``)."""
-    fields: tuple[str, ...] = ()
-    """The facts the deal takes where the game says (``Ruleset.fields_for``), in the engine's order."""
-    facts: dict[str, object] = field(default_factory=dict)
-    """Those facts as recorded, by seat (a taker's seat, each seat's count; absent: not given)."""
-    bets: tuple[tuple[int, int, bool], ...] = ()
-    """The deal's side bets (a fact of kind ``PAIRS``: doubles), (by, against, raised) seats."""
-    figures: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    """The complete deal's figures beyond its scores (``DealState.figures``), by id, by seat."""
-    warnings: tuple[str, ...] = ()
-    """What the deal tells the table that refuses nothing, each a sentence in the page's language."""
-    entered: tuple[str, ...] = ()
-    """What was entered beyond the contract, short, players by their marks (``parts.entered``)."""
-    pairs: tuple[tuple[int, int], ...] = ()
-    """The side bets its contract allows (``Ruleset.pairs_allowed``), for its correction."""
-
-    def figure(self, name: str) -> tuple[int, ...] | None:
-        """The figure ``name`` by seat, None while pending."""
-        return dict(self.figures).get(name)
-
-    @property
-    def bet_points(self) -> tuple[int, ...] | None:
-        """Each seat's result of the deal's side bets (the last of its figures, where a game declares
-        them as the parts its score is the sum of), None while pending."""
-        return self.figures[-1][1] if self.figures else None
-
-    def role_label(self, seat: int) -> str:
-        return role_label(self.roles[seat])
-
-    @property
-    def totals_sum(self) -> int | None:
-        """The running totals added up: the table's check in a game in parts (``GameView.in_parts``)."""
-        return None if self.totals is None else sum(self.totals)
-
-
-@dataclass(frozen=True)
-class Turn:
-    """The deal the table is on: recorded-but-pending, or next to declare."""
-
-    number: int
-    dealer: int
-    chooser: int | None
-    roles: tuple[str, ...]
-    contract: str | None
-    contract_label: str | None = None
-    contract_description: str = ""
-    options: tuple[tuple[str, str], ...] = ()
-    """Contracts the chooser may choose: (id, label)."""
-    bidding_order: tuple[int, ...] = ()
-    quotas: tuple[int, ...] | None = None
-    pending: bool = False
-    bids: tuple[int, ...] | None = None
-    """The bids of a pending deal that has them (Misère)."""
-    fields: tuple[str, ...] = ()
-    """The facts the deal takes where the game says (``Ruleset.fields_for``: a suit, then tricks...)."""
-    trumps: str | None = None
-    """The suit named on a pending deal (``Ruleset.named_suit``)."""
-    decides: bool = False
-    """The chooser's contract decides the facts (``NextDeal.fields_by_contract``): the contract is
-    chosen on the card (a link), which then asks its facts with it, saved in one post."""
-    asked: tuple[str, ...] = ()
-    """Of ``fields``, those the card asks (a pending deal's: its results, and a declaration it was
-    declared without: ``Ruleset.asked_when_pending``)."""
-    pairs: tuple[tuple[int, int], ...] = ()
-    """The side bets the deal's contract allows, (by, against) seats (``Ruleset.pairs_allowed``)."""
-    reminders: tuple[str, ...] = ()
-    """What the table should know before the deal is played (``Ruleset.reminders``), said."""
-
-    def role_label(self, seat: int) -> str:
-        return role_label(self.roles[seat])
-
-    def seat_with(self, role: str) -> int | None:
-        return self.roles.index(role) if role in self.roles else None
-
-    @property
-    def last_contract(self) -> bool:
-        """The chooser has one contract left: it is chosen, and the page asks for the counts at once."""
-        return not self.pending and self.chooser is not None and self.contract is not None and not self.fields
 
 
 @dataclass(frozen=True)
@@ -223,11 +113,7 @@ class GameView:
         start)."""
         return [column for column in self.parts if column.kind == "deal" and column.number > len(self.deals)]
 
-    def pair_rows(
-        self, pairs: Iterable[tuple[int, int]]
-    ) -> tuple[tuple[str, int, tuple[tuple[int, int, int], ...]], ...]:
-        """``pair_rows``, for the templates."""
-        return pair_rows(pairs)
+    pair_rows = staticmethod(pair_rows)  # for the templates
 
     def count_total(self, name: str) -> int:
         """What a deal's counts of ``name`` add up to (tricks, or a counted fact's ``total``)."""
@@ -248,7 +134,7 @@ class GameView:
     def offline_pairs(self) -> tuple[tuple[int, tuple[str, ...], tuple[tuple[int, int], ...]], ...]:
         """The side bets the offline card offers: per chooser, the contracts that allow the same bets
         (``Ruleset.pairs_allowed``), with those bets; empty for a game without side bets."""
-        if self.setup is None or not any(fact.kind == PAIRS for fact in self.ruleset.deal_facts):
+        if self.setup is None or not self.has_bets:
             return ()
         setup = self.setup
         groups: dict[tuple[int, tuple[tuple[int, int], ...]], list[str]] = {}
@@ -307,7 +193,7 @@ class GameView:
     @functools.cached_property
     def contract_choices(self) -> tuple[tuple[str, str], ...]:
         """Every contract a player may choose, (id, label), in the order the page offers them."""
-        return _labelled(self.ruleset, (contract.id for contract in self.ruleset.contracts))
+        return labelled(self.ruleset, (contract.id for contract in self.ruleset.contracts))
 
     @functools.cached_property
     def marks(self) -> tuple[str, ...]:
@@ -376,76 +262,10 @@ class GameView:
         ]
 
 
-def pair_rows(
-    pairs: Iterable[tuple[int, int]],
-) -> tuple[tuple[str, int, tuple[tuple[int, int, int], ...]], ...]:
-    """Side bets (``Ruleset.pairs_allowed``) as the card draws them: ("by", seat, bets), a row per
-    player who may bet, each bet (by, against, the seat its tap names); where every bet is against one
-    player (the declarer in a positive contract), one row ("against", that seat, bets) naming who bets."""
-    pairs = tuple(pairs)
-    targets = {against for _, against in pairs}
-    if len(targets) == 1 and len(pairs) > 1:
-        (target,) = targets
-        return (("against", target, tuple((by, against, by) for by, against in pairs)),)
-    rows: dict[int, list[tuple[int, int, int]]] = {}
-    for by, against in pairs:
-        rows.setdefault(by, []).append((by, against, against))
-    return tuple(("by", by, tuple(bets)) for by, bets in rows.items())
-
-
-def _row(ruleset: Ruleset, setup: GameSetup, deal: DealState) -> DealRow:
-    names = setup.players
-    fields = ruleset.fields_with(setup, deal.number, deal.contract)
-    suit = ruleset.suit_of(deal)
-    return DealRow(
-        number=deal.number,
-        dealer=names[deal.dealer],
-        chooser=None if deal.chooser is None else names[deal.chooser],
-        chooser_seat=deal.chooser,
-        contract=deal.contract,
-        contract_label=term(ruleset.contract_label(deal.contract)),  # a trump deal's suit: ``suit``
-        roles=deal.roles,
-        bids=deal.bids,
-        tricks=deal.tricks,
-        quotas=deal.quotas,
-        scores=deal.scores,
-        totals=deal.totals,
-        pending=deal.pending,
-        bidding_order=ruleset.bidding_order(setup, deal.number),
-        dealer_seat=deal.dealer,
-        suit=SUIT_MARKS[suit] if suit else None,
-        suit_name=term(dict(ruleset.named_suit.choices)[suit]) if suit and ruleset.named_suit else "",
-        took=taken(ruleset, deal, len(names)) if ruleset.facts else None,
-        fields=fields,
-        facts={name: value for name in fields if (value := deal.fact(name)) is not None},
-        bets=tuple(
-            (by, against, bool(up))
-            for fact in ruleset.deal_facts
-            if fact.kind == PAIRS
-            for by, against, up in deal.fact(fact.id) or ()
-        ),
-        figures=deal.figures,
-        warnings=tuple(str(gettext(notice.message, **notice.params(names))) for notice in deal.warnings),
-        entered=entered(ruleset, deal, name_marks(names)) if ruleset.facts else (),
-        pairs=ruleset.pairs_allowed(setup, deal.number, deal.contract) if _paired(ruleset, fields) else (),
-    )
-
-
-def _paired(ruleset: Ruleset, fields: Iterable[str]) -> bool:
-    """Whether ``fields`` hold a side bet (a fact of kind ``PAIRS``)."""
-    return any(ruleset.fact(name).kind == PAIRS for name in fields)
-
-
-def _labelled(ruleset: Ruleset, contracts: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    """``contracts`` as the page offers them: (id, label in the page's language)."""
-    return tuple((contract, term(ruleset.contract_label(contract))) for contract in contracts)
-
-
 def game_view(loaded: Snapshot, *, pencil: bool, chosen: str | None = None) -> GameView:
     """The game as the pages draw it; ``chosen``: the contract the chooser tapped, where the contract
     decides the deal's facts (the card then asks them)."""
     ruleset, setup, state = loaded.ruleset, loaded.setup, loaded.state
-    reminders = tuple(say_notice(notice, setup.players) for notice in ruleset.reminders(state))
     names = setup.players
     rank_of = {standing.seat: standing.rank for standing in state.standings}
     seats = tuple(
@@ -455,89 +275,19 @@ def game_view(loaded: Snapshot, *, pencil: bool, chosen: str | None = None) -> G
             total=state.totals[seat],
             rank=rank_of[seat],
             leader=seat in state.leaders and state.completed_deals > 0,
-            remaining=_labelled(ruleset, state.remaining_contracts[seat]),
+            remaining=labelled(ruleset, state.remaining_contracts[seat]),
         )
         for seat, name in enumerate(names)
     )
-    turn: Turn | None = None
-    pending = state.pending_deal
-    if pending is not None:
-        contract = ruleset.contract(pending.contract)
-        fields = ruleset.fields_with(setup, pending.number, pending.contract)
-        turn = Turn(
-            number=pending.number,
-            dealer=pending.dealer,
-            chooser=pending.chooser,
-            roles=pending.roles,
-            contract=pending.contract,
-            contract_label=term(contract),
-            contract_description=term(contract.description),
-            bidding_order=ruleset.bidding_order(setup, pending.number),
-            quotas=pending.quotas,
-            pending=True,
-            bids=pending.bids,
-            trumps=ruleset.suit_of(pending),
-            fields=fields,
-            asked=ruleset.asked_when_pending(fields, pending),
-            pairs=ruleset.pairs_allowed(setup, pending.number, pending.contract),
-            reminders=reminders,
-        )
-    elif state.next_deal is not None:
-        upcoming = state.next_deal
-        # A chooser with one contract left has no choice: that contract is the deal's.
-        left = upcoming.available_contracts if upcoming.chooser is not None else ()
-        only = left[0] if len(left) == 1 and not upcoming.contract else None
-        decides = bool(upcoming.fields_by_contract)
-        tapped = chosen if decides and chosen in upcoming.available_contracts else None
-        chosen = upcoming.contract or only or tapped
-        fixed = ruleset.contract(chosen) if chosen else None
-        fields = (
-            ruleset.fields_with(setup, upcoming.number, chosen) if decides and chosen else upcoming.fields
-        )
-        turn = Turn(
-            number=upcoming.number,
-            dealer=upcoming.dealer,
-            chooser=upcoming.chooser,
-            roles=upcoming.roles,
-            contract=chosen,
-            contract_label=term(fixed) if fixed else None,
-            contract_description=term(fixed.description) if fixed else "",
-            options=_labelled(ruleset, upcoming.available_contracts),
-            bidding_order=upcoming.bidding_order,
-            quotas=ruleset.quotas_for(upcoming.roles, chosen, None)
-            if chosen and not upcoming.contract
-            else None,
-            fields=fields,
-            decides=decides,
-            asked=fields,
-            pairs=ruleset.pairs_allowed(setup, upcoming.number, chosen) if decides and chosen else (),
-            reminders=reminders,
-        )
     slots = ruleset.schedule(setup)
-    schedule = (
-        tuple(
-            Turn(
-                number=slot.number,
-                dealer=slot.dealer,
-                chooser=slot.chooser,
-                roles=slot.roles,
-                contract=slot.contract,
-                contract_label=term(ruleset.contract_label(slot.contract)) if slot.contract else None,
-                bidding_order=slot.bidding_order,
-                fields=slot.fields,
-            )
-            for slot in slots
-        )
-        if pencil and not state.finished  # the offline entry's (plan.py)
-        else ()
-    )
+    schedule = schedule_turns(ruleset, slots) if pencil and not state.finished else ()  # the offline entry's
     return GameView(
         id=loaded.id,
         ruleset=ruleset,
         names=names,
         seats=seats,
-        deals=tuple(_row(ruleset, setup, deal) for deal in state.deals),
-        turn=turn,
+        deals=tuple(deal_row(ruleset, setup, deal) for deal in state.deals),
+        turn=table_turn(ruleset, setup, state, chosen),
         finished=state.finished,
         deal_count=state.deal_count,
         completed=state.completed_deals,
@@ -552,9 +302,7 @@ def game_view(loaded: Snapshot, *, pencil: bool, chosen: str | None = None) -> G
         schedule=schedule,
         setup=setup,
         parts=part_columns(ruleset, setup, state.deals) if ruleset.negative_part(setup) else (),
-        deal_labels=tuple(
-            term(ruleset.contract_label(slot.contract)) if slot.contract else "" for slot in slots
-        ),
+        deal_labels=tuple(contract_said(ruleset, slot.contract) if slot.contract else "" for slot in slots),
         tricks_per_deal=ruleset.tricks_per_deal(setup),
         negative_part=ruleset.negative_part(setup),
         tallies=state.tallies[0][1] if state.tallies else (),
