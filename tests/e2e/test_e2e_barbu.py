@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from e2e_support import ApiGame, LiveServer, new_context, screenshot, shown_totals
-from helpers import signed
+from helpers import barbu_example, signed
 from test_e2e_taps import (
     PHONE_320,
     PHONE_360,
@@ -330,37 +330,7 @@ def test_the_offline_card_says_who_still_owes_the_declarer_a_double(
         "POST", "/api/v1/games", {"ruleset": "barbu", "players": NAMES, "first_dealer": "Ala"}
     )
     game = ApiGame(created["id"], created["edit_key"])
-    a, b, c, d = NAMES
-    bodies: list[dict[str, Any]] = [
-        {
-            "contract": "no-queens",
-            "queens": {a: 1, b: 0, c: 1, d: 2},
-            "doubles": [
-                {"by": b, "against": a},
-                {"by": b, "against": c},
-                {"by": b, "against": d},
-                {"by": c, "against": a, "redoubled": True},
-            ],
-        },
-        {
-            "contract": "trumps",
-            "trumps": "spades",
-            "tricks": {a: 5, b: 3, c: 1, d: 4},
-            "doubles": [{"by": d, "against": a}],
-        },
-        {
-            "contract": "no-hearts",
-            "hearts": {a: 2, b: 6, c: 0, d: 5},
-            "ace_of_hearts": b,
-            "doubles": [{"by": c, "against": a}, {"by": c, "against": b, "redoubled": True}],
-        },
-        {"contract": "no-king-of-hearts", "king_of_hearts": d},
-        {
-            "contract": "domino",
-            "places": [c, a, d, b],
-            "doubles": [{"by": b, "against": a, "redoubled": True}],
-        },
-    ]
+    bodies = barbu_example()[:5]  # RULES.md 4.9, deals 1-5
     for number, body in enumerate(bodies, start=1):
         live_server.api("POST", f"/api/v1/games/{game.id}/deals", {"number": number, **body}, game.key)
     context = new_context(browser, PHONE_360)

@@ -34,6 +34,15 @@ def game_choices() -> list[SelectChoice]:
     return choices
 
 
+def chosen_game(value: str | None) -> tuple[str, dict[str, str]]:
+    """The ruleset id and options of a ``game_choices`` value (the preset as the ruleset's option)."""
+    ruleset_id, _, preset = (value or "").partition(":")
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None or not ruleset.preset_option or not preset:
+        return ruleset_id, {}
+    return ruleset_id, {ruleset.preset_option: preset}
+
+
 class NightForm(FlaskForm):
     """A new club night."""
 

@@ -16,14 +16,14 @@ from ...errors import status_for
 from ...extensions import limit_game_creation
 from ...messages import say
 from ...models import today
-from ...rules import N_, RULESETS, Refusal, RuleError
+from ...rules import N_, Refusal, RuleError
 from ...services import keyring
 from ...services import nights as club
 from .. import bp
 from ..attempts import count_wrong_secret
 from ..games.forms import TakeForm
 from ..games.sharing import ShareLink, qr_svg
-from .forms import ActionForm, ClockForm, NameForm, NightForm, SwapForm, TapForm, game_choices
+from .forms import ActionForm, ClockForm, NameForm, NightForm, SwapForm, TapForm, chosen_game, game_choices
 
 
 def _load(night_id: str) -> club.NightView:
@@ -58,13 +58,7 @@ def new_night() -> Any:
     form.game.choices = game_choices()
     error: Refusal | None = None
     if form.validate_on_submit():
-        ruleset_id, _, preset = (form.game.data or "").partition(":")
-        ruleset = RULESETS.get(ruleset_id)
-        options = (
-            {ruleset.preset_option: preset}
-            if ruleset is not None and ruleset.preset_option and preset
-            else {}
-        )
+        ruleset_id, options = chosen_game(form.game.data)
         try:
             night_id, _key = club.create_night(
                 form.name.data,

@@ -11,10 +11,10 @@ from flask import abort, redirect, render_template, request, url_for
 from ...extensions import limit_game_creation
 from ...messages import say
 from ...models import today
-from ...rules import RULESETS, Refusal
+from ...rules import Refusal
 from ...services import nights as club
 from .. import bp
-from .forms import SeasonForm, game_choices
+from .forms import SeasonForm, chosen_game, game_choices
 
 
 @bp.get("/seasons")
@@ -31,13 +31,7 @@ def new_season() -> Any:
     form.game.choices = game_choices()
     error: Refusal | None = None
     if form.validate_on_submit():
-        ruleset_id, _, preset = (form.game.data or "").partition(":")
-        ruleset = RULESETS.get(ruleset_id)
-        options = (
-            {ruleset.preset_option: preset}
-            if ruleset is not None and ruleset.preset_option and preset
-            else {}
-        )
+        ruleset_id, options = chosen_game(form.game.data)
         try:
             season_id = club.create_season(
                 form.name.data,
