@@ -314,7 +314,8 @@ def new_game(base: str, players: list[str]) -> Table:
 def regulars(base: str) -> list[tuple[str, str]]:
     """The players of the default rankings view, best first: (their page's path, their name)."""
     status, page = call(base, "GET", "/rankings")
-    found = re.findall(r'href="(/players/\d+)"[^>]*>\s*([^<]+?)\s*<', page) if status == 200 else []
+    link = r'href="(/players/\d+)(?:\?[^"]*)?"[^>]*>\s*([^<]+?)\s*<'  # a player's link, its query if any
+    found = re.findall(link, page) if status == 200 else []
     people = list(dict.fromkeys((path, html.unescape(name)) for path, name in found))
     if len(people) < 3:
         raise RuntimeError(f"the rankings page lists {len(people)} players; is the club seeded?")
