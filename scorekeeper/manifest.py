@@ -16,16 +16,20 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .i18n import current_language
+from .messages import join_names
+from .rules import RULESETS
 
 CONTENT_TYPE = "application/manifest+json"
 
 
+def games() -> str:
+    """The registered games' names as a list in the request's language ("Mizerka, Misère and ...")."""
+    return join_names([gettext(ruleset.name) for ruleset in RULESETS.values()])
+
+
 def description() -> str:
     """What the installed app says it is, in the request's language."""
-    text: str = gettext(
-        "Keeps the score of card games played with a real deck: "
-        "Mizerka, Kierki, Barbu and the Italian Misère."
-    )
+    text: str = gettext("Keeps the score of card games played with a real deck: %(games)s.", games=games())
     return text
 
 
@@ -52,4 +56,5 @@ def manifest() -> Response:
 
 
 def init_app(app: Flask) -> None:
+    app.jinja_env.globals["game_names"] = games
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=manifest)

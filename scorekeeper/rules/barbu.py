@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import cards
 from .base import Ruleset, contracts_left
-from .kierki import FACTS as KIERKI_FACTS
 from .refusal import RuleError
 from .registry import register
 from .state import (
@@ -523,7 +523,7 @@ CONTRACTS = (
     Contract(
         TRUMPS,
         # NOTE: a Barbu contract (RULES 4.3: Polish "Atu", Italian "Briscola"): the declarer names trumps.
-        # In a context of its own: Kierki's trump deal is another word in Polish ("Odgrywka").
+        # In a context of its own: another game's trump deal is another word in Polish ("Odgrywka").
         NC_("barbu", "Trumps"),
         None,
         N_("The declarer names trumps; every trick taken wins 5 points."),
@@ -544,19 +544,17 @@ CONTRACTS = (
 
 
 def _as_barbus(fact: Fact, about: str) -> Fact:
-    """One of Kierki's facts (its id, kind, shape and sentences) as a Barbu deal takes it."""
+    """One of the deck's facts (``cards``: its id, kind, shape and sentences) as a Barbu deal takes it."""
     return replace(fact, about=about, answered=about.rstrip(".") + "; else null.")
 
-
-_KIERKI = {fact.id: fact for fact in KIERKI_FACTS}
 
 #: The facts of a deal (RULES.md 4.5, API.md B4), in B5's order: the trump suit, the tricks, the
 #: hearts and the ace of hearts' taker, the queens, the takers of the king of hearts, of the 12th and
 #: of the 13th trick, the Domino's going-out order; then the doubles, declared with the contract.
 FACTS = (
-    _as_barbus(_KIERKI["trumps"], "Barbu, trumps: the suit the declarer named (also when pending)."),
+    _as_barbus(cards.TRUMP_SUIT, "Barbu, trumps: the suit the declarer named (also when pending)."),
     TRICKS,
-    _as_barbus(_KIERKI["hearts"], "Barbu, no hearts: hearts taken, the ace included (13 in all)."),
+    _as_barbus(cards.HEARTS, "Barbu, no hearts: hearts taken, the ace included (13 in all)."),
     Fact(
         "ace_of_hearts",
         # NOTE: a Barbu deal fact, named in a refusal: the player who took the ace of hearts.
@@ -568,8 +566,8 @@ FACTS = (
         # NOTE The mark, in a Barbu deal's log, of the player who took the ace of hearts.
         short=N_("A♥"),
     ),
-    _as_barbus(_KIERKI["queens"], "Barbu, no queens: queens taken (4 in all)."),
-    _as_barbus(_KIERKI["king_of_hearts"], "Barbu, no king of hearts: who took the king of hearts."),
+    _as_barbus(cards.QUEENS, "Barbu, no queens: queens taken (4 in all)."),
+    _as_barbus(cards.KING_OF_HEARTS, "Barbu, no king of hearts: who took the king of hearts."),
     Fact(
         "penultimate_trick",
         # NOTE: a Barbu deal fact, named in a refusal: the player who took the 12th trick (of 13).
@@ -581,7 +579,7 @@ FACTS = (
         # NOTE The mark, in a Barbu deal's log, of the player who took the 12th trick: keep it short.
         short=N_("12th"),
     ),
-    _as_barbus(_KIERKI["last_trick"], "Barbu, no last two: who took the 13th trick."),
+    _as_barbus(cards.LAST_TRICK, "Barbu, no last two: who took the 13th trick."),
     Fact(
         "places",
         # NOTE: a Barbu deal fact, named in a refusal: the four players in the order they went out.
@@ -1042,7 +1040,7 @@ BARBU = Barbu(
     ),
     tally_goal=TIMES_OWED,
     totals_check=True,
-    stylesheet="css/barbu.css",
+    stylesheets=("css/taps.css", "css/barbu.css"),
 )
 
 register(BARBU)

@@ -96,9 +96,9 @@ class Ruleset(ABC):
     deal_facts: tuple[Fact, ...] = ()
     """The facts a deal may carry beyond its contract and bids, tricks among them, in the order the
     table enters them and API.md K5 checks them; empty: a deal takes tricks alone."""
-    stylesheet: str | None = None
-    """The game's own stylesheet (a path under ``static/``: its entry card's taps, its part grid),
-    linked by its pages and saved offline with them; None: the pages' own suffice."""
+    stylesheets: tuple[str, ...] = ()
+    """The stylesheets its pages link beyond the app's own, in order (paths under ``static/``: the
+    entry card's taps, the part grid, its own), saved offline with them; empty: the app's suffice."""
     made_apart: str | None = None
     """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
 

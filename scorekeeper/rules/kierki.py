@@ -10,16 +10,16 @@ deals and every value.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .base import Ruleset
+from .cards import HEARTS, HEARTS_IN_DECK, KING_OF_HEARTS, LAST_TRICK, QUEENS, QUEENS_IN_DECK, TRUMP_SUIT
 from .refusal import RuleError
 from .registry import register
 from .state import (
     COUNT,
     ONE_PLAYER,
     ORDER,
-    SUIT,
     TRICKS,
     Contract,
     DealRecord,
@@ -135,14 +135,6 @@ CONTRACTS = (
 )
 CONTRACT_IDS = tuple(contract.id for contract in CONTRACTS)
 
-#: The suits a dealer may name on a trump deal, and their names (the words Mizerka's trump contracts use).
-SUIT_LABELS: Mapping[str, str] = {
-    "clubs": N_("Clubs"),
-    "diamonds": N_("Diamonds"),
-    "hearts": N_("Hearts"),
-    "spades": N_("Spades"),
-}
-
 #: The result facts each contract takes (RULES.md 3.8, API.md K4), in API.md K5's order.
 RESULTS: Mapping[str, tuple[str, ...]] = {
     NO_TRICKS: ("tricks",),
@@ -163,8 +155,6 @@ def fields_of(contract: str) -> tuple[str, ...]:
 
 
 #: How many of each penalty card a deal holds (the 3-player game removes the two of clubs only).
-HEARTS_IN_DECK = 13
-QUEENS_IN_DECK = 4
 KINGS_JACKS_IN_DECK = 8
 
 
@@ -177,71 +167,14 @@ TAKEN_OR_NOT = (NO_KING_OF_HEARTS, FAN_TAN)
 #: who went out first and second in the Fan Tan.  Each label names the fact in a refusal about a fact
 #: a deal does not take ("Deal 2 (No hearts) takes no “Trump suit”.").
 FACTS = (
-    Fact(
-        "trumps",
-        # NOTE: a Kierki deal fact, named in a refusal ("Deal 2 (No hearts) takes no “Trump suit”.").
-        N_("Trump suit"),
-        SUIT,
-        declared=True,
-        choices=tuple(SUIT_LABELS.items()),
+    replace(
+        TRUMP_SUIT,
         answered="Kierki, trump deal: the suit named; else null.",
         about="Kierki, trump deal: the suit the dealer named (also when pending).",
-        # NOTE: column headings of a Kierki CSV deal log: the trump suit named, who took each card or trick.
-        columns=(N_("trumps"),),
     ),
     TRICKS,
-    Fact(
-        "hearts",
-        # NOTE: a Kierki deal fact, named in a refusal: the hearts each player took.
-        N_("Hearts taken"),
-        COUNT,
-        total=HEARTS_IN_DECK,
-        messages=SeatValueMessages(
-            not_playing=N_("%(player)s is not playing in this game; give hearts for %(players)s."),
-            twice=N_("%(player)s appears twice in the hearts."),
-            missing=N_("Hearts missing for %(players)s."),
-            count=N_("Give hearts for exactly the %(count)d players."),
-            each=N_("Give the hearts each player took."),
-            value_range=N_("%(player)s's hearts must be a whole number from 0 to %(most)d (got %(value)s)."),
-            enter_named=N_("Enter the hearts for %(players)s."),
-            enter_every=N_("Enter the hearts for every player."),
-            enter_one=N_("%(player)s: enter the hearts."),
-        ),
-        sum_message=N_("Hearts must add up to %(total)d (got %(got)d)."),
-        answered="Kierki: hearts taken; else null.",
-        about="Kierki: hearts taken (13 in all).",
-        # NOTE: column headings of a Kierki CSV deal log, one per player and card ("Ala hearts").
-        columns=(N_("%(player)s hearts"),),
-        hint=N_("Each player's hearts: %(count)s in all."),
-        chip=N_("%(player)s: hearts"),
-        short="%(tricks)s ♥",
-    ),
-    Fact(
-        "queens",
-        # NOTE: a Kierki deal fact, named in a refusal: the queens each player took.
-        N_("Queens taken"),
-        COUNT,
-        total=QUEENS_IN_DECK,
-        messages=SeatValueMessages(
-            not_playing=N_("%(player)s is not playing in this game; give queens for %(players)s."),
-            twice=N_("%(player)s appears twice in the queens."),
-            missing=N_("Queens missing for %(players)s."),
-            count=N_("Give queens for exactly the %(count)d players."),
-            each=N_("Give the queens each player took."),
-            value_range=N_("%(player)s's queens must be a whole number from 0 to %(most)d (got %(value)s)."),
-            enter_named=N_("Enter the queens for %(players)s."),
-            enter_every=N_("Enter the queens for every player."),
-            enter_one=N_("%(player)s: enter the queens."),
-        ),
-        sum_message=N_("Queens must add up to %(total)d (got %(got)d)."),
-        answered="Kierki: queens taken; else null.",
-        about="Kierki: queens taken (4 in all).",
-        columns=(N_("%(player)s queens"),),
-        hint=N_("Each player's queens: %(count)s in all."),
-        chip=N_("%(player)s: queens"),
-        # NOTE The queens a player took in a Kierki deal, short ("1 Q"): a letter for the queen.
-        short=N_("%(tricks)s Q"),
-    ),
+    replace(HEARTS, answered="Kierki: hearts taken; else null.", about="Kierki: hearts taken (13 in all)."),
+    replace(QUEENS, answered="Kierki: queens taken; else null.", about="Kierki: queens taken (4 in all)."),
     Fact(
         "kings_jacks",
         # NOTE: a Kierki deal fact, named in a refusal: the kings and jacks each player took.
@@ -270,16 +203,10 @@ FACTS = (
         # NOTE The kings and jacks a player took in a Kierki deal, short ("2 K/J"): a letter for each.
         short=N_("%(tricks)s K/J"),
     ),
-    Fact(
-        "king_of_hearts",
-        # NOTE: a Kierki deal fact, named in a refusal: the player who took the king of hearts.
-        N_("Who took the king of hearts"),
-        ONE_PLAYER,
+    replace(
+        KING_OF_HEARTS,
         answered="Kierki: who took the king of hearts.",
         about="Kierki: who took the king of hearts.",
-        columns=(N_("king of hearts"),),
-        # NOTE The mark, in a Kierki deal's log, of the player who took the king of hearts.
-        short=N_("K♥"),
     ),
     Fact(
         "seventh_trick",
@@ -292,16 +219,10 @@ FACTS = (
         # NOTE The mark, in a Kierki deal's log, of the player who took the seventh trick: keep it short.
         short=N_("7th"),
     ),
-    Fact(
-        "last_trick",
-        # NOTE: a Kierki deal fact, named in a refusal: the player who took the last trick.
-        N_("Who took the last trick"),
-        ONE_PLAYER,
+    replace(
+        LAST_TRICK,
         answered="Kierki: who took the last trick.",
         about="Kierki: who took the last trick (13th; 17th with 3 players).",
-        columns=(N_("last trick"),),
-        # NOTE The mark, in a Kierki deal's log, of the player who took the last trick: keep it short.
-        short=N_("last"),
     ),
     Fact(
         "places",
@@ -887,7 +808,7 @@ KIERKI = Kierki(
     preset_option=PRESET.id,
     player_counts=(3, 4),
     deal_facts=FACTS,
-    stylesheet="css/kierki.css",
+    stylesheets=("css/taps.css",),
 )
 
 register(KIERKI)

@@ -22,7 +22,7 @@ from . import bp
 from .games.plan import declaration
 
 #: The static files a phone keeps (by their path under static/): the game page's look and script,
-#: and each game's own stylesheet (``precache``).  The worker keeps the manifest the pages link too,
+#: and the stylesheets each game declares (``precache``).  The worker keeps the manifest the pages link too,
 #: ``/manifest.webmanifest`` (in the language it was last fetched in, like the pages), not the English
 #: original under static/.
 PRECACHE = (
@@ -42,8 +42,8 @@ WORKER = "js/sw.js"
 
 
 def precache() -> tuple[str, ...]:
-    """``PRECACHE`` and the stylesheets the registered games declare (``Ruleset.stylesheet``)."""
-    games = (ruleset.stylesheet for ruleset in RULESETS.values() if ruleset.stylesheet)
+    """``PRECACHE`` and the stylesheets the registered games declare (``Ruleset.stylesheets``)."""
+    games = (name for ruleset in RULESETS.values() for name in ruleset.stylesheets)
     return (*PRECACHE, *dict.fromkeys(name for name in games if name not in PRECACHE))
 
 

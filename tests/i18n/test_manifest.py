@@ -8,10 +8,8 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import manifest
 from tests.helpers import page, parse_html
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -43,18 +41,31 @@ def test_the_manifest_is_the_static_one_with_the_request_s_language(client: Flas
         assert response.status_code == 200, icon
 
 
-def test_the_description_is_translated_and_the_static_one_is_its_english(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_description_names_the_registered_games_in_the_request_s_language(client: FlaskClient) -> None:
     static = client.get("/static/manifest.webmanifest")
     static.close()
     assert static.status_code == 200  # anything that links the old address still finds it
-    english = json.loads(STATIC.read_text())["description"]
-    with app.test_request_context("/"):
-        assert manifest.description() == english  # the msgid and the static file never drift apart
-    monkeypatch.setattr(manifest, "gettext", lambda message: f"[pl] {message}")
-    served = json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))
-    assert served["description"] == f"[pl] {english}"
+    # The static original names no game (a game is its module alone); the served one lists the
+    # registry's games, each by its name in the phone's language, joined as that language joins a list.
+    assert (
+        json.loads(STATIC.read_text())["description"]
+        == "Keeps the score of card games played with a real deck."
+    )
+    said = {
+        language: json.loads(
+            client.get("/manifest.webmanifest", headers={"Accept-Language": language}).get_data(as_text=True)
+        )["description"]
+        for language in ("en", "pl", "it")
+    }
+    assert said == {
+        "en": "Keeps the score of card games played with a real deck: Mizerka, Misère, Kierki and Barbu.",
+        "pl": "Zapisuje wyniki gier w prawdziwe karty: Mizerka, Misère, Kierki i Barbu.",
+        "it": "Segna i punti dei giochi di carte con un mazzo vero: Mizerka, Misère, Kierki e Barbu.",
+    }
+    home = client.get("/", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    assert parse_html(home).find("meta", name="description").attrs["content"] == (
+        "Scorekeeper zapisuje wyniki gier w prawdziwe karty: Mizerka, Misère, Kierki i Barbu."
+    )
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -45,7 +45,7 @@ def node() -> str:
         ("/static/js/sw.js", "text/javascript"),
         ("/static/css/app.css", "text/css"),
         ("/static/css/print.css", "text/css"),
-        ("/static/css/kierki.css", "text/css"),
+        ("/static/css/taps.css", "text/css"),
     ],
 )
 def test_scripts_and_stylesheets_travel_without_their_comments(
