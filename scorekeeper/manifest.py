@@ -23,7 +23,7 @@ CONTENT_TYPE = "application/manifest+json"
 
 
 def games() -> str:
-    """The registered games' names as a list in the request's language ("Mizerka, Misère and ...")."""
+    """The registered games' names as a list in the request's language ("A, B and C")."""
     return join_names([gettext(ruleset.name) for ruleset in RULESETS.values()])
 
 

@@ -98,10 +98,10 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     role: Mapped[str] = mapped_column(String(12))
     chooser: Mapped[bool]
     pick: Mapped[int | None]
-    """For the chooser: this was their 1st, 2nd ... choice of the game (Mizerka: 1-6)."""
+    """For the chooser: this was their 1st, 2nd ... choice of the game (1 to its contracts)."""
     score: Mapped[int]
     made: Mapped[bool | None]
-    """Quota made (Mizerka) or bid made exactly (Misère); None where there is neither."""
+    """Quota made or bid made exactly; None where there is neither."""
     won: Mapped[bool]
     """Highest score of the deal (ties count for all tied)."""
     taken: Mapped[int | None]

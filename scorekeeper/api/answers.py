@@ -64,18 +64,18 @@ class DealFields(Response):
     number: Annotated[int, Field(ge=1)]
     dealer: Name
     chooser: Annotated[
-        str | None, Field(description="Mizerka: the forehand, who chose the contract. Misère: null.")
+        str | None, Field(description="Who chose the contract, where a player chooses it; else null.")
     ]
     contract: Annotated[
         str,
         Field(
             json_schema_extra={"enum": CONTRACT_IDS},
-            description="Mizerka: the chosen contract. Misère: the contract the deal number fixes.",
+            description="The contract: the one chosen, or the one the deal number fixes.",
         ),
     ]
     bids: Annotated[
         dict[str, Count] | None,
-        Field(description="Misère deals 1-6: the bids, keyed by player name. Otherwise null."),
+        Field(description="In a deal played to bids: the bids, keyed by player name. Otherwise null."),
     ]
     tricks: Annotated[
         dict[str, Count] | None, Field(description="Tricks taken, keyed by player name; null while pending.")
@@ -83,9 +83,9 @@ class DealFields(Response):
     quotas: Annotated[
         dict[str, Count] | None,
         Field(
-            description="Tricks each player is measured against, keyed by player name. Mizerka: the quota "
-            "of the player's role (forehand 7/1, middlehand 5/5, dealer 1/7 for trumps or no-trumps / "
-            "mizerka). Misère: the bids on deals 1-6, null on ciapa-ciapa and misère (no target)."
+            description="Tricks each player is measured against, keyed by player name: the quota of the "
+            "player's role where the contract sets one, or their bid in a deal played to bids; null in a "
+            "deal with no target."
         ),
     ]
     scores: Annotated[
@@ -189,14 +189,16 @@ class NextDealFields(Response):
 
     number: Annotated[int, Field(ge=1)]
     dealer: Name
-    chooser: Annotated[str | None, Field(description="Mizerka: the forehand. Misère: null.")]
+    chooser: Annotated[
+        str | None, Field(description="Who chooses the contract; null where the deal number fixes it.")
+    ]
     available_contracts: Annotated[
         list[ContractId],
-        Field(description="Contracts the chooser may still choose (Misère: the one fixed contract)."),
+        Field(description="Contracts the chooser may still choose (else the one the deal number fixes)."),
     ]
     contract: Annotated[
         str | None,
-        Field(description="The contract the deal number fixes (Misère); null where a player chooses."),
+        Field(description="The contract the deal number fixes; null where a player chooses."),
     ]
     bidding_order: Annotated[
         list[Name], Field(description="Players in bidding order, dealer last; empty when nobody bids.")
@@ -256,7 +258,7 @@ class GameStateFields(Response):
     remaining_contracts: Annotated[
         dict[str, list[ContractId]],
         Field(
-            description="Contracts each player may still choose (Misère: the deals still to come), by player."
+            description="Contracts each player may still choose (else the deals still to come), by player."
         ),
     ]
     standings: Annotated[

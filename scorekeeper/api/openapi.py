@@ -135,7 +135,8 @@ DOCUMENT: JSON = {
         "title": "Scorekeeper JSON API",
         "version": "1",
         "description": (
-            "Keeps score for Mizerka (3 players) and Italian Misère (4 players). Per-player values "
+            "Keeps score for card games played with a real deck: each ruleset's deal, its facts and "
+            "their refusals are in the shapes below. Per-player values "
             "are objects keyed by player name. Every error answer is "
             '`{"error": {"code", "message", "field"}}` and changes nothing.'
         ),

@@ -77,8 +77,8 @@ def rulesets_body() -> answers.Rulesets:
 def deal_body(setup: GameSetup, deal: DealState) -> answers.Deal:
     """A recorded deal: declaration, tricks and everything the rules derive from them.
 
-    ``quotas`` are the engine's: per role for Mizerka, the bids for Misère's
-    bidding deals, and null for Misère's deals without bids.  A deal carries every fact its game
+    ``quotas`` are the engine's: per role where the contract sets them, the bids
+    in a deal played to bids, and null in a deal with no target.  A deal carries every fact its game
     declares, null where its contract takes none (``Ruleset.named_facts``).
     """
     ruleset = get_ruleset(setup.ruleset)

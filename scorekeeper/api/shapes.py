@@ -20,7 +20,19 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from ..rules import COUNT, MAX_NAME_LENGTH, N_, ONE_PLAYER, ORDER, PAIRS, RULESETS, SUIT, Fact, every_fact
+from ..rules import (
+    COUNT,
+    MAX_NAME_LENGTH,
+    N_,
+    ONE_PLAYER,
+    ORDER,
+    PAIRS,
+    RULESETS,
+    SUIT,
+    Fact,
+    default_ruleset,
+    every_fact,
+)
 
 RULESET_IDS = list(RULESETS)
 CONTRACT_IDS = sorted({contract.id for ruleset in RULESETS.values() for contract in ruleset.contracts})
@@ -91,7 +103,7 @@ def fact_in(fact: Fact) -> dict[str, Any]:
 
 NAMES_IN = {
     "type": "array",
-    "description": "Names in seating order (Misère: in playing direction).",
+    "description": "Names in seating order, in the playing direction.",
     "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH},
 }
 OPTIONS_IN = {
@@ -151,7 +163,9 @@ class CreateGame(Request):
         "options": ("invalid_options", N_('Options must be an object, e.g. {"scoring": "variant"}.')),
     }
 
-    ruleset: Any = raw({"type": ["string", "null"], "enum": [*RULESET_IDS, None], "default": "mizerka"})
+    ruleset: Any = raw(
+        {"type": ["string", "null"], "enum": [*RULESET_IDS, None], "default": default_ruleset().id}
+    )
     players: Any = raw(NAMES_IN)
     first_dealer: Any = raw(
         {"type": ["string", "null"]}, "A player's name (ignoring case); absent or null for a random draw."
@@ -166,9 +180,9 @@ class NextDealFields(Request):
     )
     contract: Any = raw(
         NULLABLE_CONTRACT,
-        "Required where a player chooses the contract (Mizerka); else omit (the deal number fixes it).",
+        "Required where a player chooses the contract; else omit (the deal number fixes it).",
     )
-    bids: Any = raw(PER_PLAYER_COUNTS_IN, "Misère deals 1-6: required; otherwise refused.")
+    bids: Any = raw(PER_PLAYER_COUNTS_IN, "Required in a deal played to bids; otherwise refused.")
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; omit to record a pending deal.")
 
 
@@ -213,7 +227,7 @@ class CorrectDeals(Request):
 class ExportedFields(Request):
     number: Any = raw({"type": "integer", "minimum": 1}, "1, 2, 3... in order.")
     contract: Any = raw(NULLABLE_CONTRACT)
-    bids: Any = raw(PER_PLAYER_COUNTS_IN, "Misère deals 1-6: the bids; otherwise null.")
+    bids: Any = raw(PER_PLAYER_COUNTS_IN, "The bids of a deal played to bids; otherwise null.")
     tricks: Any = raw(PER_PLAYER_COUNTS_IN, "Tricks taken; null while the deal is pending.")
 
 

@@ -1,6 +1,6 @@
 """The rules engine: pure game logic, no web or database imports.
 
-``get_ruleset("mizerka")`` returns the ruleset; ``ruleset.replay(setup, deals)``
+``get_ruleset(id)`` returns a registered ruleset; ``ruleset.replay(setup, deals)``
 turns recorded facts into a validated ``GameState``.
 """
 

@@ -93,6 +93,10 @@ class Ruleset(ABC):
     """The numbers of players the game is played by; empty: ``player_count`` alone.
     ``player_count`` and ``deal_count`` are the default game's (first preset, ``player_count``)."""
 
+    role_labels: Mapping[str, str] = field(default_factory=lambda: {"dealer": N_("Dealer"), "player": ""})
+    """Each role ``roles`` gives, as the pages name it (a message id; "" for a seat without a
+    role).  A role id means the same in every game that has it, and so has one label."""
+
     deal_facts: tuple[Fact, ...] = ()
     """The facts a deal may carry beyond its contract and bids, tricks among them, in the order the
     table enters them and API.md K5 checks them; empty: a deal takes tricks alone."""
@@ -100,7 +104,7 @@ class Ruleset(ABC):
     """The stylesheets its pages link beyond the app's own, in order (paths under ``static/``: the
     entry card's taps, the part grid, its own), saved offline with them; empty: the app's suffice."""
     made_apart: str | None = None
-    """The contract whose quota the player page counts apart ("Mizerka made: 3 of 5"); None: none."""
+    """The contract whose quota the player page counts apart ("<contract> made: 3 of 5"); None: none."""
 
     deal_figures: tuple[str, ...] = ()
     """The per-seat figures a complete deal carries beyond its scores (``DealState.figures``), by id,

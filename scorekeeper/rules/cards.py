@@ -17,7 +17,7 @@ from .words import N_
 HEARTS_IN_DECK = 13
 QUEENS_IN_DECK = 4
 
-#: The suits a player may name as trumps, and their names (the words Mizerka's trump contracts use).
+#: The suits a player may name as trumps, and their names (the words of the trump contracts too).
 SUIT_LABELS: Mapping[str, str] = {
     "clubs": N_("Clubs"),
     "diamonds": N_("Diamonds"),

@@ -801,6 +801,7 @@ KIERKI = Kierki(
     contracts=CONTRACTS,
     options=(PRESET,),
     seating_direction="clockwise",
+    role_labels={DEALER: N_("Dealer"), LEADER: N_("Leads"), PLAYER: ""},
     summary=N_(
         "Polish, 4 or 3 players: seven negative deals, then a trump deal for each player and the Fan Tan."
     ),

@@ -295,6 +295,12 @@ MISERE = Misere(
     presets=PRESETS,
     preset_option=SCORING.id,
     seating_direction="counter-clockwise",
+    role_labels={
+        DEALER: N_("Dealer"),
+        # NOTE: the role of the player after the dealer, who leads (and bids first, in Misère).
+        LEADER: N_("Leads"),
+        PLAYER: "",
+    },
     summary=N_("Italian, 4 players, 8 fixed deals: six played to exact bids, then ciapa-ciapa and misère."),
 )
 

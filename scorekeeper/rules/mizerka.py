@@ -165,6 +165,12 @@ MIZERKA = Mizerka(
     seating_direction="clockwise",
     summary=N_("Polish, 3 players, 18 deals; each player chooses each of six contracts once."),
     made_apart="mizerka",
+    role_labels={
+        # NOTE: Mizerka's roles: forehand (left of the dealer, chooses the contract), middlehand, dealer.
+        FOREHAND: N_("Forehand"),
+        MIDDLEHAND: N_("Middlehand"),
+        DEALER: N_("Dealer"),
+    },
 )
 
 register(MIZERKA)

@@ -18,7 +18,7 @@ TRICKS_PER_DEAL = 13
 
 @dataclass(frozen=True)
 class Contract(Term):
-    """One contract (Mizerka) or fixed deal kind (Misère): its id, its label (a message id)..."""
+    """One contract (chosen, or fixed by the deal number): its id, its label (a message id)..."""
 
     trumps: str | None
     """The trump suit's id, or None for a deal without trumps."""
@@ -236,8 +236,8 @@ def _frozen_facts(deal: DealRecord | DealState) -> None:
 class DealRecord:
     """What happened at the table in one deal, by seat index.
 
-    ``contract`` is the chosen contract (Mizerka) or None where the deal
-    number fixes it (Misère).  ``bids`` is None for games or deals without
+    ``contract`` is the chosen contract, or None where the deal
+    number fixes it.  ``bids`` is None for games or deals without
     bidding.  ``facts`` are the others its ruleset declares (``Ruleset.deal_facts``), by id, as
     stored.  Whether the deal is pending is its ruleset's to say (``Ruleset.is_pending``): every
     result (``tricks`` and the facts not ``declared``) is None while it is; a deal that counts no
@@ -307,7 +307,7 @@ class DealState:
     number: int
     dealer: int
     chooser: int | None
-    """The seat that chose the contract (Mizerka forehand); None for Misère."""
+    """The seat that chose the contract; None where the deal number fixes it."""
     contract: str
     roles: tuple[str, ...]
     """Role of each seat in this deal (``dealer``, ``forehand``, ...)."""
@@ -318,11 +318,11 @@ class DealState:
     totals: tuple[int, ...] | None
     """Running totals after this deal (None while pending)."""
     forbidden_bid: int | None = None
-    """The bid the dealer could not make, given the other players' bids (Misère's hook rule);
+    """The bid the dealer could not make, given the other players' bids (a hook rule);
     None in deals without bids or when the others' bids leave nothing forbidden."""
     made: tuple[bool, ...] | None = None
     """Per seat, whether the player reached their aim in this deal (quota or bid); None while
-    pending and in deals where players have no aim of their own (ciapa-ciapa, misère)."""
+    pending and in deals where players have no aim of their own (a deal with no target)."""
     facts: Mapping[str, Any] = NO_FACTS
     """The facts beyond tricks, as ``DealRecord`` has them."""
     pending: bool = False
@@ -406,7 +406,7 @@ class GameState:
     next_deal: NextDeal | None
     """None while a deal is pending, and once the game is finished."""
     remaining_contracts: tuple[tuple[str, ...], ...]
-    """Per seat, the contracts that seat may still choose (Mizerka)."""
+    """Per seat, the contracts that seat may still choose (where players choose)."""
     standings: tuple[Standing, ...]
     finished: bool
     deal_count: int

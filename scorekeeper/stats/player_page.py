@@ -22,13 +22,13 @@ CHART_GAMES = 200
 
 @dataclass(frozen=True)
 class ContractFigures:
-    """How a player fared with one contract (as chooser, in Mizerka; in every deal, in Misère)."""
+    """How a player fared with one contract (as chooser where a player chooses; else in every deal)."""
 
     contract: str
     label: str
     times: int
     by_pick: tuple[int, ...]
-    """How often it was their 1st, 2nd ... choice of the game (Mizerka)."""
+    """How often it was their 1st, 2nd ... choice of the game (where a player chooses)."""
     points: int
     made: int
     made_of: int
@@ -118,7 +118,7 @@ class PlayerStats:
     record: Record
     contracts: list[ContractFigures]
     as_chooser: bool
-    """Whether the contract figures are the player's own choices (Mizerka) or every deal (Misère)."""
+    """Whether the contract figures are the player's own choices or every deal (no one chooses)."""
     head_to_head: list[HeadToHead]
     recent: list[GameLine]
     series: list[GameLine]
@@ -147,8 +147,8 @@ class PlayerStats:
         return min(played, key=lambda c: (c.average, -c.times))
 
     @property
-    def mizerka(self) -> ContractFigures | None:
-        """The figures of the contract the ruleset counts apart (Mizerka's own), if any."""
+    def made_apart(self) -> ContractFigures | None:
+        """The figures of the contract the ruleset counts apart (``Ruleset.made_apart``), if any."""
         apart = self.filters.chosen.ruleset.made_apart
         return next((c for c in self.contracts if c.contract == apart), None) if apart else None
 
@@ -201,7 +201,7 @@ BET_SUMS = ("bets", "bets_made", "bets_won", "bets_lost", "bet_points")
 
 
 def _contracts(where: list[Any], ruleset: Ruleset) -> tuple[list[ContractFigures], BetFigures | None]:
-    """Each contract's figures: as chooser where a player chooses (Mizerka), else every deal of it; and
+    """Each contract's figures: as chooser where a player chooses, else every deal of it; and
     in a game with side bets, the player's side bets over every deal (the same query, by chooser)."""
     betting = ruleset.has_side_bets
     query = (

@@ -212,7 +212,7 @@ def test_ann_per_contract(season_app: Flask) -> None:
         figures.best_contract is not None and figures.best_contract.contract == "clubs"
     )  # 0.00, chosen most
     assert figures.worst_contract is not None and figures.worst_contract.contract == "mizerka"
-    assert figures.mizerka is not None and (figures.mizerka.made, figures.mizerka.made_of) == (4, 5)
+    assert figures.made_apart is not None and (figures.made_apart.made, figures.made_apart.made_of) == (4, 5)
 
 
 def test_choosers_who_missed_their_quota(season_app: Flask) -> None:

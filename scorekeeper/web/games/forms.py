@@ -328,7 +328,7 @@ def deal_facts(
 
 
 class DeclareForm(DealFacts):
-    """The next deal: the contract chosen (Mizerka) or the bids (Misère), maybe the tricks too."""
+    """The next deal: the contract chosen or the bids, maybe the tricks and other facts too."""
 
     number = BoundedIntegerField()
     contract = HiddenField()

@@ -7,18 +7,11 @@ from collections.abc import Sequence
 
 from flask_babel import gettext
 
-from ...rules import N_, RULESETS, graphemes
+from ...rules import RULESETS, graphemes
 
-#: A role's label (a message id), by role; a Misère player without a role has none.
-ROLE_LABELS = {
-    # NOTE: Mizerka's roles: forehand (left of the dealer, chooses the contract), middlehand, dealer.
-    "forehand": N_("Forehand"),
-    "middlehand": N_("Middlehand"),
-    "dealer": N_("Dealer"),
-    # NOTE: Misère's role of the player after the dealer, who bids first and leads.
-    "leader": N_("Leads"),
-    "player": "",
-}
+#: A role's label (a message id), by role, as the games declare them (``Ruleset.role_labels``); a
+#: player without a role has none.
+ROLE_LABELS = {role: label for ruleset in RULESETS.values() for role, label in ruleset.role_labels.items()}
 
 
 def role_label(role: str) -> str:

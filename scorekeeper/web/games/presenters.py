@@ -148,7 +148,7 @@ class GameView:
 
     @functools.cached_property
     def bidding(self) -> bool:
-        """Whether any deal of the game is played to bids (Misère)."""
+        """Whether any deal of the game is played to bids."""
         return any(turn.bidding_order for turn in self.schedule)
 
     @functools.cached_property
@@ -168,8 +168,8 @@ class GameView:
 
     @functools.cached_property
     def quotas_known(self) -> bool:
-        """Whether the engine says a deal's quotas from its roles and contract alone (Mizerka),
-        rather than from what is bid at the table (Misère) or not at all."""
+        """Whether the engine says a deal's quotas from its roles and contract alone,
+        rather than from what is bid at the table or not at all."""
         return any(
             self.ruleset.quotas_for(turn.roles, contract.id, None) is not None
             for turn in self.schedule[:1]

@@ -13,8 +13,6 @@ from markupsafe import Markup
 from ...charts import signed
 from ...stats import PhoneGame
 
-#: A role's label (a message id), by role; a Misère player without a role has none.
-
 
 @dataclass(frozen=True)
 class ShareLink:

@@ -29,7 +29,7 @@ class Turn:
     quotas: tuple[int, ...] | None = None
     pending: bool = False
     bids: tuple[int, ...] | None = None
-    """The bids of a pending deal that has them (Misère)."""
+    """The bids of a pending deal that has them (a deal played to bids)."""
     fields: tuple[str, ...] = ()
     """The facts the deal takes where the game says (``Ruleset.fields_for``: a suit, then tricks...)."""
     trumps: str | None = None

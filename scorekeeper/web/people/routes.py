@@ -74,7 +74,7 @@ def _filters_url(endpoint: str, filters: stats.Filters, **values: Any) -> str:
 def rankings() -> str:
     """Every player's games and deals won, points and best game, under the chosen filters.
 
-    ``game`` picks the ranking (a ruleset, preset and number of players; Mizerka by default),
+    ``game`` picks the ranking (a ruleset, preset and number of players; the first registered by default),
     ``period`` all time, this year or the last 30 days; ``sort`` and ``dir`` order the table by
     any column.
     """
