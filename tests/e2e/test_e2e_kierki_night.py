@@ -100,10 +100,6 @@ def deal_scores(seats: int, facts: dict[str, Any]) -> tuple[int, ...]:
     return tuple(-SEVENTH_OR_LAST[seats] * count for count in taken)
 
 
-def points_text(points: int) -> str:
-    return signed(points) if points else "0"
-
-
 def margin_text(margin: Fraction) -> str:
     shown = f"{float(margin):.2f}"
     return "+" + shown if margin > 0 else ("\u2212" + shown[1:] if margin < 0 else "0.00")
@@ -158,7 +154,7 @@ class Night:
                 key = (points[name], margin[name], taken[name])
                 rank = len(rows) + 1 if not keys or keys[-1] != key else int(rows[-1].split("\t")[0])
                 keys.append(key)
-                rows.append(f"{rank}\t{name}\t{points_text(points[name])}\t{margin_text(margin[name])}")
+                rows.append(f"{rank}\t{name}\t{signed(points[name])}\t{margin_text(margin[name])}")
                 order.remove(name)
         return rows
 
