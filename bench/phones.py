@@ -145,13 +145,16 @@ def decoded(answer: Answer) -> Any:
 # -- the tables ------------------------------------------------------------------------------------
 
 
-def legal_game(rng: random.Random, ruleset_id: str, names: list[str]) -> tuple[int, list[bytes]]:
-    """A random legal game among ``names``: its first dealer's seat and each deal's API body."""
+def legal_game(
+    rng: random.Random, ruleset_id: str, names: list[str], first: int | None = None
+) -> tuple[int, list[bytes]]:
+    """A random legal game among ``names``: its first dealer's seat (``first``, else drawn) and each
+    deal's API body."""
     from scorekeeper.rules import DealRecord, GameSetup, get_ruleset
     from scorekeeper.rules.misere import Misere
 
     ruleset = get_ruleset(ruleset_id)
-    first = rng.randrange(len(names))
+    first = rng.randrange(len(names)) if first is None else first
     setup = GameSetup(
         ruleset=ruleset.id, players=tuple(names), first_dealer=first, options=ruleset.validate_options({})
     )

@@ -68,6 +68,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         from .database import upgrade_schema
 
         upgrade_schema(app)
+    if app.config["RATINGS_RESUME"]:  # a replay a process died owing (stats.ratings.resume)
+        from .stats import ratings
+
+        ratings.resume(app)
     return app
 
 

@@ -2,7 +2,8 @@
 
 A game's pages (watcher's page, scoresheet, API state) by the game's ``version``; the club's pages
 by the versions of their names in ``page_versions``: ``HOME``, one ``PLAYER``'s page, every
-player's page (``PLAYERS``), the rankings (``STANDINGS``), which a write's ``game_changed`` names
+player's page (``PLAYERS``), the rankings (``STANDINGS``), the club nights (``NIGHTS``), which a
+write's ``game_changed`` names
 (``changed`` listens) and bumps in its own transaction.  A copy is never stale, only unused;
 nothing is ever deleted, so a write never fails with the cache, and no copy older than the last
 write is served once Redis answers again.  A cache that fails is skipped (the page drawn
@@ -38,6 +39,7 @@ HOME = "home"  # the list of games
 PLAYER = "player-{player_id}"  # one player's page: their games, in progress too
 PLAYERS = "players"  # every player's page
 STANDINGS = "standings"  # every finished game's figures, and every name
+NIGHTS = "nights"  # every club night's players, rounds and tables (its standings move with HOME)
 _NOTES = "scorekeeper_changed"  # in db.session.info: the names a transaction's writes change
 
 
@@ -46,16 +48,22 @@ def init_app(app: Flask) -> None:
     app.add_template_global(page_address)
 
 
-def changed(_sender: object = None, *, players: Iterable[int] = (), standings: bool = False) -> None:
+def changed(
+    _sender: object = None, *, players: Iterable[int] = (), standings: bool = False, nights: bool = False
+) -> None:
     """Note that the current transaction changes a game (``game_changed``, which every write sends):
     the home page's list and the pages of its ``players``; with ``standings`` (a game finished, a
-    finished game changed, a name), the rankings and every player's page.  Their versions are
-    bumped when it commits."""
+    finished game changed, a name), the rankings and every player's page; with ``nights`` (a club
+    night's write), the nights' and seasons' pages.  Their versions are bumped when it commits.
+    A night's and a season's pages are keyed by ``HOME`` too: a deal at a night's table moves its
+    standings."""
     notes: set[str] = db.session.info.setdefault(_NOTES, set())
     notes.add(HOME)
     notes.update(PLAYER.format(player_id=player_id) for player_id in players)
     if standings:
         notes.update((STANDINGS, PLAYERS))
+    if nights:
+        notes.add(NIGHTS)
 
 
 def _before_commit(session: Any) -> None:

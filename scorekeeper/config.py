@@ -210,6 +210,9 @@ def default_config(
         "PROXY_HOPS": settings.proxy_hops,
         "POLL_INTERVAL_MS": 3000,
         "HAND_OVER_SECONDS": settings.hand_over_seconds,
+        # Replay the ratings a process died owing, in a thread, as the app starts (tests start it
+        # where they test it).
+        "RATINGS_RESUME": not given.get("TESTING", False),
         **rate_limit_defaults(settings),
         **cache_defaults(settings),
         "REDIS_URL": settings.redis_url,

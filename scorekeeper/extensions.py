@@ -37,7 +37,8 @@ compress = Compress()
 # Storage, limits and on/off come from the app's config (RATELIMIT_*, GAME_CREATE_RATE_LIMIT).
 limiter = Limiter(key_func=client_address)
 #: Sent by every write that changes a game or a name, in its transaction, with ``players`` (the ids
-#: whose pages change) and ``standings`` (whether the rankings do): ``caching`` listens.
+#: whose pages change) and ``standings`` (whether the rankings do), and by every write to a club night
+#: with ``nights``: ``caching`` listens.
 game_changed = Namespace().signal("game-changed")
 
 

@@ -10,7 +10,8 @@ game that finished before others already rated (an import of an old game) and a 
 replay the rating's games from the first (``replay``), so the same games in the same order always
 give the same ratings.  The rating's row of ``rated_games`` is taken first: writes rate in turn.
 A replay of more games than ``RATINGS_REPLAY_AT_ONCE`` runs after the write commits, in a thread;
-the rating is "updating" until it has (ARCHITECTURE.md, "Ratings").
+the rating is "updating" until it has (ARCHITECTURE.md, "Ratings"); a replay a process died owing is
+run when the app next starts (``resume``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from flask import Flask, current_app
 from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
 
 from ..extensions import db, game_changed
 from ..models import Game
@@ -261,6 +263,30 @@ def _forget_owed(session: Any) -> None:
     session.info.pop(_LATER, None)
 
 
+def resume(app: Flask) -> None:
+    """Replay, in a thread, the ratings a process left owed: the write that owes a replay marks the
+    rating's row ``updating`` in its own transaction, so a process that died before its thread had
+    replayed it (a restart, a crash, a deploy) leaves the mark, and the next start (``create_app``)
+    replays it.  Several workers starting at once may each compute it: each stores only while the
+    mark is still there, under the rating's row, so one stores and the rest find it done."""
+    thread = threading.Thread(target=_resume_owed, args=(app,), name="ratings owed")
+    _THREADS.append(thread)
+    thread.start()
+
+
+def _resume_owed(app: Flask) -> None:
+    with app.app_context():
+        try:
+            owed = db.session.execute(_OWING).scalars().all()
+        except DBAPIError:  # no schema yet (a new database being created): nothing can be owed
+            logger.warning("The ratings owed a replay could not be read; their next change replays them.")
+            return
+        finally:
+            db.session.remove()
+    for rating in owed:
+        _replay_later(app, rating)
+
+
 def wait() -> None:
     """Wait for the replays left to threads (the tests, a command that exits)."""
     while _THREADS:
@@ -302,6 +328,7 @@ _OWED = (
     .where(_rated.c.rating == bindparam("the_rating"))
     .values(updating=True, changes=_rated.c.changes + 1)
 )
+_OWING = select(_rated.c.rating).where(_rated.c.updating).order_by(_rated.c.rating)
 _SEEN = select(_rated.c.changes, _rated.c.updating).where(_rated.c.rating == bindparam("the_rating"))
 _GAMES = (
     select(GameResult.game_id, GameResult.player_id, GameResult.rank, Game.finished_at)

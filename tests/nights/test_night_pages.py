@@ -284,3 +284,36 @@ def test_round_one_by_rating_from_the_page_and_the_api(app, client):
     seated = client.post(f"/api/v1/nights/{night}/rounds", headers={"Authorization": f"Bearer {key}"})
     first = seated.get_json()["rounds_seated"][0]["tables"]
     assert [set(t["players"]) for t in first] == [{"Ann", "Bob", "Cid"}, {"Dan", "Eve", "Fay"}]
+
+
+def test_a_deal_at_a_table_shows_on_the_cached_projector_and_standings_sheet(app, client):
+    """The projector and the standings sheet are cached pages: a game's write (a deal at a table)
+    and a night's write (a check-in) each draw them anew."""
+    night_id = new_night(client)
+    for name in NAMES[:4]:
+        post(client, night_id, "/players", name=name)
+    follow(client, post(client, night_id, "/seat"))
+    follow(client, post(client, night_id, "/start"))
+    phone = app.test_client()
+
+    def standings() -> dict[str, list[str]]:
+        screen = parse_html(page(phone, f"/nights/{night_id}/screen"))
+        rows = screen.find("section", cls="screen-standings").find_all("li")
+        sheet = parse_html(page(phone, f"/nights/{night_id}/cards"))
+        body = sheet.find("table", cls="night-standings").find("tbody")
+        return {
+            "screen": [row.find("span", cls="pts").text for row in rows],
+            "sheet": [" ".join(cell.text for cell in row.find_all("td")) for row in body.find_all("tr")],
+        }
+
+    level = standings()
+    assert level["screen"] == ["0", "0", "0", "0"]
+    assert standings() == level  # the copies cached
+    game_id = load(app, night_id).rounds[0].tables[0].game_id
+    with app.app_context():
+        services.record_deal(game_id, number=1, bids=[3, 3, 3, 3], tricks=[4, 3, 3, 3])
+    moved = standings()
+    assert moved["screen"] != level["screen"] and sorted(moved["screen"]) != ["0", "0", "0", "0"]
+    assert moved["sheet"] != level["sheet"]
+    post(client, night_id, "/players", name="Eve")
+    assert "Eve" in text_of(page(phone, f"/nights/{night_id}/screen"))

@@ -6,6 +6,7 @@ finished them, never read back from the app's own computation."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -16,7 +17,7 @@ from flask import Flask
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
-from scorekeeper import services, transfer
+from scorekeeper import create_app, services, transfer
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player
 from scorekeeper.stats import ratings
@@ -340,3 +341,108 @@ def test_a_change_while_the_thread_computes_sends_it_back_to_read_again(
     with app.app_context():
         assert not updating()
         assert stored() == by_openskill([seats_of(first), seats_of(second), seats_of(played[0])])
+
+
+# -- a replay owed by a process that died: the next start replays it -------------------------------------
+
+
+def dies_owing_a_replay(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[list[tuple[str, int]]]:
+    """Two games, then a correction that owes a replay, its thread never started (the process died
+    once the write had committed); the games' seats and places, in the order they finished."""
+    with app.app_context():
+        first = play(["Cid", "Ann", "Bob"])
+        second = play(["Dan", "Cid", "Ann"])
+        before = stored()
+        with monkeypatch.context() as died:
+            died.setattr(ratings, "_start_owed", ratings._forget_owed)
+            services.update_deal(first, 18, tricks={"Cid": 0, "Ann": 0, "Bob": 13})
+        db.session.remove()
+        ratings.wait()
+        assert updating()  # stored with the write, as the rankings and player pages show it
+        assert stored() == before
+        games = [seats_of(first), seats_of(second)]
+        db.session.remove()
+    return games
+
+
+def started(app: Flask) -> Flask:
+    """A new start of the app on ``app``'s database, as a server starts it."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "k",
+            "AUTO_MIGRATE": False,
+            "RATINGS_RESUME": True,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "SQLALCHEMY_ENGINE_OPTIONS": app.config["SQLALCHEMY_ENGINE_OPTIONS"],
+        }
+    )
+
+
+def stopped(app: Flask) -> None:
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.mark.every_database
+def test_a_replay_owed_when_the_process_died_is_replayed_when_the_app_starts(
+    deferring_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = dies_owing_a_replay(deferring_app, monkeypatch)
+    html = deferring_app.test_client().get("/rankings?game=mizerka").get_data(as_text=True)
+    assert "The ratings are being updated" in html
+    again = started(deferring_app)
+    ratings.wait()
+    stopped(again)
+    with deferring_app.app_context():
+        assert not updating()
+        assert stored() == by_openskill(games)
+        assert db.session.get(RatedGames, "mizerka/standard").games == 2
+    html = deferring_app.test_client().get("/rankings?game=mizerka").get_data(as_text=True)
+    assert "The ratings are being updated" not in html
+
+
+@pytest.mark.every_database
+def test_two_workers_starting_at_once_replay_it_once_and_alike(
+    deferring_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both compute the replay (each waits for the other before storing); the first to take the
+    rating's row stores it and clears the mark, the other finds it cleared and stores nothing."""
+    games = dies_owing_a_replay(deferring_app, monkeypatch)
+    both = threading.Barrier(2, timeout=30)
+    stores: list[str] = []
+    real_replayed, real_store = ratings.replayed, ratings._store
+
+    def replayed_by_both(games: Any, start: Any = None) -> Any:
+        both.wait()
+        return real_replayed(games, start)
+
+    def store(rating: str, *args: Any) -> None:
+        stores.append(rating)
+        real_store(rating, *args)
+
+    monkeypatch.setattr(ratings, "replayed", replayed_by_both)
+    monkeypatch.setattr(ratings, "_store", store)
+    workers = [started(deferring_app), started(deferring_app)]
+    ratings.wait()
+    for worker in workers:
+        stopped(worker)
+    assert not both.broken
+    assert stores == ["mizerka/standard"]
+    with deferring_app.app_context():
+        assert not updating()
+        assert stored() == by_openskill(games)
+
+
+@pytest.mark.every_database
+def test_a_start_with_nothing_owed_replays_nothing(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    with app.app_context():
+        play(["Cid", "Ann", "Bob"])
+        db.session.remove()
+    computed: list[int] = []
+    monkeypatch.setattr(ratings, "_games", lambda rating: computed.append(1))
+    again = started(app)
+    ratings.wait()
+    stopped(again)
+    assert computed == []

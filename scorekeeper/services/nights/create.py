@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import delete, insert, literal, select, update
 
-from ...extensions import db
+from ...extensions import db, game_changed
 from ...models import (
     NIGHT_NAME_LENGTH,
     Device,
@@ -101,6 +101,7 @@ def create_night(
                 clock_minutes=45,
             )
         )
+        game_changed.send(None, nights=True)  # a season's page lists its nights
     return night_id, key
 
 

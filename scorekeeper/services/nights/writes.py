@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy import delete, select, update
 
 from ...errors import not_found, refusal
-from ...extensions import db
+from ...extensions import db, game_changed
 from ...models import (
     HandOver,
     Night,
@@ -32,9 +32,11 @@ from .view import CLOCK_MINUTES, MOST_PLAYERS, TABLE_LINK_LIFETIME, NightView, o
 
 
 def _lock(night_id: str, expected_version: int | None = None) -> Night:
-    """The night, its version bumped first (the lock every write to it takes); ``not_found``."""
+    """The night, its version bumped first (the lock every write to it takes), and the nights' cached
+    pages noted as changed; ``not_found``."""
     if not plausible_id(night_id):
         raise not_found("night")
+    game_changed.send(None, nights=True)
     bumped = db.session.execute(
         update(Night).where(Night.id == night_id).values(version=Night.version + 1).returning(Night.version)
     ).first()

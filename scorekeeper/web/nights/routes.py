@@ -11,7 +11,7 @@ from flask import abort, current_app, flash, make_response, redirect, render_tem
 from flask_babel import gettext
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # not in the stubs yet
 
-from ... import access
+from ... import access, caching
 from ...errors import status_for
 from ...extensions import limit_game_creation
 from ...messages import say
@@ -295,6 +295,7 @@ def night_player(night_id: str, player_id: int) -> Any:
 
 
 @bp.get("/nights/<night_id>/screen")
+@caching.club_page(caching.HOME, caching.NIGHTS)
 def night_screen(night_id: str) -> Any:
     """The projector: the round's tables and seats, the first dealers, the clock, the standings."""
     found = _load(night_id)
@@ -308,6 +309,7 @@ def night_screen(night_id: str) -> Any:
 
 
 @bp.get("/nights/<night_id>/cards")
+@caching.club_page(caching.HOME, caching.NIGHTS)
 def night_cards(night_id: str) -> Any:
     """Paper: a card per table of the round shown, and the night's standings."""
     found = _load(night_id)

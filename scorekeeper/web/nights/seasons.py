@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
 
+from ... import caching
 from ...extensions import limit_game_creation
 from ...messages import say
 from ...models import today
@@ -56,6 +57,7 @@ def new_season() -> Any:
 
 
 @bp.get("/seasons/<season_id>")
+@caching.club_page(caching.HOME, caching.NIGHTS)
 def season(season_id: str) -> Any:
     """A season's table: players from their third night, by their best nights' points (printable)."""
     try:
