@@ -193,6 +193,12 @@ def night_close_table(night_id: str, round_number: int, table: int) -> Response:
 # --- seasons ---------------------------------------------------------------------------------------
 
 
+def _trend(moved: int | None) -> str:
+    if moved is None:
+        return "new"
+    return "up" if moved > 0 else "down" if moved < 0 else "same"
+
+
 def _season(season: club.SeasonView) -> club_answers.SeasonState:
     names = season.names or {}
     return club_answers.SeasonState(
@@ -217,6 +223,9 @@ def _season(season: club.SeasonView) -> club_answers.SeasonState:
                 nights=row.nights,
                 tables=row.tables,
                 average=round(float(row.average), 4),
+                previous_rank=row.previous,
+                trend=_trend(row.moved),
+                moved=row.moved or 0,
             )
             for row in season.standings
         ],
@@ -245,3 +254,18 @@ def create_season() -> Response:
 def season(season_id: str) -> Response:
     """A season's table, read from its nights."""
     return no_cache(json_response(_season(club.load_season(season_id))))
+
+
+@bp.patch("/seasons/<season_id>")
+def edit_season(season_id: str) -> Response:
+    """Change a season's settings (no key: like creating one, anyone may, as on its page)."""
+    body = given(parse_body(shapes.EditSeason))
+    club.edit_season(season_id, body)
+    return no_cache(json_response(_season(club.load_season(season_id))))
+
+
+@bp.delete("/seasons/<season_id>")
+def delete_season(season_id: str) -> Response:
+    """Delete a season; its nights and their games stay."""
+    club.delete_season(season_id)
+    return no_cache(Response(status=204))

@@ -340,7 +340,28 @@ OPERATIONS = (
         "/seasons/{season_id}",
         "getSeason",
         "A season's table, read from its nights: players from their third night.",
-        {200: Answer("The season.", "SeasonState")},
+        {
+            200: Answer(
+                "The season, each row with its trend since the table before its latest night.", "SeasonState"
+            )
+        },
+        (404,),
+    ),
+    Operation(
+        "patch",
+        "/seasons/{season_id}",
+        "editSeason",
+        "Change a season's name, dates, best nights or ranking (no key, as creating one).",
+        {200: Answer("The season as it now stands.", "SeasonState")},
+        (400, 404, 413, 422),
+        body=("EditSeason", "The settings to change; absent or null: unchanged."),
+    ),
+    Operation(
+        "delete",
+        "/seasons/{season_id}",
+        "deleteSeason",
+        "Delete a season (no key, as creating one); its nights and their games stay.",
+        {204: Answer("The season was deleted.")},
         (404,),
     ),
     Operation(

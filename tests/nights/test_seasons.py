@@ -190,11 +190,12 @@ def test_a_season_through_its_pages(app, client):
     rows = [
         [cell.text for cell in row.find_all() if cell.tag in ("td", "th")] for row in table.find_all("tr")
     ]
+    # The latest night (29 October: Ann, Eve, Fay all 0) moved no one: "=", read out "same place".
     assert rows == [
-        ["1", "Ann", "+2", "+0.67", "4", "4", "+0.50"],
-        ["2", "Cid", "0", "0.00", "3", "3", "0.00"],
-        ["3", "Bob", "−1", "−0.33", "3", "3", "−0.33"],
-        ["3", "Dan", "−1", "−0.33", "3", "3", "−0.33"],
+        ["1", "=same place", "Ann", "+2", "+0.67", "4", "4", "+0.50"],
+        ["2", "=same place", "Cid", "0", "0.00", "3", "3", "0.00"],
+        ["3", "=same place", "Bob", "−1", "−0.33", "3", "3", "−0.33"],
+        ["3", "=same place", "Dan", "−1", "−0.33", "3", "3", "−0.33"],
     ]
     assert "the best 10 nights count" in text_of(page(client, url))
     assert client.get("/seasons/nosuchseason").status_code == 404

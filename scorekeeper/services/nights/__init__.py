@@ -6,7 +6,7 @@ the seating and the points are the pure ``scorekeeper.nights`` package's. Every 
 read from the table games' stored figures (``game_results``: each seat's total and place, stored equal
 to the replay by every write to the game), so a correction at a table moves the night's standings
 with the same write. ``view`` reads, ``create`` makes a night and keeps its director's pencil,
-``writes`` changes it; ``seasons`` stores a season and reads its table from its nights.
+``writes`` changes it; ``seasons`` stores, changes and deletes a season and reads its table from its nights.
 """
 
 from .create import (
@@ -23,6 +23,8 @@ from .seasons import (
     SeasonNight,
     SeasonView,
     create_season,
+    delete_season,
+    edit_season,
     list_seasons,
     load_season,
 )
@@ -77,6 +79,8 @@ __all__ = [
     "close_table",
     "create_night",
     "create_season",
+    "delete_season",
+    "edit_season",
     "holds_night",
     "list_seasons",
     "load_night",
