@@ -124,4 +124,12 @@ class SeasonState(Response):
 
 
 #: The club's response bodies the document names, as built.
-RESPONSES: tuple[type[Response], ...] = (NightState, NightCreated, SeasonState)
+class SeasonCreated(SeasonState):
+    """The season plus its key."""
+
+    key: Annotated[
+        str, Field(min_length=22, description="The season's key (Authorization: Bearer). Shown only here.")
+    ]
+
+
+RESPONSES: tuple[type[Response], ...] = (NightState, NightCreated, SeasonState, SeasonCreated)

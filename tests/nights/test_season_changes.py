@@ -24,11 +24,31 @@ THIRD = Fraction(1, 3)
 AUTUMN = {"starts_on": "2026-09-01", "ends_on": "2026-12-31"}
 
 
-def a_season_with_a_moving_last_night() -> str:
+def the_moving_nights() -> None:
     """The five October nights and a sixth on 30 October: Dan +1 (+1/3), Bob +1 (+1/3), Cid -2 (-2/3)."""
     a_season_of_five_nights()
     night(["Dan", "Bob", "Cid"], "2026-10-30")
-    return club.create_season("Autumn", "mizerka", **AUTUMN)
+
+
+def a_season_with_a_moving_last_night() -> str:
+    the_moving_nights()
+    return club.create_season("Autumn", "mizerka", **AUTUMN)[0]
+
+
+def made_on_its_page(client) -> str:
+    """A season of the autumn made through its page (so this phone holds its pencil): its page's path."""
+    html = page(client, "/seasons/new")
+    form = {"csrf_token": csrf_from(html), "name": "Autumn", "game": "mizerka", **AUTUMN, "best": ""}
+    created = client.post("/seasons/new", data=form)
+    assert created.status_code == 303
+    return created.headers["Location"]
+
+
+def made_through_the_api(client) -> tuple[str, str]:
+    """A season of the autumn made through the API: its path and its key."""
+    created = client.post("/api/v1/seasons", json={"name": "Autumn", "ruleset": "mizerka", **AUTUMN})
+    assert created.status_code == 201
+    return created.headers["Location"], created.get_json()["key"]
 
 
 def trends(season: club.SeasonView) -> list[tuple[str, int, int, int | None, int | None]]:
@@ -109,7 +129,7 @@ def test_every_refused_change_is_at_its_field_and_changes_nothing(ctx):
 
 def test_deleting_a_season_keeps_its_nights_and_games(ctx):
     season_id = a_season_with_a_moving_last_night()
-    other = club.create_season("Same dates", "mizerka", **AUTUMN)
+    other = club.create_season("Same dates", "mizerka", **AUTUMN)[0]
     nights = db.session.query(Night).count()
     club.delete_season(season_id)
     assert [season.id for season in club.list_seasons()] == [other]
@@ -122,8 +142,9 @@ def test_deleting_a_season_keeps_its_nights_and_games(ctx):
 
 def test_changing_and_deleting_a_season_through_its_pages(app, client):
     with app.app_context():
-        season_id = a_season_with_a_moving_last_night()
-    url = f"/seasons/{season_id}"
+        the_moving_nights()
+    url = made_on_its_page(client)
+    season_id = url.rsplit("/", 1)[1]
     tree = parse_html(page(client, url))
     rows = tree.find("table", cls="season-standings").find("tbody").find_all("tr")
     assert [[cell.text for cell in row.find_all() if cell.tag == "td"][:2] for row in rows] == [
@@ -178,8 +199,9 @@ def test_changing_and_deleting_a_season_through_its_pages(app, client):
 
 def test_changing_and_deleting_a_season_through_the_api(app, client):
     with app.app_context():
-        season_id = a_season_with_a_moving_last_night()
-    path = f"/api/v1/seasons/{season_id}"
+        the_moving_nights()
+    path, key = made_through_the_api(client)
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {key}"
     read = client.get(path)
     check_documented("GET", path, read)
     assert [

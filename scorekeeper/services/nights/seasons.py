@@ -16,7 +16,7 @@ from datetime import date
 
 from sqlalchemy import select
 
-from ...errors import not_found
+from ...errors import not_found, refusal
 from ...extensions import db
 from ...models import Night, NightTable, Player, Season, utcnow
 from ...nights.points import (
@@ -30,7 +30,7 @@ from ...nights.points import (
 )
 from ...rules import N_, RULESETS, RuleError, Ruleset, get_ruleset
 from ...stored_figures import GameResult
-from ..keys import new_game_id
+from ..keys import hash_key, new_edit_key, new_game_id
 from ..store import plausible_id, transaction
 from .create import parse_night_name, whole_number
 from .view import night_seat_counts, preset_of
@@ -58,6 +58,8 @@ class SeasonView:
     starts_on: date
     ends_on: date
     best: int
+    edit_key_hash: str | None = None
+    """Its key's hash; None: made before seasons had a key, so nobody holds its pencil."""
     nights: tuple[SeasonNight, ...] = ()
     standings: tuple[SeasonStanding, ...] = ()
     names: Mapping[int, str] | None = None
@@ -148,14 +150,15 @@ def create_season(
     starts_on: object,
     ends_on: object,
     best: object = SEASON_BEST_NIGHTS,
-) -> str:
+) -> tuple[str, str]:
     """A new season of ``ruleset_id`` played with ``options`` (the preset) from ``starts_on`` to
-    ``ends_on`` (both included), each player's ``best`` nights counting; its id."""
+    ``ends_on`` (both included), each player's ``best`` nights counting: its id and its key, shown
+    once (the API's Bearer key; the page's creator holds the season's pencil instead), as a night's."""
     given = _checked(name, ruleset_id, options, starts_on, ends_on, best)
-    season_id = new_game_id()
+    season_id, key = new_game_id(), new_edit_key()
     with transaction():
-        db.session.add(Season(id=season_id, **vars(given), created_at=utcnow()))
-    return season_id
+        db.session.add(Season(id=season_id, **vars(given), edit_key_hash=hash_key(key), created_at=utcnow()))
+    return season_id, key
 
 
 def _stored(season_id: str) -> Season:
@@ -165,6 +168,19 @@ def _stored(season_id: str) -> Season:
     if row is None or row.ruleset not in RULESETS:
         raise not_found("season")
     return row
+
+
+def refuse_keyless(season: SeasonView) -> None:
+    """Refuse a change to a season made before seasons had a key (nobody holds its pencil): 403."""
+    if season.edit_key_hash is None:
+        raise refusal(
+            "bad_key",
+            N_(
+                "This season was created before seasons had an owner: nobody holds its pencil, "
+                "so it cannot be changed or deleted."
+            ),
+            None,
+        )
 
 
 def edit_season(season_id: str, changes: Mapping[str, object]) -> None:
@@ -221,6 +237,7 @@ def _view(row: Season, **read: object) -> SeasonView:
         starts_on=row.starts_on,
         ends_on=row.ends_on,
         best=row.best,
+        edit_key_hash=row.edit_key_hash,
         **read,  # type: ignore[arg-type]
     )
 
