@@ -81,7 +81,8 @@ def test_api_answers_as_its_openapi_document_says(app: Flask, mode: schemathesis
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
     game_id, key = started_game(app)
     season = {"name": "Autumn", "ruleset": "mizerka", "starts_on": "2026-09-01", "ends_on": "2026-12-31"}
-    season_id = app.test_client().post("/api/v1/seasons", json=season).get_json()["id"]
+    made = app.test_client().post("/api/v1/seasons", json=season).get_json()
+    season_id, season_key = made["id"], made["key"]
     operations = [result.ok() for result in schema.get_all_operations()]
     valid_bodies = {
         "POST /games": GAME,
@@ -111,7 +112,7 @@ def test_api_answers_as_its_openapi_document_says(app: Flask, mode: schemathesis
         elif "game_id" in path_names:
             strategies.append(operation.as_strategy(generation_mode=mode, **known))
         if "season_id" in path_names:
-            # A real season too (a deleted one then answers 404, as documented).
+            # A real season too, with its key (a deleted one then answers 404, as documented).
             at_season = {"path_parameters": {"season_id": season_id}}
             strategies.append(operation.as_strategy(generation_mode=mode, **at_season))
         if mode is schemathesis.GenerationMode.POSITIVE and operation.label in valid_bodies:
@@ -132,6 +133,8 @@ def test_api_answers_as_its_openapi_document_says(app: Flask, mode: schemathesis
                 # The real key, given explicitly: schemathesis then also sends the request without it
                 # and with a wrong one (ignored_auth), and those must be refused.
                 headers["Authorization"] = f"Bearer {key}"
+            if (case.path_parameters or {}).get("season_id") == season_id and case.method != "GET":
+                headers["Authorization"] = f"Bearer {season_key}"  # the real season's key, as the game's
             response = case.call_and_validate(headers=headers, checks=CHECKS)
             count(app, f"schemathesis {mode.value} cases")
             count(app, f"schemathesis answers {response.status_code}")
