@@ -10,6 +10,8 @@ through a one-time hand-over link, or shows an old per-game key cookie (``sk_edi
 which is then taken over and expired.  Each time it gets a pencil the device value changes (its keyring
 is copied to a new one, and the old value goes when the next pencil comes): a value planted in the
 browser, or copied from it, never gains its keys.
+A club night (its director) and a season (its maker) have a pencil held in the same keyring and
+handed over the same way (``holds_club``); through the API, their key as the Bearer.
 People (rename, merge): the instance's administrator, signed in with the admin key (a
 session held on the server: sign-out ends it, it expires), or whoever holds the pencil of
 every game the people concerned sat in (the same keyring).
