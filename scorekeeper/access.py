@@ -10,6 +10,8 @@ through a one-time hand-over link, or shows an old per-game key cookie (``sk_edi
 which is then taken over and expired.  Each time it gets a pencil the device value changes (its keyring
 is copied to a new one, and the old value goes when the next pencil comes): a value planted in the
 browser, or copied from it, never gains its keys.
+A club night (its director) and a season (its maker) have a pencil held in the same keyring and
+handed over the same way (``holds_club``); through the API, their key as the Bearer.
 People (rename, merge): the instance's administrator, signed in with the admin key (a
 session held on the server: sign-out ends it, it expires), or whoever holds the pencil of
 every game the people concerned sat in (the same keyring).
@@ -28,7 +30,7 @@ from werkzeug.wrappers import Response
 
 from . import services
 from .config import HAND_OVER_SECONDS
-from .services import hash_key, keyring, nights
+from .services import hash_key, keyring
 
 #: The one cookie that names this browser's keyring (over HTTPS: ``SECURE_DEVICE_COOKIE``).
 DEVICE_COOKIE = "sk_device"
@@ -263,41 +265,48 @@ def sign_out_admin() -> None:
     g.is_admin = False
 
 
-# -- a club night's pencil (its director's), held in the same keyring ------------------------------
+# -- a club night's pencil (its director's) and a season's, held in the same keyring -------------------
+
+
+def holds_club(kind: keyring.Held, owner_id: str) -> bool:
+    """Whether this browser holds the pencil of the night or season (``keyring.NIGHT``,
+    ``keyring.SEASON``): asked once a request."""
+    asked: dict[tuple[str, str], bool] = g.setdefault("club_pencils", {})
+    if (kind.owner, owner_id) not in asked:
+        asked[(kind.owner, owner_id)] = keyring.holds_club(kind, device(), owner_id)
+    return asked[(kind.owner, owner_id)]
 
 
 def holds_night(night_id: str) -> bool:
-    """Whether this browser holds the night's pencil (its director's): asked once a request."""
-    asked: dict[str, bool] = g.setdefault("night_pencils", {})
-    if night_id not in asked:
-        asked[night_id] = nights.holds_night(device(), night_id)
-    return asked[night_id]
+    """Whether this browser holds the night's pencil (its director's)."""
+    return holds_club(keyring.NIGHT, night_id)
 
 
-def give_night_pencil(night_id: str) -> None:
-    """Give this browser the night's pencil (the director's phone), as ``give_pencil`` a game's."""
+def give_club_pencil(kind: keyring.Held, owner_id: str) -> None:
+    """Give this browser the night's or season's pencil (its creator's phone), as ``give_pencil`` a
+    game's."""
     with services.transaction():
         device_hash, token = keyring.device_for_pencil(device())
-        nights.add_night_pencil(device_hash, night_id)
+        keyring.add_club_pencil(kind, device_hash, owner_id)
     _made_device(device_hash, token)
-    g.setdefault("night_pencils", {})[night_id] = True
+    g.setdefault("club_pencils", {})[(kind.owner, owner_id)] = True
 
 
-def new_night_hand_over(night_id: str) -> str:
-    """A one-time token handing the night's pencil to another phone (the caller holds it)."""
+def new_club_hand_over(kind: keyring.Held, owner_id: str) -> str:
+    """A one-time token handing the night's or season's pencil to another phone (the caller holds it)."""
     lifetime = timedelta(seconds=float(current_app.config["HAND_OVER_SECONDS"]))
     with services.transaction():
-        return nights.new_night_hand_over(night_id, lifetime)
+        return keyring.new_hand_over(owner_id, lifetime, kind)
 
 
-def take_night_hand_over(night_id: str, token: str) -> keyring.HandOverOutcome:
-    """Spend a night's hand-over token and, if it was good, give this browser the night's pencil."""
+def take_club_hand_over(kind: keyring.Held, owner_id: str, token: str) -> keyring.HandOverOutcome:
+    """Spend a night's or season's hand-over token and, if it was good, give this browser its pencil."""
     with services.transaction():
-        outcome = nights.use_night_hand_over(night_id, token)
+        outcome = keyring.use_hand_over(owner_id, token, kind)
         if outcome is keyring.HandOverOutcome.TAKEN:
             device_hash, made = keyring.device_for_pencil(device())
-            nights.add_night_pencil(device_hash, night_id)
+            keyring.add_club_pencil(kind, device_hash, owner_id)
     if outcome is keyring.HandOverOutcome.TAKEN:
         _made_device(device_hash, made)
-        g.setdefault("night_pencils", {})[night_id] = True
+        g.setdefault("club_pencils", {})[(kind.owner, owner_id)] = True
     return outcome

@@ -293,6 +293,8 @@ class Season(db.Model):  # type: ignore[name-defined,misc]
     ends_on: Mapped[date]
     best: Mapped[int] = mapped_column(default=10)
     """How many of a player's nights count."""
+    edit_key_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    """Its key's hash (as a night's); None: made before seasons had one, so nobody may change it."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (
@@ -373,5 +375,30 @@ class NightHandOver(db.Model):  # type: ignore[name-defined,misc]
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+
+
+class SeasonPencil(db.Model):  # type: ignore[name-defined,misc]
+    """One device holds one season's pencil (its creator's, or handed over): as a night's."""
+
+    __tablename__ = "season_pencils"
+
+    device_hash: Mapped[str] = mapped_column(
+        ForeignKey("devices.token_hash", ondelete="CASCADE"), primary_key=True
+    )
+    season_id: Mapped[str] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SeasonHandOver(db.Model):  # type: ignore[name-defined,misc]
+    """A season's hand-over link's one-time token (its hash), as a night's."""
+
+    __tablename__ = "season_hand_overs"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), index=True)
     expires_at: Mapped[datetime]
     used_at: Mapped[datetime | None]

@@ -94,6 +94,20 @@ class SeasonStanding(Response):
     nights: Annotated[int, Field(description="Nights played (every one, not only the best).")]
     tables: Annotated[int, Field(description="Tables played.")]
     average: Annotated[float, Field(description="Placement points per table over every night, 4 places.")]
+    previous_rank: Annotated[
+        int | None,
+        Field(description="The rank before the season's latest night; null: not listed then (new)."),
+    ]
+    trend: Annotated[
+        str,
+        Field(
+            description="Since the table before the latest night: up, down, same, or new (newly listed).",
+            json_schema_extra={"enum": ["up", "down", "same", "new"]},
+        ),
+    ]
+    moved: Annotated[
+        int, Field(description="Places gained since that table (negative: lost; 0: same or new).")
+    ]
 
 
 class SeasonState(Response):
@@ -110,4 +124,12 @@ class SeasonState(Response):
 
 
 #: The club's response bodies the document names, as built.
-RESPONSES: tuple[type[Response], ...] = (NightState, NightCreated, SeasonState)
+class SeasonCreated(SeasonState):
+    """The season plus its key."""
+
+    key: Annotated[
+        str, Field(min_length=22, description="The season's key (Authorization: Bearer). Shown only here.")
+    ]
+
+
+RESPONSES: tuple[type[Response], ...] = (NightState, NightCreated, SeasonState, SeasonCreated)

@@ -1,7 +1,8 @@
-"""JSON API v1 for club nights (CLUB.md): the same services as the night's pages.
+"""JSON API v1 for club nights (CLUB.md) and seasons: the same services as their pages.
 
 Reading a night and checking in need no key (as the night's pages and its check-in QR code); every
 other write needs the night's key as ``Authorization: Bearer``, the key the creation answered with.
+A season the same: anyone reads or creates one; changing or deleting it needs its key.
 """
 
 from __future__ import annotations
@@ -193,6 +194,12 @@ def night_close_table(night_id: str, round_number: int, table: int) -> Response:
 # --- seasons ---------------------------------------------------------------------------------------
 
 
+def _trend(moved: int | None) -> str:
+    if moved is None:
+        return "new"
+    return "up" if moved > 0 else "down" if moved < 0 else "same"
+
+
 def _season(season: club.SeasonView) -> club_answers.SeasonState:
     names = season.names or {}
     return club_answers.SeasonState(
@@ -217,6 +224,9 @@ def _season(season: club.SeasonView) -> club_answers.SeasonState:
                 nights=row.nights,
                 tables=row.tables,
                 average=round(float(row.average), 4),
+                previous_rank=row.previous,
+                trend=_trend(row.moved),
+                moved=row.moved or 0,
             )
             for row in season.standings
         ],
@@ -226,9 +236,9 @@ def _season(season: club.SeasonView) -> club_answers.SeasonState:
 @bp.post("/seasons")
 @limit_game_creation
 def create_season() -> Response:
-    """A new season (no key: like the season page, anyone may make one; it counts as a creation)."""
+    """A new season (anyone may make one; it counts as a creation); its key comes once, in this answer."""
     body = given(parse_body(shapes.CreateSeason))
-    season_id = club.create_season(
+    season_id, key = club.create_season(
         body.get("name"),
         body.get("ruleset"),
         body.get("options"),
@@ -236,7 +246,8 @@ def create_season() -> Response:
         ends_on=body.get("ends_on"),
         best=body.get("best"),
     )
-    response = no_cache(json_response(_season(club.load_season(season_id)), 201))
+    created = club_answers.SeasonCreated(**_season(club.load_season(season_id)).model_dump(), key=key)
+    response = no_cache(json_response(created, 201))
     response.headers["Location"] = url_for("api.season", season_id=season_id)
     return response
 
@@ -245,3 +256,34 @@ def create_season() -> Response:
 def season(season_id: str) -> Response:
     """A season's table, read from its nights."""
     return no_cache(json_response(_season(club.load_season(season_id))))
+
+
+def _season_holder(season_id: str) -> None:
+    """The request shows the season's key (401 without one, 403 with another, or for a season made
+    before seasons had a key: nobody holds it)."""
+    season = club.load_season(season_id)
+    key = access.bearer_key(request)
+    if key is None:
+        raise refusal(
+            "auth_required", N_("Changing a season needs its key: Authorization: Bearer <key>."), None
+        )
+    club.refuse_keyless(season)
+    if not hash_matches(season.edit_key_hash or "", key):
+        raise refusal("bad_key", N_("That key does not belong to this season."), None)
+
+
+@bp.patch("/seasons/<season_id>")
+def edit_season(season_id: str) -> Response:
+    """Change a season's settings (its key, as on its page its pencil)."""
+    _season_holder(season_id)
+    body = given(parse_body(shapes.EditSeason))
+    club.edit_season(season_id, body)
+    return no_cache(json_response(_season(club.load_season(season_id))))
+
+
+@bp.delete("/seasons/<season_id>")
+def delete_season(season_id: str) -> Response:
+    """Delete a season (its key); its nights and their games stay."""
+    _season_holder(season_id)
+    club.delete_season(season_id)
+    return no_cache(Response(status=204))

@@ -330,8 +330,9 @@ OPERATIONS = (
         "post",
         "/seasons",
         "createSeason",
-        "Create a season: the nights of one game and preset between two dates, each player's best count.",
-        {201: Answer("The season was created.", "SeasonState", {"Location": LOCATION["Location"]})},
+        "Create a season: the nights of one game and preset between two dates, each player's best count; "
+        "its key (to change or delete it) comes once, in this answer.",
+        {201: Answer("The season was created.", "SeasonCreated", {"Location": LOCATION["Location"]})},
         (400, 422),
         body=("CreateSeason", "The season's name, game and preset, dates and best nights."),
     ),
@@ -340,8 +341,33 @@ OPERATIONS = (
         "/seasons/{season_id}",
         "getSeason",
         "A season's table, read from its nights: players from their third night.",
-        {200: Answer("The season.", "SeasonState")},
+        {
+            200: Answer(
+                "The season, each row with its trend since the table before its latest night.", "SeasonState"
+            )
+        },
         (404,),
+    ),
+    Operation(
+        "patch",
+        "/seasons/{season_id}",
+        "editSeason",
+        "Change a season's name, dates, best nights or ranking (its key; a season created before seasons "
+        "had a key: 403, nobody may).",
+        {200: Answer("The season as it now stands.", "SeasonState")},
+        (400, 401, 403, 404, 413, 422),
+        body=("EditSeason", "The settings to change; absent or null: unchanged."),
+        needs_key=True,
+    ),
+    Operation(
+        "delete",
+        "/seasons/{season_id}",
+        "deleteSeason",
+        "Delete a season (its key; a season created before seasons had a key: 403, nobody may); its "
+        "nights and their games stay.",
+        {204: Answer("The season was deleted.")},
+        (400, 401, 403, 404),
+        needs_key=True,
     ),
     Operation(
         "get",

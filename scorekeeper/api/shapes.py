@@ -313,6 +313,24 @@ class CreateSeason(Request):
     )
 
 
+class EditSeason(Request):
+    """A season's settings changed: each one absent or null stays as it is (its table is read again)."""
+
+    shape_refusals: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "options": ("invalid_options", N_('Options must be an object, e.g. {"scoring": "variant"}.')),
+    }
+
+    name: Any = raw({"type": ["string", "null"]}, "The season's name.")
+    ruleset: Any = raw(
+        {"type": ["string", "null"], "enum": [*RULESET_IDS, None]},
+        "Its game (another: its first preset unless options name one).",
+    )
+    options: Annotated[dict[str, Any] | None, WithJsonSchema(OPTIONS_IN)] = None
+    starts_on: Any = raw({"type": ["string", "null"], "format": "date"}, "Its first day.")
+    ends_on: Any = raw({"type": ["string", "null"], "format": "date"}, "Its last day (included).")
+    best: Any = raw({"type": ["integer", "null"], "minimum": 1}, "How many of a player's nights count.")
+
+
 class CheckIn(Request):
     """A player present from the next round (an existing person by name, ignoring case)."""
 
@@ -340,6 +358,7 @@ REQUESTS: tuple[type[Request], ...] = (
     ExportedDeal,
     CreateNight,
     CreateSeason,
+    EditSeason,
     CheckIn,
     SwapPlayers,
 )

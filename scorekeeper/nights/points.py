@@ -10,7 +10,7 @@ at every table, so a table of a game that ends at ±1,000 and one of a game that
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 SEASON_BEST_NIGHTS = 10
@@ -189,6 +189,13 @@ class SeasonStanding:
 
     points_all: int = 0
     """Placement points over all the nights played (for the average per table)."""
+    previous: int | None = None
+    """The rank in the table as it stood before the season's latest night; None: not listed then."""
+
+    @property
+    def moved(self) -> int | None:
+        """Places gained since that table (negative: lost); None: newly listed."""
+        return None if self.previous is None else self.previous - self.rank
 
 
 def season_standings(
@@ -240,6 +247,28 @@ def season_standings(
             )
         )
     return tuple(ranked)
+
+
+def season_table(
+    lines: Iterable[tuple[int, NightLine]],
+    best: int = SEASON_BEST_NIGHTS,
+    listed_from: int = SEASON_LISTED_FROM,
+) -> tuple[SeasonStanding, ...]:
+    """``season_standings`` with each row's trend: its ``previous`` rank in the table as it stood
+    before the season's latest night (the latest that has a line: a night nobody played a table of
+    yet moves nothing), None for a player who was not listed then."""
+    every = list(lines)
+    now = season_standings(every, best, listed_from)
+    if not every:
+        return now
+    latest = max(line.night for _, line in every)
+    before = {
+        row.player: row.rank
+        for row in season_standings(
+            [(p, line) for p, line in every if line.night != latest], best, listed_from
+        )
+    }
+    return tuple(replace(row, previous=before.get(row.player)) for row in now)
 
 
 def night_lines(night: int, standings: Iterable[Standing]) -> list[tuple[int, NightLine]]:

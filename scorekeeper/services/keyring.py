@@ -1,13 +1,16 @@
 """The keys a phone holds, stored on the server; one-time hand-over tokens; the administrator's sessions.
 
 A phone is a ``Device`` (its cookie's token); each game it holds the pencil of is a ``Pencil``,
-only ever added.  Every token is high-entropy random and stored as its SHA-256 hash only.
+only ever added; a club night's pencil (its director's) and a season's are held the same way, each in
+its own table (``Held``: ``NIGHT``, ``SEASON``), and handed over by the same one-time tokens.  Every
+token is high-entropy random and stored as its SHA-256 hash only.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
@@ -16,12 +19,44 @@ from sqlalchemy import and_, delete, exists, func, insert, literal, select, upda
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
-from ..models import AdminSession, Device, Game, HandOver, NightPencil, Pencil, Seat, utcnow
+from ..models import (
+    AdminSession,
+    Device,
+    Game,
+    HandOver,
+    NightHandOver,
+    NightPencil,
+    Pencil,
+    SeasonHandOver,
+    SeasonPencil,
+    Seat,
+    utcnow,
+)
 from .keys import hash_key, hash_matches
 from .store import plausible_id
 
 #: Old key cookies one request may bring to be taken over (a Cookie header holds fewer).
 MOST_TAKEN_OVER = 400
+
+
+@dataclass(frozen=True)
+class Held:
+    """Where one kind of pencil is stored: the keyring's rows of it and its hand-over tokens, each
+    naming what it is the pencil of in its ``owner`` column (a game, a club night, a season)."""
+
+    pencil: Any
+    hand_over: Any
+    owner: str
+
+    def of(self, model: Any) -> Any:
+        return getattr(model, self.owner)
+
+
+GAME = Held(Pencil, HandOver, "game_id")
+NIGHT = Held(NightPencil, NightHandOver, "night_id")
+SEASON = Held(SeasonPencil, SeasonHandOver, "season_id")
+#: The club's pencils (a night's director's, a season's), copied with a phone's keyring.
+CLUB = (NIGHT, SEASON)
 
 
 def now() -> datetime:
@@ -56,7 +91,8 @@ def device_for_pencil(device_hash: str | None) -> tuple[str, str]:
             old, before = device_hash, row[0]
             if before is not None:
                 db.session.execute(delete(Pencil).where(Pencil.device_hash == before))
-                db.session.execute(delete(NightPencil).where(NightPencil.device_hash == before))
+                for kind in CLUB:
+                    db.session.execute(delete(kind.pencil).where(kind.pencil.device_hash == before))
                 db.session.execute(delete(Device).where(Device.token_hash == before))
     db.session.execute(
         _insert_ignoring_duplicates(Device).values(token_hash=hashed, created_at=now(), replaces=old)
@@ -67,14 +103,15 @@ def device_for_pencil(device_hash: str | None) -> tuple[str, str]:
             insert(Pencil).from_select(["device_hash", "game_id", "created_at"], copied),
             execution_options={"synchronize_session": False},
         )
-        # A club night's pencil (its director's) is held the same way, and copied with the rest.
-        nights = select(literal(hashed), NightPencil.night_id, NightPencil.created_at).where(
-            NightPencil.device_hash == old
-        )
-        db.session.execute(
-            insert(NightPencil).from_select(["device_hash", "night_id", "created_at"], nights),
-            execution_options={"synchronize_session": False},
-        )
+        # A club night's pencil (its director's) and a season's are held the same way, and copied too.
+        for kind in CLUB:
+            rows = select(literal(hashed), kind.of(kind.pencil), kind.pencil.created_at).where(
+                kind.pencil.device_hash == old
+            )
+            db.session.execute(
+                insert(kind.pencil).from_select(["device_hash", kind.owner, "created_at"], rows),
+                execution_options={"synchronize_session": False},
+            )
     return hashed, token
 
 
@@ -172,39 +209,60 @@ class HandOverOutcome(Enum):
     UNKNOWN = "unknown"
 
 
-def new_hand_over(game_id: str, lifetime: timedelta) -> str:
-    """A one-time hand-over token for the game, good for ``lifetime``; the game's spent and expired
-    tokens go.  In a transaction."""
+def new_hand_over(owner_id: str, lifetime: timedelta, kind: Held = GAME) -> str:
+    """A one-time hand-over token for the game (or the ``kind``'s night, season), good for
+    ``lifetime``; its spent and expired tokens go.  In a transaction."""
     at = now()
+    model = kind.hand_over
     db.session.execute(
-        delete(HandOver).where(
-            HandOver.game_id == game_id, (HandOver.expires_at <= at) | HandOver.used_at.is_not(None)
-        )
+        delete(model).where(kind.of(model) == owner_id, (model.expires_at <= at) | model.used_at.is_not(None))
     )
     token = new_token()
-    db.session.add(HandOver(token_hash=hash_key(token), game_id=game_id, expires_at=at + lifetime))
+    db.session.add(model(token_hash=hash_key(token), expires_at=at + lifetime, **{kind.owner: owner_id}))
     return token
 
 
-def use_hand_over(game_id: str, token: str) -> HandOverOutcome:
-    """Spend the token if it is the game's, unused and unexpired (one conditional UPDATE: of two
-    phones opening the link at once, one gets it).  In a transaction."""
+def use_hand_over(owner_id: str, token: str, kind: Held = GAME) -> HandOverOutcome:
+    """Spend the token if it is the game's (or the ``kind``'s night's, season's), unused and
+    unexpired (one conditional UPDATE: of two phones opening the link at once, one gets it).  In a
+    transaction."""
     if not token:
         return HandOverOutcome.UNKNOWN
-    at, hashed = now(), hash_key(token)
-    this = and_(HandOver.token_hash == hashed, HandOver.game_id == game_id)
+    at, hashed, model = now(), hash_key(token), kind.hand_over
+    this = and_(model.token_hash == hashed, kind.of(model) == owner_id)
     spent = db.session.execute(
-        update(HandOver)
-        .where(this, HandOver.used_at.is_(None), HandOver.expires_at > at)
+        update(model)
+        .where(this, model.used_at.is_(None), model.expires_at > at)
         .values(used_at=at)
         .execution_options(synchronize_session=False)
     )
     if getattr(spent, "rowcount", 0) == 1:
         return HandOverOutcome.TAKEN
-    row = db.session.execute(select(HandOver.used_at).where(this)).first()
+    row = db.session.execute(select(model.used_at).where(this)).first()
     if row is None:
         return HandOverOutcome.UNKNOWN
     return HandOverOutcome.USED if row[0] is not None else HandOverOutcome.EXPIRED
+
+
+def holds_club(kind: Held, device_hash: str | None, owner_id: str) -> bool:
+    """Whether the device holds the pencil of the ``kind``'s night or season (one query)."""
+    if device_hash is None or not plausible_id(owner_id):
+        return False
+    found = db.session.execute(
+        select(literal(1)).where(kind.pencil.device_hash == device_hash, kind.of(kind.pencil) == owner_id)
+    ).first()
+    return found is not None
+
+
+def add_club_pencil(kind: Held, device_hash: str, owner_id: str) -> None:
+    """The device holds the pencil of the ``kind``'s night or season (in the caller's transaction,
+    after ``device_for_pencil``)."""
+    if db.session.get(Device, device_hash) is not None:
+        db.session.execute(
+            _insert_ignoring_duplicates(kind.pencil).values(
+                device_hash=device_hash, created_at=now(), **{kind.owner: owner_id}
+            )
+        )
 
 
 def open_admin_session(key_mark: str, lifetime: timedelta) -> str:

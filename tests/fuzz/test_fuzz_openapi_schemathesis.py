@@ -2,8 +2,8 @@
 
 Every operation of the document gets requests generated from its schemas,
 both conforming ("positive") and deliberately not ("negative"), half of them
-aimed at a real game with its edit key as the Bearer token and half at
-whatever ids the generator makes up.  Each answer must not be a server
+aimed at a real game with its edit key as the Bearer token (or at a real
+season) and half at whatever ids the generator makes up.  Each answer must not be a server
 error, must have a documented status, content type, headers and body
 schema, and negative data must be refused.  Authentication is probed too:
 a write that succeeds with the key is sent again without it and with a
@@ -56,6 +56,7 @@ NOTHING_TO_NEGATE = {
     "GET /games/{game_id}/export",
     "GET /nights/{night_id}",
     "GET /seasons/{season_id}",
+    "DELETE /seasons/{season_id}",
 }
 GAME = {"ruleset": "mizerka", "players": ["Ann", "Bob", "Cid"], "first_dealer": "Ann"}
 
@@ -79,6 +80,9 @@ def started_game(app: Flask) -> tuple[str, str]:
 def test_api_answers_as_its_openapi_document_says(app: Flask, mode: schemathesis.GenerationMode) -> None:
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
     game_id, key = started_game(app)
+    season = {"name": "Autumn", "ruleset": "mizerka", "starts_on": "2026-09-01", "ends_on": "2026-12-31"}
+    made = app.test_client().post("/api/v1/seasons", json=season).get_json()
+    season_id, season_key = made["id"], made["key"]
     operations = [result.ok() for result in schema.get_all_operations()]
     valid_bodies = {
         "POST /games": GAME,
@@ -107,6 +111,10 @@ def test_api_answers_as_its_openapi_document_says(app: Flask, mode: schemathesis
                 strategies.append(operation.as_strategy(generation_mode=mode, **at_deal))
         elif "game_id" in path_names:
             strategies.append(operation.as_strategy(generation_mode=mode, **known))
+        if "season_id" in path_names:
+            # A real season too, changed with its key.
+            at_season = {"path_parameters": {"season_id": season_id}}
+            strategies.append(operation.as_strategy(generation_mode=mode, **at_season))
         if mode is schemathesis.GenerationMode.POSITIVE and operation.label in valid_bodies:
             # Random bodies rarely make a whole valid game: one known good body, so 201 is checked too.
             strategies.append(operation.as_strategy(body=valid_bodies[operation.label]))
@@ -125,6 +133,10 @@ def test_api_answers_as_its_openapi_document_says(app: Flask, mode: schemathesis
                 # The real key, given explicitly: schemathesis then also sends the request without it
                 # and with a wrong one (ignored_auth), and those must be refused.
                 headers["Authorization"] = f"Bearer {key}"
+            if (case.path_parameters or {}).get("season_id") == season_id and case.method == "PATCH":
+                # The real season's key too (not to DELETE: the request sent again without it would
+                # find the season gone, 404, where ignored_auth wants 401 or 403).
+                headers["Authorization"] = f"Bearer {season_key}"
             response = case.call_and_validate(headers=headers, checks=CHECKS)
             count(app, f"schemathesis {mode.value} cases")
             count(app, f"schemathesis answers {response.status_code}")

@@ -5,17 +5,13 @@ the seating and the points are the pure ``scorekeeper.nights`` package's. Every 
 (bumps its version) first, so two directors' phones cannot seat one round twice. Night points are
 read from the table games' stored figures (``game_results``: each seat's total and place, stored equal
 to the replay by every write to the game), so a correction at a table moves the night's standings
-with the same write. ``view`` reads, ``create`` makes a night and keeps its director's pencil,
-``writes`` changes it; ``seasons`` stores a season and reads its table from its nights.
+with the same write. ``view`` reads, ``create`` makes a night (its director holds its pencil, the keyring's),
+``writes`` changes it; ``seasons`` stores, changes and deletes a season and reads its table from its nights.
 """
 
 from .create import (
-    add_night_pencil,
     create_night,
-    holds_night,
-    new_night_hand_over,
     parse_night_name,
-    use_night_hand_over,
     whole_number,
 )
 from .seasons import (
@@ -23,8 +19,11 @@ from .seasons import (
     SeasonNight,
     SeasonView,
     create_season,
+    delete_season,
+    edit_season,
     list_seasons,
     load_season,
+    refuse_keyless,
 )
 from .view import (
     CLOCK_MINUTES,
@@ -72,21 +71,21 @@ __all__ = [
     "SeatedRound",
     "SeatedTable",
     "TableLink",
-    "add_night_pencil",
     "check_in",
     "close_table",
     "create_night",
     "create_season",
-    "holds_night",
+    "delete_season",
+    "edit_season",
     "list_seasons",
     "load_night",
     "load_season",
     "move_player",
-    "new_night_hand_over",
     "night_seat_counts",
     "parse_night_name",
     "preset_of",
     "read_night",
+    "refuse_keyless",
     "regulars",
     "remove_player",
     "renew_table_link",
@@ -95,6 +94,5 @@ __all__ = [
     "start_clock",
     "start_round",
     "swap_players",
-    "use_night_hand_over",
     "whole_number",
 ]

@@ -4,7 +4,8 @@ player ranked by their best nights.
 Only a season's definition is stored; its table is read from the nights' tables and their games'
 stored figures (``game_results``) in three queries, whatever the number of nights, and
 ranked by the pure ``nights.points``: each night's standings, as the night's own page shows them,
-become a line per player who played a table, and ``season_standings`` keeps each one's best nights.
+become a line per player who played a table, and ``season_table`` keeps each one's best nights and
+sets each row's trend since the table before the latest night.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from datetime import date
 
 from sqlalchemy import select
 
-from ...errors import not_found
-from ...extensions import db
+from ...errors import not_found, refusal
+from ...extensions import db, game_changed
 from ...models import Night, NightTable, Player, Season, utcnow
 from ...nights.points import (
     SEASON_BEST_NIGHTS,
@@ -25,11 +26,11 @@ from ...nights.points import (
     TableResult,
     night_lines,
     night_standings,
-    season_standings,
+    season_table,
 )
 from ...rules import N_, RULESETS, RuleError, Ruleset, get_ruleset
 from ...stored_figures import GameResult
-from ..keys import new_game_id
+from ..keys import hash_key, new_edit_key, new_game_id
 from ..store import plausible_id, transaction
 from .create import parse_night_name, whole_number
 from .view import night_seat_counts, preset_of
@@ -57,6 +58,8 @@ class SeasonView:
     starts_on: date
     ends_on: date
     best: int
+    edit_key_hash: str | None = None
+    """Its key's hash; None: made before seasons had a key, so nobody holds its pencil."""
     nights: tuple[SeasonNight, ...] = ()
     standings: tuple[SeasonStanding, ...] = ()
     names: Mapping[int, str] | None = None
@@ -94,17 +97,25 @@ def _season_date(raw: object, field_name: str) -> date:
     return day
 
 
-def create_season(
+@dataclass(frozen=True)
+class _Definition:
+    name: str
+    ruleset: str
+    preset: str
+    starts_on: date
+    ends_on: date
+    best: int
+
+
+def _checked(
     name: object,
     ruleset_id: object,
-    options: Mapping[str, object] | None = None,
-    *,
+    options: Mapping[str, object] | None,
     starts_on: object,
     ends_on: object,
-    best: object = SEASON_BEST_NIGHTS,
-) -> str:
-    """A new season of ``ruleset_id`` played with ``options`` (the preset) from ``starts_on`` to
-    ``ends_on`` (both included), each player's ``best`` nights counting; its id."""
+    best: object,
+) -> _Definition:
+    """A season's settings as given, checked in the order of its form; a ``RuleError`` at the field."""
     ruleset = get_ruleset(ruleset_id)
     checked = dict(ruleset.validate_options(dict(options or {})))
     if not night_seat_counts(ruleset, checked):
@@ -128,21 +139,87 @@ def create_season(
         )
     except RuleError:
         raise RuleError("invalid_season", message, "best", {"low": 1, "high": MOST_BEST_NIGHTS}) from None
-    season_id = new_game_id()
+    return _Definition(title, ruleset.id, _preset_id(ruleset, checked), first, last, counted)
+
+
+def create_season(
+    name: object,
+    ruleset_id: object,
+    options: Mapping[str, object] | None = None,
+    *,
+    starts_on: object,
+    ends_on: object,
+    best: object = SEASON_BEST_NIGHTS,
+) -> tuple[str, str]:
+    """A new season of ``ruleset_id`` played with ``options`` (the preset) from ``starts_on`` to
+    ``ends_on`` (both included), each player's ``best`` nights counting: its id and its key, shown
+    once (the API's Bearer key; the page's creator holds the season's pencil instead), as a night's."""
+    given = _checked(name, ruleset_id, options, starts_on, ends_on, best)
+    season_id, key = new_game_id(), new_edit_key()
     with transaction():
-        db.session.add(
-            Season(
-                id=season_id,
-                name=title,
-                ruleset=ruleset.id,
-                preset=_preset_id(ruleset, checked),
-                starts_on=first,
-                ends_on=last,
-                best=counted,
-                created_at=utcnow(),
-            )
+        db.session.add(Season(id=season_id, **vars(given), edit_key_hash=hash_key(key), created_at=utcnow()))
+    return season_id, key
+
+
+def _stored(season_id: str) -> Season:
+    if not plausible_id(season_id):
+        raise not_found("season")
+    row = db.session.get(Season, season_id)
+    if row is None or row.ruleset not in RULESETS:
+        raise not_found("season")
+    return row
+
+
+def refuse_keyless(season: SeasonView) -> None:
+    """Refuse a change to a season made before seasons had a key (nobody holds its pencil): 403."""
+    if season.edit_key_hash is None:
+        raise refusal(
+            "bad_key",
+            N_(
+                "This season was created before seasons had an owner: nobody holds its pencil, "
+                "so it cannot be changed or deleted."
+            ),
+            None,
         )
-    return season_id
+
+
+def edit_season(season_id: str, changes: Mapping[str, object]) -> None:
+    """Change a season's settings: any of ``name``, ``ruleset`` with ``options`` (its ranking),
+    ``starts_on``, ``ends_on``, ``best``; a setting absent or None stays as it is (``options`` absent
+    with the same ruleset: the same preset; with another ruleset: its first preset). Checked as a new
+    season's, all at once: a refusal changes nothing. Only the definition changes: the table is read
+    from the nights again. ``not_found`` for an unknown season."""
+    with transaction():
+        row = _stored(season_id)
+
+        def given(key: str, current: object) -> object:
+            value = changes.get(key)
+            return current if value is None else value
+
+        ruleset_id = given("ruleset", row.ruleset)
+        options = changes.get("options")
+        if options is None:
+            same = ruleset_id == row.ruleset
+            ranking = get_ruleset(ruleset_id)
+            options = {ranking.preset_option: row.preset} if same and ranking.preset_option else {}
+        checked = _checked(
+            given("name", row.name),
+            ruleset_id,
+            options,  # type: ignore[arg-type]
+            given("starts_on", row.starts_on),
+            given("ends_on", row.ends_on),
+            given("best", row.best),
+        )
+        for key, value in vars(checked).items():
+            setattr(row, key, value)
+        game_changed.send(None, nights=True)  # its cached page is drawn again
+
+
+def delete_season(season_id: str) -> None:
+    """Delete a season's definition; its nights and their games stay as they are. ``not_found``."""
+    with transaction():
+        db.session.delete(_stored(season_id))
+        game_changed.send(None, nights=True)
 
 
 def list_seasons(most: int = MOST_SEASONS_LISTED) -> list[SeasonView]:
@@ -162,17 +239,14 @@ def _view(row: Season, **read: object) -> SeasonView:
         starts_on=row.starts_on,
         ends_on=row.ends_on,
         best=row.best,
+        edit_key_hash=row.edit_key_hash,
         **read,  # type: ignore[arg-type]
     )
 
 
 def load_season(season_id: str) -> SeasonView:
     """The season with its nights and its table (three queries, whatever its nights); ``not_found``."""
-    if not plausible_id(season_id):
-        raise not_found("season")
-    row = db.session.get(Season, season_id)
-    if row is None or row.ruleset not in RULESETS:
-        raise not_found("season")
+    row = _stored(season_id)
     ruleset = get_ruleset(row.ruleset)
     nights = [
         night
@@ -230,7 +304,7 @@ def load_season(season_id: str) -> SeasonView:
         played = results.get(night.id, [])
         players = {player for result in played for player in result.players}
         lines.extend(night_lines(position, night_standings(players, played)))
-    standings = season_standings(lines, best=row.best)
+    standings = season_table(lines, best=row.best)
     return _view(
         row,
         nights=tuple(SeasonNight(night.id, night.name, night.played_on) for night in nights),

@@ -73,7 +73,7 @@ def new_night() -> Any:
         except Refusal as refused:
             error = refused
         else:
-            access.give_night_pencil(night_id)
+            access.give_club_pencil(keyring.NIGHT, night_id)
             return redirect(url_for("web.night", night_id=night_id), code=303)
     if request.method == "GET":
         form.played_on.data = today().isoformat()
@@ -322,7 +322,7 @@ def night_hand_over(night_id: str) -> Any:
     found = _director(night_id)
     if not ActionForm().validate_on_submit():
         abort(400)
-    token = access.new_night_hand_over(night_id)
+    token = access.new_club_hand_over(keyring.NIGHT, night_id)
     link = url_for("web.night_take", night_id=night_id, _external=True) + "#" + token
     seconds = int(current_app.config["HAND_OVER_SECONDS"])
     return _no_store(
@@ -356,7 +356,7 @@ def night_take(night_id: str) -> Any:
     form = TakeForm()
     error = None
     if form.validate_on_submit():
-        outcome = access.take_night_hand_over(night_id, (form.key.data or "").strip())
+        outcome = access.take_club_hand_over(keyring.NIGHT, night_id, (form.key.data or "").strip())
         if outcome is keyring.HandOverOutcome.TAKEN:
             flash(gettext("This phone now directs the night."), "ok")
             return redirect(url_for("web.night", night_id=night_id), code=303)
