@@ -23,8 +23,7 @@ from typing import Any
 from flask import Flask, current_app, g, request, session
 from flask_caching import Cache
 from redis import RedisError
-from sqlalchemy import func, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import bindparam, func, select, text
 
 from .extensions import db, game_changed
 from .i18n import current_language
@@ -70,17 +69,17 @@ def _before_commit(session: Any) -> None:
     notes = session.info.pop(_NOTES, None)
     if notes:
         session.flush()  # the last rows a write locks, in one order: two writes never wait in a ring
-        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
         shard = secrets.randbelow(PageVersion.SHARDS)
-        rows = [{"name": name, "shard": shard, "version": 1} for name in sorted(notes)]
-        bump = (
-            dialect.insert(PageVersion)
-            .values(rows)
-            .on_conflict_do_update(
-                index_elements=["name", "shard"], set_={"version": PageVersion.version + 1}
-            )
-        )
-        session.execute(bump)
+        session.execute(_BUMP, [{"name": name, "shard": shard} for name in sorted(notes)])
+
+
+#: A name's version bumped in one of its shards (made at its first write).  Written out, in the words
+#: SQLite and PostgreSQL share: SQLAlchemy's ON CONFLICT construct has no cache key, so it was compiled
+#: again for every write.  Run once per name (executemany), in the names' order.
+_BUMP = text(
+    f"INSERT INTO {PageVersion.__tablename__} (name, shard, version) VALUES (:name, :shard, 1)"
+    f" ON CONFLICT (name, shard) DO UPDATE SET version = {PageVersion.__tablename__}.version + 1"
+)
 
 
 def _after_rollback(session: Any) -> None:
@@ -94,9 +93,16 @@ db.event.listen(db.session, "after_rollback", _after_rollback)
 
 def versions(*names: str) -> tuple[int, ...]:
     """The version of each name (0 where no write changed it yet), from one query."""
-    query = select(PageVersion.name, func.sum(PageVersion.version)).where(PageVersion.name.in_(names))
-    found = {name: int(total) for name, total in db.session.execute(query.group_by(PageVersion.name))}
+    found = {name: int(total) for name, total in db.session.connection().execute(_VERSIONS, {"names": names})}
     return tuple(found.get(name, 0) for name in names)
+
+
+#: Built once: every club page reads it, and building it cost as much as running it.
+_VERSIONS = (
+    select(PageVersion.name, func.sum(PageVersion.version))
+    .where(PageVersion.name.in_(bindparam("names", expanding=True)))
+    .group_by(PageVersion.name)
+)
 
 
 def cacheable() -> bool:

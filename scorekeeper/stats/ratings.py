@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, Protocol
 
 from flask import Flask, current_app
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, delete, insert, select, tuple_, update
+from sqlalchemy import bindparam, delete, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
@@ -96,8 +96,7 @@ def game_finished(ranking: str, game_id: str, finished_at: datetime, seats: Seat
     rating's games are replayed."""
     rating = rating_of(ranking)
     connection = db.session.connection()
-    claim = _claim(connection.dialect.name)
-    last = connection.execute(claim, {"the_rating": rating, "at": finished_at, "of_game": game_id})
+    last = connection.execute(_CLAIM, {"the_rating": rating, "at": finished_at, "of_game": game_id})
     if last.first() is None:  # it finished before a game already rated, or a replay is owed
         replay(rating)
         return
@@ -111,9 +110,7 @@ def game_finished(ranking: str, game_id: str, finished_at: datetime, seats: Seat
         {"player_id": player_id, "rating": rating, **rated._asdict()}
         for player_id, rated in sorted(zip(ids, after, strict=True))
     ]
-    upsert = _dialect(connection.dialect.name).insert(_ratings).values(rows)
-    values = {name: upsert.excluded[name] for name in ("mu", "sigma", "games")}
-    connection.execute(upsert.on_conflict_do_update(index_elements=["player_id", "rating"], set_=values))
+    connection.execute(_STORE, rows)
 
 
 class ReadGame(Protocol):
@@ -155,7 +152,7 @@ def replay(rating: str, *, at_once: bool = False) -> None:
     ``RATINGS_REPLAY_AT_ONCE`` is marked as updating instead, and replayed once the write has
     committed, by a thread of its own (``at_once``: now, whatever its size)."""
     connection = db.session.connection()
-    held = connection.execute(_claim(connection.dialect.name, always=True), {"the_rating": rating}).one()
+    held = connection.execute(_claim(connection.dialect.name), {"the_rating": rating}).one()
     limit = int(current_app.config.get("RATINGS_REPLAY_AT_ONCE", REPLAY_AT_ONCE))
     if at_once or held.games <= limit:
         games, last = _games(rating)
@@ -219,7 +216,7 @@ def _replay_later(app: Flask, rating: str) -> None:
     with app.app_context():
         try:
             connection = db.session.connection()
-            claim = _claim(connection.dialect.name, always=True)
+            claim = _claim(connection.dialect.name)
             for _try in range(_TRIES):
                 seen = db.session.connection().execute(_SEEN, {"the_rating": rating}).one_or_none()
                 if seen is None or not seen.updating:
@@ -342,34 +339,35 @@ def _dialect(name: str) -> Any:
     return postgresql if name == "postgresql" else sqlite
 
 
-def _claim(dialect: str, *, always: bool = False) -> Any:
-    """Take the rating's row of ``rated_games`` (made at its first game), so that writes rate in turn.
-    A game's claim (``always`` False) moves it on to the game and answers a row only when the game
-    finished after the last one rated and no replay is owed; a replay's (``always``) takes it whatever
-    it holds, and answers its games and whether a replay is owed."""
-    if always:
-        upsert = _dialect(dialect).insert(_rated).values(rating=bindparam("the_rating"))
-        taken = upsert.on_conflict_do_update(
-            index_elements=["rating"], set_={"rating": upsert.excluded.rating}
-        )
-        return taken.returning(_rated.c.games, _rated.c.updating, _rated.c.changes)
-    upsert = (
-        _dialect(dialect)
-        .insert(_rated)
-        .values(
-            rating=bindparam("the_rating"), finished_at=bindparam("at"), game_id=bindparam("of_game"), games=1
-        )
-    )
-    later = tuple_(_rated.c.finished_at, _rated.c.game_id) < tuple_(
-        upsert.excluded.finished_at, upsert.excluded.game_id
-    )
-    moved = {
-        "finished_at": upsert.excluded.finished_at,
-        "game_id": upsert.excluded.game_id,
-        "games": _rated.c.games + 1,
-        "changes": _rated.c.changes + 1,
-    }
-    applies = (_rated.c.finished_at.is_(None) | later) & ~_rated.c.updating
-    return upsert.on_conflict_do_update(index_elements=["rating"], set_=moved, where=applies).returning(
-        _rated.c.rating
-    )
+def _claim(dialect: str) -> Any:
+    """A replay's claim of the rating's row of ``rated_games`` (made at its first game), so that
+    writes rate in turn: taken whatever it holds; it answers its games and whether a replay is owed."""
+    upsert = _dialect(dialect).insert(_rated).values(rating=bindparam("the_rating"))
+    taken = upsert.on_conflict_do_update(index_elements=["rating"], set_={"rating": upsert.excluded.rating})
+    return taken.returning(_rated.c.games, _rated.c.updating, _rated.c.changes)
+
+
+# The statements of a game that finishes are written out, in the words SQLite and PostgreSQL share:
+# SQLAlchemy's ON CONFLICT construct has no cache key, so it was compiled again for every game.
+_RATED = RatedGames.__tablename__
+#: A game's claim of its rating's row: moves it on to the game and answers a row only when the game
+#: finished after the last one rated and no replay is owed (the row is made at the rating's first game).
+_CLAIM = text(
+    f"INSERT INTO {_RATED} (rating, finished_at, game_id, games, updating, changes)"
+    " VALUES (:the_rating, :at, :of_game, 1, :no, 0)"
+    f" ON CONFLICT (rating) DO UPDATE SET finished_at = excluded.finished_at, game_id = excluded.game_id,"
+    f" games = {_RATED}.games + 1, changes = {_RATED}.changes + 1"
+    f" WHERE ({_RATED}.finished_at IS NULL"
+    f" OR ({_RATED}.finished_at, {_RATED}.game_id) < (excluded.finished_at, excluded.game_id))"
+    f" AND NOT {_RATED}.updating"
+    f" RETURNING {_RATED}.rating"
+).bindparams(
+    bindparam("at", type_=_rated.c.finished_at.type), bindparam("no", False, type_=_rated.c.updating.type)
+)
+#: The players' ratings after a game, one row each (executemany), in the players' order.
+_STORE = text(
+    f"INSERT INTO {Rating.__tablename__} (player_id, rating, mu, sigma, games)"
+    " VALUES (:player_id, :rating, :mu, :sigma, :games)"
+    " ON CONFLICT (player_id, rating)"
+    " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games"
+)

@@ -16,8 +16,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Integer, bindparam, case, cast, delete, func, insert, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Integer, TextClause, bindparam, cast, delete, func, insert, select, text, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
@@ -109,17 +108,8 @@ def _add_to_totals(moves: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]])
         return
     year = moves[0][1]["played_on"].year
     connection = db.session.connection()
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    for table, extra in ((PlayerTotal.__table__, {}), (PlayerYearTotal.__table__, {"year": year})):
-        upsert = dialect.insert(table).values([{**row, **extra} for row in rows])
-        summed = {name: table.c[name] + upsert.excluded[name] for name in SUMS if name != "best"}
-        best = case(
-            (upsert.excluded.best.is_(None), table.c.best),
-            (or_(table.c.best.is_(None), upsert.excluded.best > table.c.best), upsert.excluded.best),
-            else_=table.c.best,
-        )
-        keys = ["player_id", "ranking", *extra]
-        connection.execute(upsert.on_conflict_do_update(index_elements=keys, set_={**summed, "best": best}))
+    connection.execute(_ADD_TO_TOTALS, rows)
+    connection.execute(_ADD_TO_YEAR_TOTALS, [{**row, "year": year} for row in rows])
     if any(row["deals"] < 0 for row in rows):  # an undo: a row left without deals goes
         ids = [row["player_id"] for row in rows]
         for table, extra in ((PlayerTotal.__table__, {}), (PlayerYearTotal.__table__, {"year": year})):
@@ -129,6 +119,29 @@ def _add_to_totals(moves: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]])
 
 
 _game_results, _deal_results = GameResult.__table__, DealResult.__table__
+
+
+def _upsert_sums(table: str, keys: tuple[str, ...]) -> TextClause:
+    """The upsert that adds a row of sums (``SUMS``: ``best`` the higher) to a player's row of
+    ``table``, made by it at their first deal.  Written out, in the words SQLite and PostgreSQL share:
+    SQLAlchemy's own ON CONFLICT construct has no cache key, so it was compiled again for every
+    deal (half of a deal's time in Python)."""
+    columns = (*keys, *SUMS)
+    added = [f"{name} = {table}.{name} + excluded.{name}" for name in SUMS if name != "best"]
+    best = (
+        f"best = CASE WHEN excluded.best IS NULL THEN {table}.best"
+        f" WHEN {table}.best IS NULL OR excluded.best > {table}.best THEN excluded.best"
+        f" ELSE {table}.best END"
+    )
+    return text(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(':' + name for name in columns)})"
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {', '.join(added)}, {best}"
+    )
+
+
+#: Run once per player's row (executemany), in the players' order.
+_ADD_TO_TOTALS = _upsert_sums(PlayerTotal.__tablename__, ("player_id", "ranking"))
+_ADD_TO_YEAR_TOTALS = _upsert_sums(PlayerYearTotal.__tablename__, ("player_id", "ranking", "year"))
 _DROP_GAME_ROWS = delete(_game_results).where(_game_results.c.game_id == bindparam("game_id"))
 _DROP_DEAL_ROWS = delete(_deal_results).where(
     _deal_results.c.game_id == bindparam("game_id"), _deal_results.c.number >= bindparam("from_deal")
