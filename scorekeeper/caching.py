@@ -145,8 +145,9 @@ def club_page(
             body = cached(key)
             if body is None:
                 body = view(*args, **kwargs)
-                if fresh:
-                    put(key, body)
+                if not (fresh and put(key, body)):
+                    return str(body)
+            g.page_copy = key  # the body is the copy cached for the key: so is its gzipped copy
             return str(body)
 
         return cached_view
@@ -166,14 +167,32 @@ def cached(key: tuple[Hashable, ...]) -> str | None:
     return None if body is None else str(body)
 
 
-def put(key: tuple[Hashable, ...], body: str) -> None:
-    """Cache ``body`` for ``key``, unless it carries a form's token (one visitor's)."""
+def put(key: tuple[Hashable, ...], body: str | bytes) -> bool:
+    """Cache ``body`` for ``key``, unless it carries a form's token (one visitor's); whether it did."""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    if f'name="{field}"' not in body and not g.get("cache_failed"):
-        try:
-            cache.set(_key(*key), body)
-        except RedisError as error:
-            logger.warning("The page cache did not answer (%s): the page is not cached.", error)
+    if (isinstance(body, str) and f'name="{field}"' in body) or g.get("cache_failed"):
+        return False
+    try:
+        cache.set(_key(*key), body)
+    except RedisError as error:
+        logger.warning("The page cache did not answer (%s): the page is not cached.", error)
+        return False
+    return True
+
+
+def gzipped_copy(key: tuple[Hashable, ...]) -> bytes | None:
+    """The gzipped copy cached beside the club page cached for ``key`` (``page_copy``), if any."""
+    try:
+        body = cache.get(_key("gzip", *key))
+    except RedisError:
+        return None
+    return body if isinstance(body, bytes) else None
+
+
+def page_copy() -> tuple[Hashable, ...] | None:
+    """The key of the cached club page this request answers with, as it is cached (``club_page``)."""
+    key: tuple[Hashable, ...] | None = g.get("page_copy")
+    return key
 
 
 def drawn_at(address: str) -> None:

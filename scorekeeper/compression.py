@@ -18,6 +18,7 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from werkzeug.http import parse_etags
 
+from . import caching
 from .config import COMPRESSIBLE
 from .extensions import compress
 
@@ -72,7 +73,18 @@ def compressed(response: Response) -> Response:
         response.make_sequence()
         if hasattr(source, "close"):
             source.close()
-    response = compress.after_request(response)
+    copy = caching.page_copy()
+    zipped = caching.gzipped_copy(copy) if copy is not None else None
+    if zipped is not None:  # a club page cached with its gzipped copy: not compressed again
+        response.set_data(zipped)
+        response.headers["Content-Encoding"] = "gzip"
+        tag, weak = response.get_etag()
+        if tag and not weak:
+            response.set_etag(tag + GZIPPED)  # as Flask-Compress names a gzipped copy
+    else:
+        response = compress.after_request(response)
+        if copy is not None and response.headers.get("Content-Encoding") == "gzip":
+            caching.put(("gzip", *copy), response.get_data())
     if "Content-Encoding" in response.headers:
         response.headers.pop("Accept-Ranges", None)  # ranges of the plain body no longer apply
     return response

@@ -314,3 +314,42 @@ def test_a_refused_write_changes_nothing(club: Club) -> None:
             services.record_deal(club.playing, number=6, contract="hearts", tricks=[13, 13, 0])
 
     assert club.after(refused)[0] == set()
+
+
+def test_a_club_page_s_gzipped_copy_is_its_cached_copy_gzipped_and_follows_every_write(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone that takes gzip gets the cached club page's gzipped copy (cached beside it, not made again),
+    byte for byte the plain copy once unpacked, in its own language, and a write changes both at once."""
+    import gzip
+
+    from scorekeeper import compression
+
+    made: list[str] = []
+    compress = compression.compress.after_request
+
+    def counted(response: Any) -> Any:
+        made.append(response.mimetype)
+        return compress(response)
+
+    monkeypatch.setattr(compression.compress, "after_request", counted)
+    game_id, _key = new_game(app, 3)
+    english, polish = app.test_client(), app.test_client()
+    polish.get("/language/pl?next=/")
+    gzip_header = {"Accept-Encoding": "gzip"}
+    for phone, language in ((english, "en"), (polish, "pl")):
+        for url in ("/", "/rankings"):
+            plain = page(phone, url)
+            made.clear()
+            for _ in range(2):  # the first drawn and cached with its gzipped copy; the second from them
+                packed = phone.get(url, headers=gzip_header)
+                assert packed.headers["Content-Encoding"] == "gzip", url
+                assert int(packed.headers["Content-Length"]) == len(packed.data), url
+                assert gzip.decompress(packed.data).decode() == plain, url
+                assert f'lang="{language}"' in plain.split(">", 2)[1]
+            assert made == ["text/html"], url  # gzipped once, for the first
+    home_before = gzip.decompress(english.get("/", headers=gzip_header).data)
+    record(app, game_id, 4)
+    home_after = gzip.decompress(english.get("/", headers=gzip_header).data)
+    assert home_after != home_before
+    assert home_after.decode() == page(english, "/")
