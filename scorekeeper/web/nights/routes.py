@@ -20,9 +20,8 @@ from ...rules import N_, Refusal, RuleError
 from ...services import keyring
 from ...services import nights as club
 from .. import bp
-from ..attempts import count_wrong_secret
-from ..games.forms import TakeForm
 from ..games.sharing import ShareLink, qr_svg
+from . import pencils
 from .forms import ActionForm, ClockForm, NameForm, NightForm, SwapForm, TapForm, chosen_game, game_choices
 
 
@@ -320,22 +319,8 @@ def night_cards(night_id: str) -> Any:
 def night_hand_over(night_id: str) -> Any:
     """A one-time link handing the night's pencil (its direction) to another phone."""
     found = _director(night_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    token = access.new_club_hand_over(keyring.NIGHT, night_id)
-    link = url_for("web.night_take", night_id=night_id, _external=True) + "#" + token
-    seconds = int(current_app.config["HAND_OVER_SECONDS"])
-    return _no_store(
-        make_response(
-            render_template(
-                "web/nights/hand_over.html",
-                night=found,
-                link=ShareLink(link, qr_svg(link)),
-                minutes=max(1, (seconds + 59) // 60),
-                again=ActionForm(formdata=None),
-            )
-        )
-    )
+    address = url_for("web.night_take", night_id=night_id, _external=True)
+    return pencils.hand_over(keyring.NIGHT, night_id, address, night=found)
 
 
 TAKE_REFUSED = {
@@ -352,17 +337,11 @@ TAKE_REFUSED = {
 @bp.route("/nights/<night_id>/take", methods=["GET", "POST"])
 def night_take(night_id: str) -> Any:
     """The night's hand-over link's landing page (the code in the fragment, as a game's)."""
-    found = _load(night_id)
-    form = TakeForm()
-    error = None
-    if form.validate_on_submit():
-        outcome = access.take_club_hand_over(keyring.NIGHT, night_id, (form.key.data or "").strip())
-        if outcome is keyring.HandOverOutcome.TAKEN:
-            flash(gettext("This phone now directs the night."), "ok")
-            return redirect(url_for("web.night", night_id=night_id), code=303)
-        count_wrong_secret("take", night_id)
-        error = gettext(TAKE_REFUSED[outcome])
-    status = 403 if error else (422 if request.method == "POST" else 200)
-    return _no_store(
-        make_response(render_template("web/nights/take.html", night=found, form=form, error=error), status)
+    return pencils.take(
+        keyring.NIGHT,
+        night_id,
+        taken=gettext("This phone now directs the night."),
+        landing=url_for("web.night", night_id=night_id),
+        refused=TAKE_REFUSED,
+        night=_load(night_id),
     )

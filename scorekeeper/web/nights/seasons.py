@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import abort, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask import abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from ... import access, caching
@@ -21,9 +21,7 @@ from ...rules import N_, Refusal
 from ...services import keyring
 from ...services import nights as club
 from .. import bp
-from ..attempts import count_wrong_secret
-from ..games.forms import TakeForm
-from ..games.sharing import ShareLink, qr_svg
+from . import pencils
 from .forms import ActionForm, SeasonForm, chosen_game, game_choices
 
 
@@ -159,21 +157,8 @@ def delete_season(season_id: str) -> Any:
 def season_hand_over(season_id: str) -> Any:
     """A one-time link handing the season's pencil to another phone (as a night's)."""
     found = _held(season_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    token = access.new_club_hand_over(keyring.SEASON, season_id)
-    link = url_for("web.season_take", season_id=season_id, _external=True) + "#" + token
-    seconds = int(current_app.config["HAND_OVER_SECONDS"])
-    response = make_response(
-        render_template(
-            "web/nights/hand_over.html",
-            season=found,
-            link=ShareLink(link, qr_svg(link)),
-            minutes=max(1, (seconds + 59) // 60),
-        )
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    address = url_for("web.season_take", season_id=season_id, _external=True)
+    return pencils.hand_over(keyring.SEASON, season_id, address, season=found)
 
 
 TAKE_REFUSED = {
@@ -186,19 +171,11 @@ TAKE_REFUSED = {
 @bp.route("/seasons/<season_id>/take", methods=["GET", "POST"])
 def season_take(season_id: str) -> Any:
     """The season's hand-over link's landing page (the code in the fragment, as a night's)."""
-    found = _found(season_id)
-    form = TakeForm()
-    error = None
-    if form.validate_on_submit():
-        outcome = access.take_club_hand_over(keyring.SEASON, season_id, (form.key.data or "").strip())
-        if outcome is keyring.HandOverOutcome.TAKEN:
-            flash(gettext("This phone now holds the season's pencil."), "ok")
-            return redirect(url_for("web.season", season_id=season_id), code=303)
-        count_wrong_secret("take", season_id)
-        error = gettext(TAKE_REFUSED[outcome])
-    status = 403 if error else (422 if request.method == "POST" else 200)
-    response = make_response(
-        render_template("web/nights/take.html", season=found, form=form, error=error), status
+    return pencils.take(
+        keyring.SEASON,
+        season_id,
+        taken=gettext("This phone now holds the season's pencil."),
+        landing=url_for("web.season", season_id=season_id),
+        refused=TAKE_REFUSED,
+        season=_found(season_id),
     )
-    response.headers["Cache-Control"] = "no-store"
-    return response
