@@ -71,7 +71,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["RATINGS_RESUME"]:  # a replay a process died owing (stats.ratings.resume)
         from .stats import ratings
 
-        ratings.resume(app)
+        ratings.resume_in_each_process(app)
     return app
 
 

@@ -263,12 +263,26 @@ def _forget_owed(session: Any) -> None:
 def resume(app: Flask) -> None:
     """Replay, in a thread, the ratings a process left owed: the write that owes a replay marks the
     rating's row ``updating`` in its own transaction, so a process that died before its thread had
-    replayed it (a restart, a crash, a deploy) leaves the mark, and the next start (``create_app``)
-    replays it.  Several workers starting at once may each compute it: each stores only while the
-    mark is still there, under the rating's row, so one stores and the rest find it done."""
+    replayed it (a restart, a crash, a deploy) leaves the mark, and the next start replays it (each
+    process at its first request: ``resume_in_each_process``).  Several workers starting at once may
+    each compute it: each stores only while the mark is still there, under the rating's row, so one
+    stores and the rest find it done."""
     thread = threading.Thread(target=_resume_owed, args=(app,), name="ratings owed")
     _THREADS.append(thread)
     thread.start()
+
+
+def resume_in_each_process(app: Flask) -> None:
+    """``resume`` once in each process that serves, when it takes its first request: not while the
+    app is built, since a server that builds it before forking its workers (gunicorn's ``--preload``)
+    would open a database connection in the parent, which every worker would then share."""
+    started = threading.Lock()
+
+    def resume_once() -> None:
+        if not started.locked() and started.acquire(blocking=False):
+            resume(app)
+
+    app.before_request(resume_once)
 
 
 def _resume_owed(app: Flask) -> None:

@@ -379,6 +379,12 @@ def started(app: Flask) -> Flask:
     )
 
 
+def served(app: Flask) -> Flask:
+    """``app``'s first request (a server's process resumes what is owed then, not while it is built)."""
+    assert app.test_client().get("/healthz").status_code == 200
+    return app
+
+
 def stopped(app: Flask) -> None:
     with app.app_context():
         db.session.remove()
@@ -393,6 +399,10 @@ def test_a_replay_owed_when_the_process_died_is_replayed_when_the_app_starts(
     html = deferring_app.test_client().get("/rankings?game=mizerka").get_data(as_text=True)
     assert "The ratings are being updated" in html
     again = started(deferring_app)
+    ratings.wait()
+    with deferring_app.app_context():
+        assert updating()  # built, not yet serving: nothing read or replayed (a parent before its fork)
+    served(again)
     ratings.wait()
     stopped(again)
     with deferring_app.app_context():
@@ -424,7 +434,7 @@ def test_two_workers_starting_at_once_replay_it_once_and_alike(
 
     monkeypatch.setattr(ratings, "replayed", replayed_by_both)
     monkeypatch.setattr(ratings, "_store", store)
-    workers = [started(deferring_app), started(deferring_app)]
+    workers = [served(started(deferring_app)), served(started(deferring_app))]
     ratings.wait()
     for worker in workers:
         stopped(worker)
@@ -442,7 +452,7 @@ def test_a_start_with_nothing_owed_replays_nothing(app: Flask, monkeypatch: pyte
         db.session.remove()
     computed: list[int] = []
     monkeypatch.setattr(ratings, "_games", lambda rating: computed.append(1))
-    again = started(app)
+    again = served(started(app))
     ratings.wait()
     stopped(again)
     assert computed == []
