@@ -17,15 +17,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import cards
 from .base import Ruleset, contracts_left
 from .refusal import RuleError
 from .registry import register
 from .state import (
+    HEARTS_TAKEN,
+    KING_OF_HEARTS_TAKER,
+    LAST_TRICK_TAKER,
     ONE_PLAYER,
     ORDER,
     PAIRS,
+    QUEENS_TAKEN,
     TRICKS,
+    TRUMP_SUIT,
     Contract,
     DealRecord,
     DealState,
@@ -544,7 +548,7 @@ CONTRACTS = (
 
 
 def _as_barbus(fact: Fact, about: str) -> Fact:
-    """One of the deck's facts (``cards``: its id, kind, shape and sentences) as a Barbu deal takes it."""
+    """One of the deck's facts (``state``: its id, kind, shape and sentences) as a Barbu deal takes it."""
     return replace(fact, about=about, answered=about.rstrip(".") + "; else null.")
 
 
@@ -552,9 +556,9 @@ def _as_barbus(fact: Fact, about: str) -> Fact:
 #: hearts and the ace of hearts' taker, the queens, the takers of the king of hearts, of the 12th and
 #: of the 13th trick, the Domino's going-out order; then the doubles, declared with the contract.
 FACTS = (
-    _as_barbus(cards.TRUMP_SUIT, "Barbu, trumps: the suit the declarer named (also when pending)."),
+    _as_barbus(TRUMP_SUIT, "Barbu, trumps: the suit the declarer named (also when pending)."),
     TRICKS,
-    _as_barbus(cards.HEARTS, "Barbu, no hearts: hearts taken, the ace included (13 in all)."),
+    _as_barbus(HEARTS_TAKEN, "Barbu, no hearts: hearts taken, the ace included (13 in all)."),
     Fact(
         "ace_of_hearts",
         # NOTE: a Barbu deal fact, named in a refusal: the player who took the ace of hearts.
@@ -566,8 +570,8 @@ FACTS = (
         # NOTE The mark, in a Barbu deal's log, of the player who took the ace of hearts.
         short=N_("A♥"),
     ),
-    _as_barbus(cards.QUEENS, "Barbu, no queens: queens taken (4 in all)."),
-    _as_barbus(cards.KING_OF_HEARTS, "Barbu, no king of hearts: who took the king of hearts."),
+    _as_barbus(QUEENS_TAKEN, "Barbu, no queens: queens taken (4 in all)."),
+    _as_barbus(KING_OF_HEARTS_TAKER, "Barbu, no king of hearts: who took the king of hearts."),
     Fact(
         "penultimate_trick",
         # NOTE: a Barbu deal fact, named in a refusal: the player who took the 12th trick (of 13).
@@ -579,7 +583,7 @@ FACTS = (
         # NOTE The mark, in a Barbu deal's log, of the player who took the 12th trick: keep it short.
         short=N_("12th"),
     ),
-    _as_barbus(cards.LAST_TRICK, "Barbu, no last two: who took the 13th trick."),
+    _as_barbus(LAST_TRICK_TAKER, "Barbu, no last two: who took the 13th trick."),
     Fact(
         "places",
         # NOTE: a Barbu deal fact, named in a refusal: the four players in the order they went out.

@@ -13,14 +13,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .base import Ruleset
-from .cards import HEARTS, HEARTS_IN_DECK, KING_OF_HEARTS, LAST_TRICK, QUEENS, QUEENS_IN_DECK, TRUMP_SUIT
 from .refusal import RuleError
 from .registry import register
 from .state import (
     COUNT,
+    HEARTS_IN_DECK,
+    HEARTS_TAKEN,
+    KING_OF_HEARTS_TAKER,
+    LAST_TRICK_TAKER,
     ONE_PLAYER,
     ORDER,
+    QUEENS_IN_DECK,
+    QUEENS_TAKEN,
     TRICKS,
+    TRUMP_SUIT,
     Contract,
     DealRecord,
     DealState,
@@ -173,8 +179,12 @@ FACTS = (
         about="Kierki, trump deal: the suit the dealer named (also when pending).",
     ),
     TRICKS,
-    replace(HEARTS, answered="Kierki: hearts taken; else null.", about="Kierki: hearts taken (13 in all)."),
-    replace(QUEENS, answered="Kierki: queens taken; else null.", about="Kierki: queens taken (4 in all)."),
+    replace(
+        HEARTS_TAKEN, answered="Kierki: hearts taken; else null.", about="Kierki: hearts taken (13 in all)."
+    ),
+    replace(
+        QUEENS_TAKEN, answered="Kierki: queens taken; else null.", about="Kierki: queens taken (4 in all)."
+    ),
     Fact(
         "kings_jacks",
         # NOTE: a Kierki deal fact, named in a refusal: the kings and jacks each player took.
@@ -204,7 +214,7 @@ FACTS = (
         short=N_("%(tricks)s K/J"),
     ),
     replace(
-        KING_OF_HEARTS,
+        KING_OF_HEARTS_TAKER,
         answered="Kierki: who took the king of hearts.",
         about="Kierki: who took the king of hearts.",
     ),
@@ -220,7 +230,7 @@ FACTS = (
         short=N_("7th"),
     ),
     replace(
-        LAST_TRICK,
+        LAST_TRICK_TAKER,
         answered="Kierki: who took the last trick.",
         about="Kierki: who took the last trick (13th; 17th with 3 players).",
     ),
